@@ -1,0 +1,36 @@
+# Front door. `make` builds release; `make test` builds release and asan and runs ctest on both.
+# Builds take a machine-wide lock so that two builds never share the 2 cores at once.
+JOBS ?= $(shell nproc)
+LOCK := $(shell command -v flock >/dev/null 2>&1 && echo "flock /tmp/quiver-build.lock")
+CTEST_ARGS ?=
+
+.PHONY: all deps release debug asan fuzz test test-release test-asan demo bench clean
+
+all: release
+
+deps:
+	@bash scripts/deps.sh
+
+build/%/build.ninja:
+	cmake --preset $*
+
+release debug asan fuzz: %: deps build/%/build.ninja
+	$(LOCK) cmake --build --preset $* -j $(JOBS)
+
+test: test-release test-asan
+
+test-release: release
+	cd build/release && ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
+
+test-asan: asan
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
+
+demo: release
+	@bash scripts/demo.sh build/release/quiver
+
+bench: release
+	@bash scripts/bench.sh
+
+clean:
+	rm -rf build demo

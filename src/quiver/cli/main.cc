@@ -1,0 +1,75 @@
+// The `quiver` program: parses the command line and runs one registered subcommand.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "quiver/cli/command.h"
+#include "quiver/io/atomic_file.h"
+
+namespace quiver::cli {
+
+namespace {
+std::vector<CommandSpec>& Registry() {
+  static std::vector<CommandSpec> commands;
+  return commands;
+}
+}  // namespace
+
+bool RegisterCommand(CommandSpec spec) {
+  Registry().push_back(std::move(spec));
+  return true;
+}
+
+const std::vector<CommandSpec>& RegisteredCommands() { return Registry(); }
+
+}  // namespace quiver::cli
+
+int main(int argc, char** argv) {
+  using namespace quiver;
+  // Ctrl-C and SIGTERM must not leave half-written outputs behind.
+  io::InstallInterruptCleanup();
+
+  CLI::App app{"quiver: columnar data files (CSV, Parquet, ORC) — convert, inspect, read"};
+  app.name("quiver");
+  app.set_version_flag("--version", std::string("quiver ") + QUIVER_VERSION_STRING);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  auto commands = cli::RegisteredCommands();
+  std::sort(commands.begin(), commands.end(),
+            [](const cli::CommandSpec& a, const cli::CommandSpec& b) { return a.order < b.order; });
+  std::function<Status()> action;
+  std::vector<std::pair<CLI::App*, std::function<Status()>>> actions;
+  for (const auto& spec : commands) {
+    CLI::App* sub = app.add_subcommand(spec.name, spec.description);
+    actions.emplace_back(sub, spec.setup(sub));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "quiver: %s\n", e.what());
+    std::fprintf(stderr, "Run 'quiver --help' for usage.\n");
+    return 2;
+  }
+
+  for (auto& [sub, run] : actions) {
+    if (sub->parsed()) {
+      Status st = run();
+      if (!st.ok()) {
+        std::fprintf(stderr, "quiver: %s\n", st.message().c_str());
+        return 1;
+      }
+      return 0;
+    }
+  }
+  return 2;
+}

@@ -1,0 +1,54 @@
+#include "quiver/core/arena.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace quiver {
+
+Arena& Arena::operator=(Arena&& other) noexcept {
+  if (this != &other) {
+    Reset();
+    pool_ = other.pool_;
+    block_size_ = other.block_size_;
+    cur_ = std::exchange(other.cur_, nullptr);
+    end_ = std::exchange(other.end_, nullptr);
+    reserved_ = std::exchange(other.reserved_, 0);
+    blocks_ = std::move(other.blocks_);
+    other.blocks_.clear();
+  }
+  return *this;
+}
+
+void* Arena::AllocateSlow(int64_t size, int64_t align) {
+  if (size < 0) return nullptr;
+  // Large requests get a block of their own so a big string does not waste a fresh block.
+  int64_t block = std::max(block_size_, size + align);
+  uint8_t* p = nullptr;
+  if (!pool_->Allocate(block, &p).ok()) return nullptr;
+  blocks_.push_back(p);
+  reserved_ += pool_->UsableSize(p);
+  if (size + align > block_size_ / 2 && cur_ != nullptr) {
+    // Keep bumping in the current block; this one holds only the large object.
+    uintptr_t q = (reinterpret_cast<uintptr_t>(p) + align - 1) & ~static_cast<uintptr_t>(align - 1);
+    return reinterpret_cast<void*>(q);
+  }
+  cur_ = p;
+  end_ = p + block;
+  uintptr_t q = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~static_cast<uintptr_t>(align - 1);
+  cur_ = reinterpret_cast<uint8_t*>(q) + size;
+  return reinterpret_cast<void*>(q);
+}
+
+void Arena::Reset() {
+  for (uint8_t* b : blocks_) pool_->Free(b);
+  blocks_.clear();
+  cur_ = end_ = nullptr;
+  reserved_ = 0;
+}
+
+Status Arena::OutOfMemoryError(int64_t size) {
+  return Status::OutOfMemory(fmt::format("arena could not provide {} bytes", size));
+}
+
+}  // namespace quiver

@@ -1,0 +1,71 @@
+// Arena: bump allocation of many small objects (footer strings, schema names) freed at once.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "quiver/core/memory_pool.h"
+#include "quiver/core/result.h"
+
+namespace quiver {
+
+class Arena {
+ public:
+  explicit Arena(MemoryPool* pool = default_memory_pool(), int64_t block_size = 16 * 1024)
+      : pool_(pool), block_size_(block_size) {}
+  ~Arena() { Reset(); }
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  Arena(Arena&& other) noexcept { *this = std::move(other); }
+  Arena& operator=(Arena&& other) noexcept;
+
+  // Raw storage; `align` must be a power of two no larger than 64. nullptr on failure.
+  void* Allocate(int64_t size, int64_t align = 8) {
+    uintptr_t p = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~static_cast<uintptr_t>(align - 1);
+    if (cur_ != nullptr && static_cast<int64_t>(p - reinterpret_cast<uintptr_t>(cur_)) + size <= end_ - cur_) [[likely]] {
+      cur_ = reinterpret_cast<uint8_t*>(p) + size;
+      return reinterpret_cast<void*>(p);
+    }
+    return AllocateSlow(size, align);
+  }
+
+  // A copy of `s` owned by the arena (empty views need no storage).
+  Result<std::string_view> CopyString(std::string_view s) {
+    if (s.empty()) return std::string_view();
+    void* p = Allocate(static_cast<int64_t>(s.size()), 1);
+    if (p == nullptr) [[unlikely]] return OutOfMemoryError(static_cast<int64_t>(s.size()));
+    std::memcpy(p, s.data(), s.size());
+    return std::string_view(static_cast<const char*>(p), s.size());
+  }
+
+  // An array of n trivially destructible T, value-initialised.
+  template <typename T>
+  Result<T*> AllocateArray(int64_t n) {
+    static_assert(std::is_trivially_destructible_v<T>, "the arena never runs destructors");
+    void* p = Allocate(n * static_cast<int64_t>(sizeof(T)), alignof(T));
+    if (p == nullptr && n > 0) [[unlikely]] return OutOfMemoryError(n * static_cast<int64_t>(sizeof(T)));
+    T* arr = static_cast<T*>(p);
+    for (int64_t i = 0; i < n; ++i) new (arr + i) T();
+    return arr;
+  }
+
+  // Bytes handed out by the pool for this arena's blocks.
+  int64_t bytes_reserved() const { return reserved_; }
+  void Reset();
+
+ private:
+  void* AllocateSlow(int64_t size, int64_t align);
+  static Status OutOfMemoryError(int64_t size);
+
+  MemoryPool* pool_ = nullptr;
+  int64_t block_size_ = 0;
+  uint8_t* cur_ = nullptr;
+  uint8_t* end_ = nullptr;
+  int64_t reserved_ = 0;
+  std::vector<uint8_t*> blocks_;
+};
+
+}  // namespace quiver

@@ -1,0 +1,106 @@
+#include "quiver/core/memory_pool.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#if QUIVER_WITH_MIMALLOC
+#include <mimalloc.h>
+#else
+#include <malloc.h>
+#include <cstdlib>
+#endif
+
+namespace quiver {
+
+namespace {
+
+// Zero-byte allocations all point here; Free recognises it and does nothing.
+alignas(kAlignment) uint8_t zero_size_area[kAlignment];
+
+inline void* RawAlloc(size_t size) {
+#if QUIVER_WITH_MIMALLOC
+  return mi_malloc_aligned(size, kAlignment);
+#else
+  void* p = nullptr;
+  return posix_memalign(&p, kAlignment, size) == 0 ? p : nullptr;
+#endif
+}
+
+inline void RawFree(void* p) {
+#if QUIVER_WITH_MIMALLOC
+  mi_free(p);
+#else
+  free(p);
+#endif
+}
+
+inline int64_t RawUsable(const void* p) {
+#if QUIVER_WITH_MIMALLOC
+  return static_cast<int64_t>(mi_usable_size(p));
+#else
+  return static_cast<int64_t>(malloc_usable_size(const_cast<void*>(p)));
+#endif
+}
+
+}  // namespace
+
+const char* TrackedMemoryPool::backend_name() const {
+#if QUIVER_WITH_MIMALLOC
+  return "mimalloc";
+#else
+  return "system";
+#endif
+}
+
+int64_t TrackedMemoryPool::UsableSize(const uint8_t* ptr) const {
+  return ptr == zero_size_area ? 0 : RawUsable(ptr);
+}
+
+Status TrackedMemoryPool::Allocate(int64_t size, uint8_t** out) {
+  if (size == 0) {
+    *out = zero_size_area;
+    return Status::OK();
+  }
+  if (size < 0) [[unlikely]] return Status::Invalid(fmt::format("negative allocation size {}", size));
+  void* p = RawAlloc(static_cast<size_t>(size));
+  if (p == nullptr) [[unlikely]] {
+    return Status::OutOfMemory(fmt::format("allocator failed to provide {} bytes", size));
+  }
+  int64_t usable = RawUsable(p);
+  if (!tracker_->TryConsume(usable)) [[unlikely]] {
+    RawFree(p);
+    return Status::OutOfMemory(tracker_->LimitReport(usable));
+  }
+  *out = static_cast<uint8_t*>(p);
+  return Status::OK();
+}
+
+Status TrackedMemoryPool::Reallocate(int64_t new_size, uint8_t** ptr) {
+  // Allocate-copy-free rather than realloc: the new block is charged before the old one is
+  // released, so a limit is never crossed even transiently, and failure leaves *ptr intact.
+  uint8_t* old = *ptr;
+  int64_t old_usable = UsableSize(old);
+  if (new_size <= old_usable && new_size * 2 > old_usable) return Status::OK();
+  uint8_t* fresh = nullptr;
+  QUIVER_RETURN_NOT_OK(Allocate(new_size, &fresh));
+  if (old_usable > 0 && new_size > 0) {
+    std::memcpy(fresh, old, static_cast<size_t>(std::min(old_usable, new_size)));
+  }
+  Free(old);
+  *ptr = fresh;
+  return Status::OK();
+}
+
+void TrackedMemoryPool::Free(uint8_t* ptr) {
+  if (ptr == nullptr || ptr == zero_size_area) return;
+  tracker_->Release(RawUsable(ptr));
+  RawFree(ptr);
+}
+
+MemoryPool* default_memory_pool() {
+  static TrackedMemoryPool* pool = new TrackedMemoryPool(MemoryTracker::Process());
+  return pool;
+}
+
+}  // namespace quiver

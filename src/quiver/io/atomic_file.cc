@@ -1,0 +1,122 @@
+#include "quiver/io/atomic_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <limits.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace quiver::io {
+
+namespace {
+
+// Temporary paths the signal handler may unlink. Fixed storage: the handler may only use
+// async-signal-safe operations, so no allocation, no locks.
+constexpr int kSlots = 64;
+char g_temp_paths[kSlots][PATH_MAX];
+std::atomic<bool> g_slot_used[kSlots];
+
+int ClaimSlot(const std::string& temp_path) {
+  if (temp_path.size() >= PATH_MAX) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (g_slot_used[i].compare_exchange_strong(expected, true)) {
+      std::memcpy(g_temp_paths[i], temp_path.c_str(), temp_path.size() + 1);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void ReleaseSlot(int slot) {
+  if (slot >= 0) g_slot_used[slot].store(false);
+}
+
+extern "C" void CleanupOnSignal(int sig) {
+  for (int i = 0; i < kSlots; ++i) {
+    if (g_slot_used[i].load()) unlink(g_temp_paths[i]);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+void InstallInterruptCleanup() {
+  struct sigaction sa{};
+  sa.sa_handler = CleanupOnSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+AtomicFile::AtomicFile(std::string path, std::string temp_path, int fd, int slot)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), slot_(slot),
+      stream_(std::make_unique<FdOutputStream>(fd, path_)) {}
+
+Result<std::unique_ptr<AtomicFile>> AtomicFile::Open(const std::string& path) {
+  std::filesystem::path target(path);
+  if (target.filename().empty()) return Status::Invalid(fmt::format("{}: not a file name", path));
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string tmpl = (dir / ("." + target.filename().string() + ".quiver-XXXXXX")).string();
+  int fd = mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, fmt::format("{}: cannot create a temporary file in {}", path, dir.string()));
+  // mkstemp makes 0600; give the result the usual permissions for a new file.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  int slot = ClaimSlot(tmpl);
+  return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmpl, fd, slot));
+}
+
+AtomicFile::~AtomicFile() { Abandon(); }
+
+void AtomicFile::Abandon() {
+  if (done_) return;
+  done_ = true;
+  stream_.reset();
+  close(fd_);
+  unlink(temp_path_.c_str());
+  ReleaseSlot(slot_);
+}
+
+Status AtomicFile::Commit() {
+  if (done_) return Status::Invalid(fmt::format("{}: already committed or abandoned", path_));
+  Status st = stream_->Flush();
+  if (st.ok() && fsync(fd_) != 0) st = Status::FromErrno(errno, path_);
+  if (!st.ok()) {
+    Abandon();
+    return st;
+  }
+  stream_.reset();
+  if (close(fd_) != 0) {
+    int err = errno;
+    done_ = true;
+    unlink(temp_path_.c_str());
+    ReleaseSlot(slot_);
+    return Status::FromErrno(err, path_);
+  }
+  done_ = true;
+  if (rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    int err = errno;
+    unlink(temp_path_.c_str());
+    ReleaseSlot(slot_);
+    return Status::FromErrno(err, fmt::format("{}: rename from {}", path_, temp_path_));
+  }
+  ReleaseSlot(slot_);
+  // Make the rename itself durable.
+  std::filesystem::path dir = std::filesystem::path(path_).parent_path();
+  int dfd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  return Status::OK();
+}
+
+}  // namespace quiver::io

@@ -1,0 +1,47 @@
+// AtomicFile: writes to a temporary file beside the target and renames it into place on
+// Commit, so readers see either the old file or the whole new one, never a partial write.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "quiver/core/result.h"
+#include "quiver/io/output_stream.h"
+
+namespace quiver::io {
+
+class AtomicFile {
+ public:
+  // Creates "<dir>/.<name>.quiver-XXXXXX". Fails early if the folder is not writable.
+  static Result<std::unique_ptr<AtomicFile>> Open(const std::string& path);
+  // Removes the temporary file unless Commit succeeded.
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  OutputStream* stream() { return stream_.get(); }
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+
+  // Flush, fsync, rename over the target, fsync the folder. After a failure the temporary
+  // file is gone and the target untouched.
+  Status Commit();
+  // Drops the temporary file now (the destructor does this too).
+  void Abandon();
+
+ private:
+  AtomicFile(std::string path, std::string temp_path, int fd, int slot);
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_;
+  int slot_;  // index in the interrupt-cleanup table, or -1
+  bool done_ = false;
+  std::unique_ptr<FdOutputStream> stream_;
+};
+
+// Installs SIGINT/SIGTERM/SIGHUP handlers that unlink every open AtomicFile's temporary
+// file and then die of the same signal. Call once from main().
+void InstallInterruptCleanup();
+
+}  // namespace quiver::io

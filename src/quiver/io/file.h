@@ -1,0 +1,39 @@
+// Random-access input: a memory-mapped file, a pread-backed file, or bytes already in memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "quiver/core/buffer.h"
+#include "quiver/core/result.h"
+
+namespace quiver::io {
+
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  virtual int64_t size() const = 0;
+  // Exactly `length` bytes at `offset`, or an error naming the file when the range is outside
+  // it. Zero-copy for mapped and in-memory sources.
+  virtual Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) = 0;
+  // The whole content, when it is already addressable (mmap or memory); else nullptr.
+  virtual const uint8_t* mapped_data() const { return nullptr; }
+  const std::string& path() const { return path_; }
+
+ protected:
+  explicit RandomAccessFile(std::string path) : path_(std::move(path)) {}
+  Status CheckRange(int64_t offset, int64_t length) const;
+
+ private:
+  std::string path_;
+};
+
+enum class ReadMode { kMmap, kPread };
+
+// Opens a file for reading; mmap by default, falling back to pread if mapping fails.
+Result<std::shared_ptr<RandomAccessFile>> OpenFile(const std::string& path, ReadMode mode = ReadMode::kMmap);
+// A source over bytes in memory, shown in messages as `name`.
+std::shared_ptr<RandomAccessFile> MemorySource(std::shared_ptr<Buffer> bytes, std::string name = "<memory>");
+
+}  // namespace quiver::io

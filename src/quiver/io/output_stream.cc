@@ -1,0 +1,51 @@
+#include "quiver/io/output_stream.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace quiver::io {
+
+FdOutputStream::FdOutputStream(int fd, std::string name, int64_t buffer_size)
+    : fd_(fd), name_(std::move(name)), buffer_(new uint8_t[buffer_size]), capacity_(static_cast<size_t>(buffer_size)) {}
+
+FdOutputStream::~FdOutputStream() = default;
+
+Status FdOutputStream::WriteFully(const uint8_t* data, size_t length) {
+  while (length > 0) {
+    ssize_t n = ::write(fd_, data, length);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::FromErrno(errno, name_);
+    }
+    data += n;
+    length -= static_cast<size_t>(n);
+    written_ += n;
+  }
+  return Status::OK();
+}
+
+Status FdOutputStream::Write(const void* data, int64_t length) {
+  auto* p = static_cast<const uint8_t*>(data);
+  auto n = static_cast<size_t>(length);
+  if (used_ + n <= capacity_) [[likely]] {
+    std::memcpy(buffer_.get() + used_, p, n);
+    used_ += n;
+    return Status::OK();
+  }
+  QUIVER_RETURN_NOT_OK(Flush());
+  if (n >= capacity_) return WriteFully(p, n);
+  std::memcpy(buffer_.get(), p, n);
+  used_ = n;
+  return Status::OK();
+}
+
+Status FdOutputStream::Flush() {
+  if (used_ == 0) return Status::OK();
+  size_t n = used_;
+  used_ = 0;
+  return WriteFully(buffer_.get(), n);
+}
+
+}  // namespace quiver::io

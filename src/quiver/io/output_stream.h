@@ -1,0 +1,57 @@
+// Sequential output: a buffered file descriptor writer, and an in-memory sink.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "quiver/core/buffer.h"
+#include "quiver/core/result.h"
+
+namespace quiver::io {
+
+class OutputStream {
+ public:
+  virtual ~OutputStream() = default;
+  virtual Status Write(const void* data, int64_t length) = 0;
+  Status Write(std::string_view s) { return Write(s.data(), static_cast<int64_t>(s.size())); }
+  virtual Status Flush() = 0;
+  // Bytes written so far.
+  virtual int64_t Tell() const = 0;
+};
+
+// Buffers writes to a file descriptor it does not own (stdout, or an AtomicFile's).
+class FdOutputStream final : public OutputStream {
+ public:
+  FdOutputStream(int fd, std::string name, int64_t buffer_size = 1 << 20);
+  ~FdOutputStream() override;
+  Status Write(const void* data, int64_t length) override;
+  Status Flush() override;
+  int64_t Tell() const override { return written_ + static_cast<int64_t>(used_); }
+
+ private:
+  Status WriteFully(const uint8_t* data, size_t length);
+
+  int fd_;
+  std::string name_;
+  std::unique_ptr<uint8_t[]> buffer_;
+  size_t capacity_;
+  size_t used_ = 0;
+  int64_t written_ = 0;
+};
+
+// Collects everything written into one Buffer.
+class BufferOutputStream final : public OutputStream {
+ public:
+  explicit BufferOutputStream(MemoryPool* pool = default_memory_pool()) : builder_(pool) {}
+  Status Write(const void* data, int64_t length) override { return builder_.Append(data, length); }
+  Status Flush() override { return Status::OK(); }
+  int64_t Tell() const override { return builder_.size(); }
+  Result<std::shared_ptr<Buffer>> Finish() { return builder_.Finish(); }
+
+ private:
+  BufferBuilder builder_;
+};
+
+}  // namespace quiver::io
