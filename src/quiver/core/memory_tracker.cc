@@ -23,6 +23,12 @@ struct TrackerCacheEntry {
     tracker.store(nullptr, std::memory_order_relaxed);
     id.store(0, std::memory_order_relaxed);
   }
+  // With the registry mutex held: hands `slack` back to `t` and forgets this entry there.
+  static void UnbindLocked(MemoryTracker* t, TrackerCacheEntry* e, int64_t slack) {
+    if (slack != 0) t->ReleaseShared(slack);
+    auto& v = t->entries_;
+    v.erase(std::remove(v.begin(), v.end(), e), v.end());
+  }
 };
 
 }  // namespace internal
@@ -57,9 +63,8 @@ struct ThreadCache {
     MemoryTracker* t = e->tracker.load(std::memory_order_relaxed);
     if (t == nullptr) return;
     e->Clear();
-    Unbind(t, e, e->slack.exchange(0, std::memory_order_relaxed));
+    TrackerCacheEntry::UnbindLocked(t, e, e->slack.exchange(0, std::memory_order_relaxed));
   }
-  static void Unbind(MemoryTracker* t, TrackerCacheEntry* e, int64_t slack);
 };
 
 thread_local ThreadCache tls_cache;
@@ -117,13 +122,6 @@ MemoryTracker::~MemoryTracker() {
     siblings.erase(std::remove(siblings.begin(), siblings.end(), this), siblings.end());
   }
   for (MemoryTracker* c : children_) c->parent_ = nullptr;
-}
-
-void ThreadCache::Unbind(MemoryTracker* t, TrackerCacheEntry* e, int64_t slack) {
-  // Called with the registry mutex held.
-  if (slack != 0) t->ReleaseShared(slack);
-  auto& v = t->entries_;
-  v.erase(std::remove(v.begin(), v.end(), e), v.end());
 }
 
 internal::TrackerCacheEntry* MemoryTracker::CacheEntry() {

@@ -61,7 +61,9 @@ class [[nodiscard]] Result {
 
   bool ok() const noexcept { return status_.ok(); }
   const Status& status() const& noexcept { return status_; }
-  Status status() && { return std::move(status_); }
+  // A copy even from an rvalue: status_ must stay an error so that the destructor knows no
+  // value lives in the union. Only the error path pays for it.
+  Status status() && { return status_; }
 
   const T& ValueUnsafe() const& { return value_; }
   T& ValueUnsafe() & { return value_; }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -66,10 +67,8 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Open(const std::string& path) {
   std::string tmpl = (dir / ("." + target.filename().string() + ".quiver-XXXXXX")).string();
   int fd = mkostemp(tmpl.data(), O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(errno, fmt::format("{}: cannot create a temporary file in {}", path, dir.string()));
-  // mkstemp makes 0600; give the result the usual permissions for a new file.
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
+  // mkstemp makes 0600; give the result the usual permissions of a new data file.
+  fchmod(fd, 0644);
   int slot = ClaimSlot(tmpl);
   return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmpl, fd, slot));
 }

@@ -1,0 +1,30 @@
+// Human-readable text for values, arrays and record batches (dates, timestamps and
+// decimals shown as such, not as their storage integers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "quiver/columnar/array.h"
+#include "quiver/columnar/record_batch.h"
+
+namespace quiver {
+
+// One value; "null" for a null slot. Strings are quoted when `quote_strings` (nested use).
+void FormatValue(const Array& array, int64_t i, std::string* out, bool quote_strings = false);
+std::string FormatValue(const Array& array, int64_t i);
+
+// Value helpers shared with writers: days since 1970-01-01 as YYYY-MM-DD, a timestamp in
+// `unit` as ISO 8601 ("1970-01-01 00:00:00.123456", with "Z" when `utc`), a decimal.
+void FormatDate(int32_t days, std::string* out);
+void FormatTimestamp(int64_t value, TimeUnit unit, bool utc, std::string* out);
+void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out);
+void FormatDecimal(__int128 value, int32_t scale, std::string* out);
+float HalfToFloat(uint16_t half);
+
+// "[1, null, 3]"; at most `max_items` values shown, then "...".
+std::string ArrayToString(const Array& array, int64_t max_items = 100);
+// An aligned text table with a header row; at most `max_rows` rows.
+std::string FormatTable(const RecordBatch& batch, int64_t max_rows = 20);
+
+}  // namespace quiver
