@@ -8,24 +8,6 @@
 #include "quiver/cli/command.h"
 #include "quiver/io/atomic_file.h"
 
-namespace quiver::cli {
-
-namespace {
-std::vector<CommandSpec>& Registry() {
-  static std::vector<CommandSpec> commands;
-  return commands;
-}
-}  // namespace
-
-bool RegisterCommand(CommandSpec spec) {
-  Registry().push_back(std::move(spec));
-  return true;
-}
-
-const std::vector<CommandSpec>& RegisteredCommands() { return Registry(); }
-
-}  // namespace quiver::cli
-
 int main(int argc, char** argv) {
   using namespace quiver;
   // Ctrl-C and SIGTERM must not leave half-written outputs behind.

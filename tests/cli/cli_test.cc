@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "quiver/cli/progress.h"
+#include "testing/run_cli.h"
+
+namespace quiver {
+namespace {
+
+using testing::RunCli;
+
+TEST(Cli, HelpListsCommands) {
+  auto r = RunCli("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Usage: quiver"), std::string::npos);
+  EXPECT_NE(r.out.find("gen"), std::string::npos);
+}
+
+TEST(Cli, Version) {
+  auto r = RunCli("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, std::string("quiver ") + QUIVER_VERSION_STRING + "\n");
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  auto r = RunCli("");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("quiver: ", 0), 0u) << r.err;
+  r = RunCli("gen lineitem --rows notanumber");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--rows"), std::string::npos) << r.err;
+}
+
+TEST(Cli, FailuresExitOneWithContext) {
+  auto r = RunCli("gen nosuch");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: gen: unknown dataset 'nosuch' (known: lineitem)\n");
+  r = RunCli("gen lineitem -o /nonexistent-dir/x.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("quiver: /nonexistent-dir/x.csv: cannot create a temporary file in /nonexistent-dir: ", 0), 0u)
+      << r.err;
+}
+
+TEST(Cli, GenLineitemIsDeterministic) {
+  auto r = RunCli("gen lineitem --rows 3 --seed 7");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto again = RunCli("gen lineitem --rows 3 --seed 7");
+  EXPECT_EQ(r.out, again.out);
+  std::istringstream lines(r.out);
+  std::string header, row;
+  std::getline(lines, header);
+  EXPECT_EQ(header,
+            "l_orderkey,l_partkey,l_suppkey,l_linenumber,l_quantity,l_extendedprice,l_discount,l_tax,"
+            "l_returnflag,l_linestatus,l_shipdate,l_commitdate,l_receiptdate,l_shipinstruct,l_shipmode,l_comment");
+  int rows = 0;
+  while (std::getline(lines, row)) {
+    ++rows;
+    EXPECT_EQ(std::count(row.begin(), row.end(), ','), 15) << row;
+  }
+  EXPECT_EQ(rows, 3);
+}
+
+TEST(Cli, GenWritesFileAtomically) {
+  std::string path = "/tmp/quiver-gen-test-" + std::to_string(getpid()) + ".csv";
+  auto r = RunCli("gen lineitem --rows 1000 --delimiter '|' -o " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("1000 rows"), std::string::npos) << r.err;
+  std::ifstream f(path);
+  std::string line;
+  int n = 0;
+  while (std::getline(f, line)) ++n;
+  EXPECT_EQ(n, 1001);
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, MessyLineitemHasQuotedFieldsWithNewlines) {
+  auto r = RunCli("gen lineitem --rows 200 --messy");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("\"\""), std::string::npos);
+  // More physical lines than records: some quoted comments span lines.
+  EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 201);
+}
+
+TEST(Progress, RendersBarRateAndEta) {
+  std::string s = cli::Progress::Render("convert", 50'000'000, 100'000'000, 12345, 2.0, 80);
+  EXPECT_EQ(s.rfind("convert [", 0), 0u) << s;
+  EXPECT_NE(s.find(" 50%"), std::string::npos) << s;
+  EXPECT_NE(s.find("12345 rows 25 MB/s ETA 2s"), std::string::npos) << s;
+  std::string unknown = cli::Progress::Render("gen", 2048, 0, 10, 1.0, 80);
+  EXPECT_EQ(unknown, "gen 2.0 KiB 10 rows 0 MB/s");
+}
+
+}  // namespace
+}  // namespace quiver

@@ -1,0 +1,223 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "quiver/core/arena.h"
+#include "quiver/core/buffer.h"
+#include "quiver/core/memory_pool.h"
+#include "quiver/core/memory_tracker.h"
+
+namespace quiver {
+namespace {
+
+MemoryTracker::Options Exact(int64_t limit = MemoryTracker::kNoLimit) { return {limit, 0}; }
+
+TEST(MemoryTracker, ExactCountsWithoutQuanta) {
+  MemoryTracker op("op", MemoryTracker::Process(), Exact());
+  MemoryTracker comp("comp", &op, Exact());
+  ASSERT_TRUE(comp.TryConsume(1000));
+  ASSERT_TRUE(comp.TryConsume(24));
+  EXPECT_EQ(comp.current_bytes(), 1024);
+  EXPECT_EQ(op.current_bytes(), 1024);
+  comp.Release(1000);
+  EXPECT_EQ(comp.current_bytes(), 24);
+  EXPECT_EQ(op.current_bytes(), 24);
+  EXPECT_EQ(comp.peak_bytes(), 1024);
+  EXPECT_EQ(op.peak_bytes(), 1024);
+  comp.Release(24);
+  EXPECT_EQ(op.current_bytes(), 0);
+}
+
+TEST(MemoryTracker, LimitRefusesAndLeavesCountersExact) {
+  MemoryTracker op("op", MemoryTracker::Process(), Exact(10000));
+  MemoryTracker comp("comp", &op, Exact());
+  const int64_t process_before = MemoryTracker::Process()->current_bytes();
+  ASSERT_TRUE(comp.TryConsume(6000));
+  EXPECT_FALSE(comp.TryConsume(5000));  // the parent's limit refuses
+  EXPECT_EQ(comp.current_bytes(), 6000);
+  EXPECT_EQ(op.current_bytes(), 6000);
+  EXPECT_EQ(op.peak_bytes(), 6000);
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes() - process_before, 6000);
+  EXPECT_EQ(comp.LimitReport(5000),
+            "allocating 5000 bytes would exceed the limit of 10000 bytes of 'op' (6000 in use)");
+  ASSERT_TRUE(comp.TryConsume(4000));  // exactly at the limit is allowed
+  EXPECT_FALSE(comp.TryConsume(1));
+  comp.Release(10000);
+  EXPECT_EQ(op.current_bytes(), 0);
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), process_before);
+}
+
+TEST(MemoryTracker, QuantaKeepCurrentExact) {
+  MemoryTracker op("op");  // default quantum: 1 MiB of thread-local slack
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(op.TryConsume(100));
+  EXPECT_EQ(op.current_bytes(), 100000);
+  // The shared counter ran ahead by at most one quantum.
+  EXPECT_GE(op.peak_bytes(), 100000);
+  EXPECT_LE(op.peak_bytes(), 100000 + MemoryTracker::kDefaultQuantum);
+  for (int i = 0; i < 1000; ++i) op.Release(100);
+  EXPECT_EQ(op.current_bytes(), 0);
+}
+
+TEST(MemoryTracker, LimitIsExactEvenWithQuanta) {
+  MemoryTracker op("op", MemoryTracker::Process(), {1 << 20, -1});
+  int64_t got = 0;
+  while (op.TryConsume(1000)) got += 1000;
+  EXPECT_EQ(got, 1048000);  // 1048 blocks of 1000 fit in 1 MiB, the 1049th does not
+  EXPECT_EQ(op.current_bytes(), got);
+  op.Release(got);
+  EXPECT_EQ(op.current_bytes(), 0);
+}
+
+TEST(MemoryTracker, ThreadsSettleOnExit) {
+  MemoryTracker op("op");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10000; ++i) ASSERT_TRUE(op.TryConsume(64));
+      for (int i = 0; i < 5000; ++i) op.Release(64);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(op.current_bytes(), 4 * 5000 * 64);
+  op.Release(4 * 5000 * 64);
+  EXPECT_EQ(op.current_bytes(), 0);
+}
+
+TEST(MemoryTracker, DestroyedTrackerReturnsItsSlack) {
+  const int64_t before = MemoryTracker::Process()->current_bytes();
+  {
+    MemoryTracker op("short-lived");
+    ASSERT_TRUE(op.TryConsume(10));
+    op.Release(10);
+  }
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
+}
+
+TEST(MemoryPool, AlignedTrackedByUsableSize) {
+  MemoryTracker t("pool", MemoryTracker::Process(), Exact());
+  TrackedMemoryPool pool(&t);
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(pool.Allocate(100, &p).ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  int64_t usable = pool.UsableSize(p);
+  EXPECT_GE(usable, 100);
+  EXPECT_EQ(t.current_bytes(), usable);
+  std::memset(p, 0xab, 100);
+  ASSERT_TRUE(pool.Reallocate(100000, &p).ok());
+  EXPECT_EQ(p[99], 0xab);
+  EXPECT_EQ(t.current_bytes(), pool.UsableSize(p));
+  pool.Free(p);
+  EXPECT_EQ(t.current_bytes(), 0);
+  uint8_t* z = nullptr;
+  ASSERT_TRUE(pool.Allocate(0, &z).ok());
+  EXPECT_NE(z, nullptr);
+  pool.Free(z);
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+TEST(MemoryPool, LimitGivesOutOfMemoryAndNothingLeaks) {
+  MemoryTracker t("limited", MemoryTracker::Process(), Exact(1 << 20));
+  TrackedMemoryPool pool(&t);
+  uint8_t* a = nullptr;
+  ASSERT_TRUE(pool.Allocate(600 << 10, &a).ok());
+  const int64_t in_use = t.current_bytes();
+  uint8_t* b = nullptr;
+  Status st = pool.Allocate(600 << 10, &b);
+  EXPECT_TRUE(st.IsOutOfMemory());
+  EXPECT_EQ(st.message().rfind("allocating ", 0), 0u) << st.message();
+  EXPECT_NE(st.message().find("of 'limited'"), std::string::npos) << st.message();
+  EXPECT_EQ(b, nullptr);
+  EXPECT_EQ(t.current_bytes(), in_use);
+  // A failed reallocation leaves the block where it was.
+  uint8_t* before = a;
+  EXPECT_TRUE(pool.Reallocate(2 << 20, &a).IsOutOfMemory());
+  EXPECT_EQ(a, before);
+  EXPECT_EQ(t.current_bytes(), in_use);
+  pool.Free(a);
+  EXPECT_EQ(t.current_bytes(), 0);
+  EXPECT_TRUE(pool.Allocate(-1, &b).IsInvalid());
+}
+
+TEST(Buffer, ResizeGrowsGeometricallyAndTracks) {
+  MemoryTracker t("buf", MemoryTracker::Process(), Exact());
+  TrackedMemoryPool pool(&t);
+  {
+    auto buf = Buffer::Allocate(10, &pool);
+    ASSERT_TRUE(buf.ok());
+    EXPECT_EQ((*buf)->size(), 10);
+    EXPECT_EQ((*buf)->capacity(), 64);
+    std::memcpy((*buf)->mutable_data(), "0123456789", 10);
+    ASSERT_TRUE((*buf)->Resize(100).ok());
+    EXPECT_EQ((*buf)->capacity(), 128);
+    EXPECT_EQ(std::string_view(reinterpret_cast<const char*>((*buf)->data()), 10), "0123456789");
+    ASSERT_TRUE((*buf)->Resize(10, /*shrink_to_fit=*/true).ok());
+    EXPECT_EQ((*buf)->capacity(), 64);
+    EXPECT_GT(t.current_bytes(), 0);
+  }
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+TEST(Buffer, BorrowedBuffersCannotGrowAndKeepOwnerAlive) {
+  auto owner = std::make_shared<std::string>("borrowed bytes");
+  std::weak_ptr<std::string> weak = owner;
+  auto buf = Buffer::Wrap(reinterpret_cast<const uint8_t*>(owner->data()), 8, owner);
+  owner.reset();
+  EXPECT_FALSE(weak.expired());
+  EXPECT_EQ(buf->view(), "borrowed");
+  EXPECT_EQ(buf->Resize(100).message(), "cannot resize a borrowed buffer");
+  auto part = Buffer::Slice(buf, 2, 4);
+  buf.reset();
+  EXPECT_EQ(part->view(), "rrow");
+  part.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
+TEST(BufferBuilder, AppendsAndFinishes) {
+  BufferBuilder b;
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(b.AppendValue<int32_t>(i).ok());
+  ASSERT_TRUE(b.Append("xyz").ok());
+  auto buf = b.Finish();
+  ASSERT_TRUE(buf.ok());
+  EXPECT_EQ((*buf)->size(), 4003);
+  EXPECT_EQ((*buf)->data_as<int32_t>()[999], 999);
+  EXPECT_EQ(b.size(), 0);
+}
+
+TEST(Arena, StringsAndArraysLiveUntilReset) {
+  MemoryTracker t("arena", MemoryTracker::Process(), Exact());
+  TrackedMemoryPool pool(&t);
+  Arena arena(&pool, 1024);
+  std::vector<std::string_view> views;
+  for (int i = 0; i < 500; ++i) {
+    auto v = arena.CopyString("column_" + std::to_string(i));
+    ASSERT_TRUE(v.ok());
+    views.push_back(*v);
+  }
+  auto big = arena.CopyString(std::string(5000, 'x'));
+  ASSERT_TRUE(big.ok());
+  auto arr = arena.AllocateArray<int64_t>(10);
+  ASSERT_TRUE(arr.ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(*arr) % alignof(int64_t), 0u);
+  EXPECT_EQ((*arr)[9], 0);
+  EXPECT_EQ(views[0], "column_0");
+  EXPECT_EQ(views[499], "column_499");
+  EXPECT_EQ(big->size(), 5000u);
+  EXPECT_EQ(t.current_bytes(), arena.bytes_reserved());
+  EXPECT_GT(arena.bytes_reserved(), 5000);
+  arena.Reset();
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+TEST(Arena, LimitSurfacesAsOutOfMemory) {
+  MemoryTracker t("arena", MemoryTracker::Process(), Exact(4096));
+  TrackedMemoryPool pool(&t);
+  Arena arena(&pool, 1024);
+  auto r = arena.CopyString(std::string(10000, 'x'));
+  EXPECT_TRUE(r.status().IsOutOfMemory());
+  EXPECT_EQ(r.status().message(), "arena could not provide 10000 bytes");
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+}  // namespace
+}  // namespace quiver

@@ -1,0 +1,166 @@
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "quiver/io/atomic_file.h"
+#include "quiver/io/file.h"
+
+namespace quiver::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class IoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("quiver-io-test-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& content) {
+    std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  fs::path dir_;
+};
+
+TEST_F(IoTest, MmapAndPreadReadTheSameBytes) {
+  std::string content(100000, '\0');
+  for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>(i * 7);
+  std::string path = Write("data.bin", content);
+  for (ReadMode mode : {ReadMode::kMmap, ReadMode::kPread}) {
+    auto f = OpenFile(path, mode);
+    ASSERT_TRUE(f.ok()) << f.status().ToString();
+    EXPECT_EQ((*f)->size(), 100000);
+    EXPECT_EQ(mode == ReadMode::kMmap, (*f)->mapped_data() != nullptr);
+    auto part = (*f)->ReadAt(99990, 10);
+    ASSERT_TRUE(part.ok());
+    EXPECT_EQ(part->get()->view(), content.substr(99990, 10));
+    auto bad = (*f)->ReadAt(99995, 10);
+    EXPECT_TRUE(bad.status().IsCorrupt());
+    EXPECT_EQ(bad.status().message(), path + ": read of 10 bytes at offset 99995 is outside the file (100000 bytes)");
+  }
+}
+
+TEST_F(IoTest, MappedBytesOutliveTheFileObject) {
+  std::string path = Write("keep.bin", "hello mapped world");
+  std::shared_ptr<Buffer> part;
+  {
+    auto f = OpenFile(path);
+    ASSERT_TRUE(f.ok());
+    part = *(*f)->ReadAt(6, 6);
+  }
+  EXPECT_EQ(part->view(), "mapped");
+}
+
+TEST_F(IoTest, OpenErrorsNameThePath) {
+  auto missing = OpenFile((dir_ / "nope.csv").string());
+  EXPECT_TRUE(missing.status().IsIOError());
+  EXPECT_EQ(missing.status().message(), (dir_ / "nope.csv").string() + ": No such file or directory");
+  auto d = OpenFile(dir_.string());
+  EXPECT_EQ(d.status().message(), dir_.string() + ": is a directory");
+  auto empty = OpenFile(Write("empty", ""));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ((*empty)->size(), 0);
+  EXPECT_TRUE((*empty)->ReadAt(0, 0).ok());
+}
+
+TEST_F(IoTest, MemorySource) {
+  auto buf = *Buffer::CopyOf(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("abcdef"), 6));
+  auto src = MemorySource(buf, "inline");
+  EXPECT_EQ((*src->ReadAt(2, 3))->view(), "cde");
+  EXPECT_EQ(src->ReadAt(5, 2).status().message(), "inline: read of 2 bytes at offset 5 is outside the file (6 bytes)");
+}
+
+TEST_F(IoTest, AtomicFileCommitReplacesTarget) {
+  std::string target = Write("out.csv", "old contents");
+  auto f = AtomicFile::Open(target);
+  ASSERT_TRUE(f.ok());
+  ASSERT_TRUE((*f)->stream()->Write("new ").ok());
+  ASSERT_TRUE((*f)->stream()->Write(std::string(3 << 20, 'x')).ok());  // larger than the buffer
+  EXPECT_EQ((*f)->stream()->Tell(), 4 + (3 << 20));
+  // Until Commit, readers see the old file.
+  std::ifstream before(target);
+  std::string old((std::istreambuf_iterator<char>(before)), {});
+  EXPECT_EQ(old, "old contents");
+  EXPECT_EQ(Entries().size(), 2u);
+  ASSERT_TRUE((*f)->Commit().ok());
+  EXPECT_EQ(fs::file_size(target), 4u + (3u << 20));
+  EXPECT_EQ(Entries(), std::vector<std::string>{"out.csv"});
+  EXPECT_TRUE((*f)->Commit().IsInvalid());
+}
+
+TEST_F(IoTest, AbandonedAtomicFileLeavesNothing) {
+  {
+    auto f = AtomicFile::Open((dir_ / "never.parquet").string());
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->stream()->Write("partial").ok());
+    EXPECT_TRUE(fs::exists((*f)->temp_path()));
+  }
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(IoTest, WriteFailureLeavesNoFile) {
+  // A file-size limit makes write() fail with EFBIG, as a full disk fails with ENOSPC.
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl{4096, 4096};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    auto f = AtomicFile::Open((dir_ / "big.parquet").string());
+    if (!f.ok()) _exit(10);
+    Status st = (*f)->stream()->Write(std::string(1 << 20, 'y'));
+    if (st.ok()) st = (*f)->Commit();
+    if (st.ok()) _exit(11);
+    if (st.message().find("File too large") == std::string::npos) _exit(12);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(IoTest, InterruptRemovesTemporaryFiles) {
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    InstallInterruptCleanup();
+    auto f = AtomicFile::Open((dir_ / "interrupted.parquet").string());
+    if (!f.ok()) _exit(10);
+    (void)(*f)->stream()->Write("half");
+    (void)(*f)->stream()->Flush();
+    raise(SIGINT);
+    _exit(11);  // not reached: the handler re-raises with the default action
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(IoTest, UnwritableFolderFailsAtOpen) {
+  auto f = AtomicFile::Open((dir_ / "no-such-dir" / "x.csv").string());
+  EXPECT_TRUE(f.status().IsIOError());
+  EXPECT_NE(f.status().message().find("cannot create a temporary file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace quiver::io

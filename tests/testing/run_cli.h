@@ -1,0 +1,41 @@
+// Runs the built `quiver` program and captures its exit code, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace quiver::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// `args` is appended to the program path as a shell command line (quote as needed).
+inline CliResult RunCli(const std::string& args) {
+  static int counter = 0;
+  std::string err_path = "/tmp/quiver-cli-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".err";
+  std::string cmd = std::string("QUIVER_PROGRESS=0 ") + QUIVER_CLI_PATH + " " + args + " 2>" + err_path;
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream e(err_path);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  std::remove(err_path.c_str());
+  return r;
+}
+
+}  // namespace quiver::testing
