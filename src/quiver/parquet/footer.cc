@@ -1,0 +1,243 @@
+// Footer reading and the instantiations of the table-driven codec for each top-level struct.
+#include "quiver/parquet/footer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "quiver/parquet/metadata_fields.h"
+#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/compact_writer.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+// Decode context for a selective footer decode: which row groups and column chunks to build,
+// whether to build statistics. Chosen indices are kept sorted so the number of kept elements of
+// a list of n is one binary search.
+struct SelectiveDecode {
+  Arena* arena = nullptr;
+  static constexpr bool kSelective = true;
+  const std::vector<int32_t>* row_groups = nullptr;  // sorted, unique; nullptr = all
+  const std::vector<int32_t>* columns = nullptr;
+  std::vector<uint8_t> rg_mask, col_mask;
+  bool statistics = true;
+  uint32_t total_row_groups = 0;
+  uint32_t max_columns = 0;
+
+  bool SkipField(uint8_t hook) const { return hook == kHookStatistics && !statistics; }
+  uint32_t SelectedCount(uint8_t hook, uint32_t n) {
+    const std::vector<int32_t>* sel = nullptr;
+    if (hook == kHookRowGroups) {
+      total_row_groups = n;
+      sel = row_groups;
+    } else if (hook == kHookColumns) {
+      max_columns = std::max(max_columns, n);
+      sel = columns;
+    }
+    if (sel == nullptr) return n;
+    return static_cast<uint32_t>(std::lower_bound(sel->begin(), sel->end(), static_cast<int32_t>(n)) - sel->begin());
+  }
+  bool Selected(uint8_t hook, uint32_t i) const {
+    if (hook == kHookRowGroups && row_groups != nullptr) return i < rg_mask.size() && rg_mask[i];
+    if (hook == kHookColumns && columns != nullptr) return i < col_mask.size() && col_mask[i];
+    return true;
+  }
+};
+
+template <typename T>
+Status DecodeOne(std::span<const uint8_t> bytes, Arena* arena, T* out, size_t* consumed) {
+  thrift::CompactReader r(bytes.data(), bytes.size());
+  thrift::DecodeAll ctx{arena};
+  *out = T();
+  if (!thrift::DecodeStruct(r, ctx, *out)) [[unlikely]] return r.ErrorStatus();
+  if (consumed != nullptr) *consumed = r.offset();
+  return Status::OK();
+}
+
+template <typename T>
+Status EncodeOne(const T& v, BufferBuilder* out) {
+  thrift::CompactWriter w(out);
+  if (!thrift::EncodeStruct(w, v)) {
+    w.Flush();
+    return w.status().ok() ? Status::OutOfMemory("encoding Thrift metadata") : w.status();
+  }
+  w.Flush();
+  return Status::OK();
+}
+
+std::vector<int32_t> SortedUnique(const std::vector<int32_t>& v) {
+  std::vector<int32_t> s = v;
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+std::vector<uint8_t> MaskOf(const std::vector<int32_t>& sorted) {
+  std::vector<uint8_t> m(sorted.empty() ? 0 : static_cast<size_t>(sorted.back()) + 1, 0);
+  for (int32_t i : sorted) m[static_cast<size_t>(i)] = 1;
+  return m;
+}
+
+}  // namespace
+
+Status DecodeFileMetaData(std::span<const uint8_t> bytes, Arena* arena, FileMetaData* out,
+                          const DecodeOptions* options, size_t* consumed) {
+  if (options == nullptr || (!options->row_groups && !options->columns && options->statistics)) {
+    return DecodeOne(bytes, arena, out, consumed);
+  }
+  std::vector<int32_t> rgs, cols;
+  SelectiveDecode ctx;
+  ctx.arena = arena;
+  ctx.statistics = options->statistics;
+  if (options->row_groups) {
+    rgs = SortedUnique(*options->row_groups);
+    if (!rgs.empty() && rgs.front() < 0) return Status::Invalid(fmt::format("row group {} out of range", rgs.front()));
+    ctx.row_groups = &rgs;
+    ctx.rg_mask = MaskOf(rgs);
+  }
+  if (options->columns) {
+    cols = SortedUnique(*options->columns);
+    if (!cols.empty() && cols.front() < 0) return Status::Invalid(fmt::format("column {} out of range", cols.front()));
+    ctx.columns = &cols;
+    ctx.col_mask = MaskOf(cols);
+  }
+  thrift::CompactReader r(bytes.data(), bytes.size());
+  *out = FileMetaData();
+  if (!thrift::DecodeStruct(r, ctx, *out)) [[unlikely]] return r.ErrorStatus();
+  if (!rgs.empty() && static_cast<uint32_t>(rgs.back()) >= ctx.total_row_groups) {
+    return Status::Invalid(fmt::format("row group {} out of range (the file has {})", rgs.back(), ctx.total_row_groups));
+  }
+  if (!cols.empty() && out->row_groups.size() > 0 && static_cast<uint32_t>(cols.back()) >= ctx.max_columns) {
+    return Status::Invalid(fmt::format("column {} out of range (the file has {})", cols.back(), ctx.max_columns));
+  }
+  if (consumed != nullptr) *consumed = r.offset();
+  return Status::OK();
+}
+
+Status DecodePageHeader(std::span<const uint8_t> bytes, Arena* arena, PageHeader* out, size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+Status DecodeColumnIndex(std::span<const uint8_t> bytes, Arena* arena, ColumnIndex* out, size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+Status DecodeOffsetIndex(std::span<const uint8_t> bytes, Arena* arena, OffsetIndex* out, size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+Status DecodeBloomFilterHeader(std::span<const uint8_t> bytes, Arena* arena, BloomFilterHeader* out, size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, FileCryptoMetaData* out,
+                                size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+
+Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) { return EncodeOne(md, out); }
+Status EncodePageHeader(const PageHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
+Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out) { return EncodeOne(ci, out); }
+Status EncodeOffsetIndex(const OffsetIndex& oi, BufferBuilder* out) { return EncodeOne(oi, out); }
+Status EncodeBloomFilterHeader(const BloomFilterHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
+Status EncodeFileCryptoMetaData(const FileCryptoMetaData& m, BufferBuilder* out) { return EncodeOne(m, out); }
+
+Result<std::shared_ptr<const ParquetFooter>> DecodeFooter(std::shared_ptr<Buffer> footer, const DecodeOptions& options) {
+  auto result = std::shared_ptr<ParquetFooter>(new ParquetFooter());
+  result->footer_ = std::move(footer);
+  // Decoded lists take roughly as much memory as the footer's bytes; one block avoids a chain
+  // of small ones for wide files.
+  int64_t block = std::clamp<int64_t>(result->footer_->size() * 2, 16 * 1024, 64 * 1024 * 1024);
+  result->arena_ = std::make_unique<Arena>(default_memory_pool(), block);
+  size_t consumed = 0;
+  QUIVER_RETURN_NOT_OK(DecodeFileMetaData(result->footer_->span(), result->arena_.get(), &result->metadata_,
+                                          &options, &consumed));
+  result->trailing_bytes_ = result->footer_->size() - static_cast<int64_t>(consumed);
+  auto fill = [](const std::optional<std::vector<int32_t>>& chosen, uint32_t kept, std::vector<int32_t>* out) {
+    if (chosen) {
+      *out = SortedUnique(*chosen);
+      out->resize(std::min<size_t>(out->size(), kept));
+    } else {
+      out->resize(kept);
+      for (uint32_t i = 0; i < kept; ++i) (*out)[i] = static_cast<int32_t>(i);
+    }
+  };
+  const FileMetaData& md = result->metadata_;
+  fill(options.row_groups, md.row_groups.size(), &result->row_group_indices_);
+  uint32_t ncols = md.row_groups.empty() ? 0 : md.row_groups[0].columns.size();
+  fill(options.columns, ncols, &result->column_indices_);
+  return std::shared_ptr<const ParquetFooter>(std::move(result));
+}
+
+Result<std::shared_ptr<const ParquetFooter>> ReadFooter(io::RandomAccessFile& file, const DecodeOptions& options) {
+  const int64_t size = file.size();
+  if (size < 12) {
+    return Status::Corrupt(fmt::format("file size {} is too small for a Parquet file (at least 12 bytes)", size));
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto tail, file.ReadAt(size - 8, 8));
+  uint32_t len;
+  std::memcpy(&len, tail->data(), 4);
+  std::string_view magic(reinterpret_cast<const char*>(tail->data()) + 4, 4);
+  if (magic == "PARE") {
+    // Encrypted footer: say with which algorithm, when the crypto metadata is readable.
+    std::string how;
+    if (len <= static_cast<uint64_t>(size - 12)) {
+      auto crypto_bytes = file.ReadAt(size - 8 - len, len);
+      if (crypto_bytes.ok()) {
+        Arena arena;
+        FileCryptoMetaData crypto;
+        if (DecodeFileCryptoMetaData((*crypto_bytes)->span(), &arena, &crypto).ok()) {
+          how = fmt::format(" (footer encrypted with {})", EncryptionAlgorithmName(crypto.encryption_algorithm));
+        }
+      }
+    }
+    return Status::NotImplemented("encrypted Parquet files are not supported" + how);
+  }
+  if (magic != "PAR1") {
+    return Status::Corrupt("not a Parquet file: it does not end with the magic bytes PAR1");
+  }
+  if (len > static_cast<uint64_t>(size)) {
+    return Status::Corrupt(fmt::format("footer length {} exceeds file size {}", len, size));
+  }
+  if (len > static_cast<uint64_t>(size - 12)) {
+    return Status::Corrupt(fmt::format("footer length {} does not fit in a file of {} bytes with its magic and length",
+                                       len, size));
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto head, file.ReadAt(0, 4));
+  if (std::memcmp(head->data(), "PAR1", 4) != 0) {
+    return Status::Corrupt("not a Parquet file: it does not start with the magic bytes PAR1");
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto footer, file.ReadAt(size - 8 - len, len));
+  auto decoded = DecodeFooter(std::move(footer), options);
+  if (!decoded.ok()) return std::move(decoded).status().WithContext("footer");
+  return decoded;
+}
+
+const char* LogicalTypeKind(const LogicalType& t) {
+  if (t.STRING) return "STRING";
+  if (t.MAP) return "MAP";
+  if (t.LIST) return "LIST";
+  if (t.ENUM) return "ENUM";
+  if (t.DECIMAL) return "DECIMAL";
+  if (t.DATE) return "DATE";
+  if (t.TIME) return "TIME";
+  if (t.TIMESTAMP) return "TIMESTAMP";
+  if (t.INTEGER) return "INTEGER";
+  if (t.UNKNOWN) return "UNKNOWN";
+  if (t.JSON) return "JSON";
+  if (t.BSON) return "BSON";
+  if (t.UUID) return "UUID";
+  if (t.FLOAT16) return "FLOAT16";
+  if (t.VARIANT) return "VARIANT";
+  if (t.GEOMETRY) return "GEOMETRY";
+  if (t.GEOGRAPHY) return "GEOGRAPHY";
+  if (t.VECTOR) return "VECTOR";
+  return "";
+}
+
+const char* EncryptionAlgorithmName(const EncryptionAlgorithm& a) {
+  if (a.AES_GCM_V1) return "AES_GCM_V1";
+  if (a.AES_GCM_CTR_V1) return "AES_GCM_CTR_V1";
+  return "an unknown algorithm";
+}
+
+}  // namespace quiver::parquet

@@ -1,0 +1,520 @@
+// Thrift compact protocol decoding over a byte span, and the table-driven struct decoder that
+// every Thrift struct of the Parquet model goes through (see parquet/metadata_fields.h).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "quiver/core/arena.h"
+#include "quiver/core/status.h"
+
+namespace quiver::thrift {
+
+// Compact protocol type codes (the low nibble of a field header, list and map headers).
+enum : uint8_t {
+  kStop = 0, kBoolTrue = 1, kBoolFalse = 2, kByte = 3, kI16 = 4, kI32 = 5, kI64 = 6,
+  kDouble = 7, kBinary = 8, kList = 9, kSet = 10, kMap = 11, kStruct = 12,
+};
+
+// A Thrift list as a view: elements live in an Arena (decoded) or wherever the builder put
+// them. Trivially copyable so whole models can live in arenas with no destructors to run.
+template <typename T>
+class List {
+ public:
+  List() = default;
+  List(T* data, uint32_t size) : data_(data), size_(size) {}
+  T* data() const { return data_; }
+  uint32_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* begin() const { return data_; }
+  T* end() const { return data_ + size_; }
+  T& operator[](size_t i) const { return data_[i]; }
+  friend bool operator==(const List& a, const List& b) {
+    if (a.size_ != b.size_) return false;
+    for (uint32_t i = 0; i < a.size_; ++i) {
+      if (!(a.data_[i] == b.data_[i])) return false;
+    }
+    return true;
+  }
+
+ private:
+  T* data_ = nullptr;
+  uint32_t size_ = 0;
+};
+
+// One field of a struct description: the wire id, the name used in messages, the member,
+// whether the spec says required, and a hook number a selective decoder may act on (0 = none).
+template <typename S, typename M>
+struct FieldDef {
+  using struct_type = S;
+  using member_type = M;
+  int16_t id;
+  const char* name;
+  M S::*member;
+  bool required;
+  uint8_t hook;
+};
+
+inline constexpr bool kRequired = true;
+inline constexpr bool kOptional = false;
+
+template <typename S, typename M>
+constexpr FieldDef<S, M> Field(int16_t id, const char* name, M S::*member, bool required, uint8_t hook = 0) {
+  return FieldDef<S, M>{id, name, member, required, hook};
+}
+
+// Specialised per struct: `static constexpr const char* kName` and `static constexpr auto
+// kFields = std::make_tuple(Field(...), ...)` in ascending id order.
+template <typename T>
+struct StructInfo;
+
+template <typename T> struct IsList : std::false_type {};
+template <typename T> struct IsList<List<T>> : std::true_type {};
+template <typename T> struct IsOptional : std::false_type {};
+template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T> struct Unoptional { using type = T; };
+template <typename T> struct Unoptional<std::optional<T>> { using type = T; };
+template <typename T, typename = void> struct IsStruct : std::false_type {};
+template <typename T> struct IsStruct<T, std::void_t<decltype(StructInfo<T>::kFields)>> : std::true_type {};
+
+// The wire type code a model type is carried as.
+template <typename T, typename = void>
+struct WireType;
+template <> struct WireType<bool> : std::integral_constant<uint8_t, kBoolTrue> {};
+template <> struct WireType<int8_t> : std::integral_constant<uint8_t, kByte> {};
+template <> struct WireType<int16_t> : std::integral_constant<uint8_t, kI16> {};
+template <> struct WireType<int32_t> : std::integral_constant<uint8_t, kI32> {};
+template <> struct WireType<int64_t> : std::integral_constant<uint8_t, kI64> {};
+template <> struct WireType<double> : std::integral_constant<uint8_t, kDouble> {};
+template <> struct WireType<std::string_view> : std::integral_constant<uint8_t, kBinary> {};
+template <typename T> struct WireType<T, std::enable_if_t<std::is_enum_v<T>>> : std::integral_constant<uint8_t, kI32> {};
+template <typename T> struct WireType<List<T>> : std::integral_constant<uint8_t, kList> {};
+template <typename T> struct WireType<T, std::enable_if_t<IsStruct<T>::value>> : std::integral_constant<uint8_t, kStruct> {};
+
+// The slot a decoded field value goes to (engaging an optional).
+template <typename T>
+T& AssignField(T& member) { return member; }
+template <typename T>
+T& AssignField(std::optional<T>& member) { return member.emplace(); }
+
+// Fewest bytes a value of T can take on the wire: lets a list count be rejected against the
+// bytes left before anything is allocated for it.
+template <typename T>
+constexpr size_t MinValueBytes();
+
+template <typename T, size_t... I>
+constexpr size_t MinStructBytesImpl(std::index_sequence<I...>) {
+  size_t n = 1;  // STOP
+  ((n += std::get<I>(StructInfo<T>::kFields).required
+             ? 1 + MinValueBytes<typename Unoptional<typename std::remove_cvref_t<
+                       decltype(std::get<I>(StructInfo<T>::kFields))>::member_type>::type>()
+             : 0),
+   ...);
+  return n;
+}
+template <typename T>
+constexpr size_t MinStructBytes() {
+  constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  return MinStructBytesImpl<T>(std::make_index_sequence<n>{});
+}
+template <typename T>
+constexpr size_t MinValueBytes() {
+  if constexpr (std::is_same_v<T, bool>) return 0;  // carried in the field header
+  else if constexpr (std::is_same_v<T, double>) return 8;
+  else if constexpr (IsStruct<T>::value) return MinStructBytes<T>();
+  else return 1;
+}
+
+// Reads compact-protocol primitives. Every method returns false on malformed input after
+// recording why; the reason becomes a Status once, at the top (ErrorStatus), so the hot path
+// carries a bool and no string building.
+class CompactReader {
+ public:
+  CompactReader(const uint8_t* data, size_t size) : begin_(data), pos_(data), end_(data + size) {}
+
+  size_t remaining() const { return static_cast<size_t>(end_ - pos_); }
+  size_t offset() const { return static_cast<size_t>(pos_ - begin_); }
+  const uint8_t* position() const { return pos_; }
+  bool failed() const { return error_ != Error::kNone; }
+
+  // Field header: *type = 0 means STOP. `last_id` is the previous field id of this struct.
+  bool ReadFieldHeader(int16_t last_id, int16_t* id, uint8_t* type) {
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    uint8_t b = *pos_++;
+    *type = b & 0x0f;
+    if (b == 0) return true;
+    uint8_t delta = b >> 4;
+    if (delta != 0) [[likely]] {
+      *id = static_cast<int16_t>(last_id + delta);
+      return true;
+    }
+    int64_t v;
+    if (!ReadZigZag(&v)) return false;
+    if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
+    *id = static_cast<int16_t>(v);
+    return true;
+  }
+
+  bool ReadVarint(uint64_t* out) {
+    if (end_ - pos_ >= 10) [[likely]] {
+      const uint8_t* p = pos_;
+      uint64_t b = p[0];
+      if (b < 0x80) [[likely]] {
+        *out = b;
+        pos_ = p + 1;
+        return true;
+      }
+      uint64_t r = b & 0x7f;
+      b = p[1]; r |= (b & 0x7f) << 7;  if (b < 0x80) { pos_ = p + 2; *out = r; return true; }
+      b = p[2]; r |= (b & 0x7f) << 14; if (b < 0x80) { pos_ = p + 3; *out = r; return true; }
+      b = p[3]; r |= (b & 0x7f) << 21; if (b < 0x80) { pos_ = p + 4; *out = r; return true; }
+      b = p[4]; r |= (b & 0x7f) << 28; if (b < 0x80) { pos_ = p + 5; *out = r; return true; }
+      b = p[5]; r |= (b & 0x7f) << 35; if (b < 0x80) { pos_ = p + 6; *out = r; return true; }
+      b = p[6]; r |= (b & 0x7f) << 42; if (b < 0x80) { pos_ = p + 7; *out = r; return true; }
+      b = p[7]; r |= (b & 0x7f) << 49; if (b < 0x80) { pos_ = p + 8; *out = r; return true; }
+      b = p[8]; r |= (b & 0x7f) << 56; if (b < 0x80) { pos_ = p + 9; *out = r; return true; }
+      b = p[9];
+      if (b > 1) [[unlikely]] return Fail(Error::kVarint);
+      r |= b << 63;
+      pos_ = p + 10;
+      *out = r;
+      return true;
+    }
+    return ReadVarintSlow(out);
+  }
+
+  bool ReadZigZag(int64_t* out) {
+    uint64_t v;
+    if (!ReadVarint(&v)) return false;
+    *out = static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+    return true;
+  }
+
+  bool ReadI64(int64_t* out) { return ReadZigZag(out); }
+  bool ReadI32(int32_t* out) {
+    int64_t v;
+    if (!ReadZigZag(&v)) return false;
+    if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] return Fail(Error::kIntRange);
+    *out = static_cast<int32_t>(v);
+    return true;
+  }
+  bool ReadI16(int16_t* out) {
+    int64_t v;
+    if (!ReadZigZag(&v)) return false;
+    if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
+    *out = static_cast<int16_t>(v);
+    return true;
+  }
+  bool ReadByte(int8_t* out) {
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    *out = static_cast<int8_t>(*pos_++);
+    return true;
+  }
+  // A bool that is a list element (a field's bool lives in its header): 1 is true.
+  bool ReadBoolElement(bool* out) {
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    *out = (*pos_++ == kBoolTrue);
+    return true;
+  }
+  bool ReadDouble(double* out) {
+    if (end_ - pos_ < 8) [[unlikely]] return Fail(Error::kTruncated);
+    uint64_t bits;
+    std::memcpy(&bits, pos_, 8);  // little-endian on the wire; quiver targets little-endian hosts
+    std::memcpy(out, &bits, 8);
+    pos_ += 8;
+    return true;
+  }
+  // A view into the input: the caller keeps the input alive.
+  bool ReadBinary(std::string_view* out) {
+    uint64_t len;
+    if (!ReadVarint(&len)) return false;
+    if (len > remaining()) [[unlikely]] return Fail(Error::kLength, len);
+    *out = std::string_view(reinterpret_cast<const char*>(pos_), static_cast<size_t>(len));
+    pos_ += len;
+    return true;
+  }
+
+  // List or set header. The count is checked against the bytes left (each element needs at
+  // least min_element_bytes(type)), so a hostile count fails here instead of allocating.
+  bool ReadListHeader(uint8_t* elem_type, uint32_t* size) {
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    uint8_t b = *pos_++;
+    *elem_type = b & 0x0f;
+    uint64_t n = b >> 4;
+    if (n == 15) {
+      if (!ReadVarint(&n)) return false;
+      if (n > INT32_MAX) [[unlikely]] return Fail(Error::kCount, n);
+    }
+    if (n != 0) {
+      size_t min = MinElementBytes(*elem_type);
+      if (min == 0) [[unlikely]] return Fail(Error::kType, *elem_type);
+      if (n > remaining() / min) [[unlikely]] return Fail(Error::kCount, n);
+    }
+    *size = static_cast<uint32_t>(n);
+    return true;
+  }
+
+  bool ReadMapHeader(uint8_t* key_type, uint8_t* value_type, uint32_t* size) {
+    uint64_t n;
+    if (!ReadVarint(&n)) return false;
+    *key_type = *value_type = 0;
+    if (n == 0) {
+      *size = 0;
+      return true;
+    }
+    if (n > INT32_MAX) [[unlikely]] return Fail(Error::kCount, n);
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    uint8_t b = *pos_++;
+    *key_type = b >> 4;
+    *value_type = b & 0x0f;
+    size_t kmin = MinElementBytes(*key_type), vmin = MinElementBytes(*value_type);
+    if (kmin == 0) [[unlikely]] return Fail(Error::kType, *key_type);
+    if (vmin == 0) [[unlikely]] return Fail(Error::kType, *value_type);
+    if (n > remaining() / (kmin + vmin)) [[unlikely]] return Fail(Error::kCount, n);
+    *size = static_cast<uint32_t>(n);
+    return true;
+  }
+
+  // Skips one value of a field type (bool fields carry their value in the header: nothing to do).
+  bool Skip(uint8_t type) { return SkipValue(type, /*in_list=*/false, depth_); }
+  bool SkipStruct() { return SkipStructBody(depth_); }
+
+  // Nesting guard for the typed decoder (unknown fields are guarded inside Skip).
+  bool Enter() {
+    if (++depth_ > kMaxDepth) [[unlikely]] return Fail(Error::kDepth);
+    return true;
+  }
+  void Leave() { --depth_; }
+
+  // Failure reporting, all out of the hot path.
+  enum class Error : uint8_t {
+    kNone, kTruncated, kVarint, kIntRange, kLength, kCount, kType, kDepth, kMissing, kOutOfMemory, kInvalid
+  };
+  [[gnu::cold, gnu::noinline]] bool Fail(Error e, uint64_t value = 0);
+  [[gnu::cold, gnu::noinline]] bool FailMissing(const char* struct_name, const char* field, int16_t id);
+  [[gnu::cold, gnu::noinline]] bool FailInvalid(std::string message);
+  // Frames are added innermost first while an error climbs out ("columns[3]", "meta_data").
+  [[gnu::cold, gnu::noinline]] void AddFrame(const char* name, int64_t index = -1);
+  // "<what> at byte N of M (in FileMetaData.row_groups[0].columns[3])".
+  Status ErrorStatus() const;
+
+  static constexpr int kMaxDepth = 64;
+
+ private:
+  bool ReadVarintSlow(uint64_t* out);
+  bool SkipValue(uint8_t type, bool in_list, int depth);
+  bool SkipStructBody(int depth);
+
+  static size_t MinElementBytes(uint8_t type) {
+    switch (type) {
+      case kBoolTrue: case kBoolFalse: case kByte: case kI16: case kI32: case kI64:
+      case kBinary: case kList: case kSet: case kMap: case kStruct: return 1;
+      case kDouble: return 8;
+      default: return 0;
+    }
+  }
+
+  const uint8_t* begin_;
+  const uint8_t* pos_;
+  const uint8_t* end_;
+  int depth_ = 0;
+  Error error_ = Error::kNone;
+  uint64_t error_value_ = 0;
+  size_t error_offset_ = 0;
+  std::string error_text_;
+  std::vector<std::string> frames_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Table-driven struct decoding. A struct T is described once by StructInfo<T> (name + a tuple of
+// FieldDef built with thrift::Field); DecodeStruct walks the wire fields and dispatches each id
+// through a fold over that tuple, which the compiler turns into compares against constants: no
+// virtual call and no allocation per field. Lists land in arena arrays sized from their header.
+
+// The decoder's view of what to build. The default builds everything; a selective context
+// (parquet/footer.cc) can skip hooked fields and list elements without building them.
+struct DecodeAll {
+  Arena* arena;
+  static constexpr bool kSelective = false;
+  bool SkipField(uint8_t) const { return false; }
+  uint32_t SelectedCount(uint8_t, uint32_t n) const { return n; }
+  bool Selected(uint8_t, uint32_t) const { return true; }
+};
+
+template <typename T, typename Ctx>
+bool DecodeStruct(CompactReader& r, Ctx& ctx, T& out);
+
+namespace detail {
+
+template <typename T, typename Ctx>
+bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type);
+
+template <typename T, typename Ctx>
+bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
+  uint8_t et = 0;
+  uint32_t n = 0;
+  if (!r.ReadListHeader(&et, &n)) return false;
+  if (n == 0) {
+    out = List<T>();
+    return true;
+  }
+  constexpr uint8_t want = WireType<T>::value;
+  // Like Thrift's generated readers, integer elements are read as the model's width whatever
+  // varint width the header claims (seen in files from buggy writers); the range is checked.
+  constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
+  const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
+  if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
+    return r.Fail(CompactReader::Error::kType, et);
+  }
+  if constexpr (!std::is_same_v<T, bool> && IsStruct<T>::value) {
+    constexpr size_t min = MinStructBytes<T>();
+    if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+  }
+  uint32_t keep = Ctx::kSelective ? ctx.SelectedCount(hook, n) : n;
+  T* arr = nullptr;
+  if (keep > 0) {
+    arr = static_cast<T*>(ctx.arena->Allocate(static_cast<int64_t>(keep) * static_cast<int64_t>(sizeof(T)), alignof(T)));
+    if (arr == nullptr) [[unlikely]] return r.Fail(CompactReader::Error::kOutOfMemory, keep * sizeof(T));
+  }
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (Ctx::kSelective) {
+      if (!ctx.Selected(hook, i)) {
+        if (!r.Skip(et)) return false;
+        continue;
+      }
+    }
+    T* slot = new (arr + k) T();
+    if (!DecodeValue<T>(r, ctx, *slot, et)) [[unlikely]] {
+      r.AddFrame("", i);
+      return false;
+    }
+    ++k;
+  }
+  out = List<T>(arr, k);
+  return true;
+}
+
+template <typename T, typename Ctx>
+bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return r.ReadBoolElement(&out);
+  } else if constexpr (std::is_same_v<T, int8_t>) {
+    return r.ReadByte(&out);
+  } else if constexpr (std::is_same_v<T, int16_t>) {
+    return r.ReadI16(&out);
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return r.ReadI32(&out);
+  } else if constexpr (std::is_enum_v<T>) {
+    int32_t v;
+    if (!r.ReadI32(&v)) return false;
+    out = static_cast<T>(v);
+    return true;
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return r.ReadI64(&out);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return r.ReadDouble(&out);
+  } else if constexpr (std::is_same_v<T, std::string_view>) {
+    return r.ReadBinary(&out);
+  } else if constexpr (IsList<T>::value) {
+    return DecodeList(r, ctx, out, 0);
+  } else {
+    return DecodeStruct(r, ctx, out);
+  }
+}
+
+// Returns 1 when `id` names field I and it was handled, 0 when not this field, -1 on error.
+template <size_t I, typename T, typename Ctx>
+inline int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t type, uint64_t& seen) {
+  constexpr auto& f = std::get<I>(StructInfo<T>::kFields);
+  if (id != f.id) return 0;
+  using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+  using V = typename Unoptional<M>::type;
+  static_assert(f.required != IsOptional<M>::value, "required fields are plain members, optional ones std::optional");
+  constexpr uint8_t want = WireType<V>::value;
+  if constexpr (want == kBoolTrue) {
+    if (type != kBoolTrue && type != kBoolFalse) [[unlikely]] return r.Skip(type) ? 1 : -1;
+    AssignField(obj.*(f.member)) = (type == kBoolTrue);
+    seen |= uint64_t{1} << I;
+    return 1;
+  } else {
+    // A field whose wire type differs from the model is treated like an unknown field.
+    if (type != want) [[unlikely]] return r.Skip(type) ? 1 : -1;
+    if constexpr (Ctx::kSelective && f.hook != 0) {
+      if (ctx.SkipField(f.hook)) return r.Skip(type) ? 1 : -1;
+    }
+    V& slot = AssignField(obj.*(f.member));
+    bool ok;
+    if constexpr (IsList<V>::value) {
+      ok = DecodeList(r, ctx, slot, f.hook);
+    } else {
+      ok = DecodeValue<V>(r, ctx, slot, type);
+    }
+    if (!ok) [[unlikely]] {
+      r.AddFrame(f.name);
+      return -1;
+    }
+    seen |= uint64_t{1} << I;
+    return 1;
+  }
+}
+
+template <typename T, size_t... I>
+constexpr uint64_t RequiredMask(std::index_sequence<I...>) {
+  return ((std::get<I>(StructInfo<T>::kFields).required ? (uint64_t{1} << I) : 0) | ... | 0);
+}
+
+template <typename T, size_t... I>
+[[gnu::cold, gnu::noinline]] bool ReportMissing(CompactReader& r, uint64_t missing, std::index_sequence<I...>) {
+  bool done = false;
+  ((!done && (missing & (uint64_t{1} << I))
+        ? (done = true, r.FailMissing(StructInfo<T>::kName, std::get<I>(StructInfo<T>::kFields).name,
+                                      std::get<I>(StructInfo<T>::kFields).id))
+        : false),
+   ...);
+  return false;
+}
+
+template <typename T, typename Ctx, size_t... I>
+inline bool DecodeStructImpl(CompactReader& r, Ctx& ctx, T& obj, std::index_sequence<I...> seq) {
+  if (!r.Enter()) return false;
+  uint64_t seen = 0;
+  int16_t last = 0;
+  for (;;) {
+    int16_t id = 0;
+    uint8_t type = 0;
+    if (!r.ReadFieldHeader(last, &id, &type)) [[unlikely]] return false;
+    if (type == 0) break;
+    last = id;
+    int res = 0;
+    ((res == 0 ? (res = DecodeFieldIf<I>(r, ctx, obj, id, type, seen)) : 0), ...);
+    if (res == 0) {
+      if (!r.Skip(type)) [[unlikely]] return false;
+    } else if (res < 0) [[unlikely]] {
+      return false;
+    }
+  }
+  r.Leave();
+  constexpr uint64_t required = RequiredMask<T>(std::index_sequence<I...>{});
+  if ((seen & required) != required) [[unlikely]] return ReportMissing<T>(r, required & ~seen, seq);
+  return true;
+}
+
+}  // namespace detail
+
+template <typename T, typename Ctx>
+bool DecodeStruct(CompactReader& r, Ctx& ctx, T& out) {
+  constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  static_assert(n <= 64, "the seen-field mask is 64 bits");
+  return detail::DecodeStructImpl(r, ctx, out, std::make_index_sequence<n>{});
+}
+
+}  // namespace quiver::thrift
