@@ -414,7 +414,7 @@ bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
   } else if constexpr (std::is_same_v<T, int32_t>) {
     return r.ReadI32(&out);
   } else if constexpr (std::is_enum_v<T>) {
-    int32_t v;
+    int32_t v = 0;
     if (!r.ReadI32(&v)) return false;
     out = static_cast<T>(v);
     return true;

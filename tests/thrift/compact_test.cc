@@ -1,0 +1,215 @@
+// Compact protocol primitives and the table-driven struct codec, including hostile input:
+// oversized lengths and counts, deep nesting, bad varints, missing required fields.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_fields.h"
+#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/compact_writer.h"
+
+namespace quiver::thrift {
+namespace {
+
+using parquet::FileMetaData;
+
+std::string Bytes(std::initializer_list<int> v) {
+  std::string s;
+  for (int b : v) s.push_back(static_cast<char>(b));
+  return s;
+}
+
+Status DecodeFmd(const std::string& bytes, FileMetaData* out = nullptr) {
+  Arena arena;
+  FileMetaData md;
+  return parquet::DecodeFileMetaData(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), &arena,
+      out != nullptr ? out : &md);
+}
+
+TEST(CompactReaderTest, VarintsZigZagAndBoundaries) {
+  const int64_t values[] = {0, 1, -1, 63, -64, 64, 127, 128, 300, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN,
+                            (int64_t{1} << 35) + 7};
+  for (int64_t v : values) {
+    BufferBuilder b;
+    {
+      CompactWriter w(&b);
+      ASSERT_TRUE(w.Ensure(10));
+      w.UnsafeZigZag(v);
+    }
+    // Both the fast path (>= 10 bytes available) and the slow path (exact size).
+    for (size_t pad : {0, 16}) {
+      std::string s(reinterpret_cast<const char*>(b.data()), static_cast<size_t>(b.size()));
+      s.append(pad, '\0');
+      CompactReader r(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+      int64_t got;
+      ASSERT_TRUE(r.ReadI64(&got));
+      EXPECT_EQ(got, v);
+      EXPECT_EQ(r.offset(), static_cast<size_t>(b.size()));
+    }
+  }
+}
+
+TEST(CompactReaderTest, RejectsOverlongVarintAndOutOfRangeInts) {
+  std::string eleven(11, '\xff');
+  CompactReader r(reinterpret_cast<const uint8_t*>(eleven.data()), eleven.size());
+  uint64_t v;
+  EXPECT_FALSE(r.ReadVarint(&v));
+  EXPECT_EQ(r.ErrorStatus().message(), "malformed varint (longer than 10 bytes) (at byte 0 of 11)");
+
+  std::string big = Bytes({0x80, 0x80, 0x80, 0x80, 0x20});  // zigzag 2^33 -> 2^32, beyond i32
+  CompactReader r2(reinterpret_cast<const uint8_t*>(big.data()), big.size());
+  int32_t i;
+  EXPECT_FALSE(r2.ReadI32(&i));
+  EXPECT_TRUE(r2.ErrorStatus().IsCorrupt());
+
+  std::string i16 = Bytes({0x80, 0x80, 0x04});  // zigzag 65536 -> 32768, beyond i16
+  CompactReader r3(reinterpret_cast<const uint8_t*>(i16.data()), i16.size());
+  int16_t s;
+  EXPECT_FALSE(r3.ReadI16(&s));
+}
+
+TEST(CompactReaderTest, TruncatedVarintFails) {
+  std::string s = Bytes({0x80, 0x80});
+  CompactReader r(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  uint64_t v;
+  EXPECT_FALSE(r.ReadVarint(&v));
+  EXPECT_EQ(r.ErrorStatus().message(), "unexpected end of data (at byte 2 of 2)");
+}
+
+TEST(StructCodecTest, MissingRequiredFieldNamesStructAndField) {
+  // version = 1, then STOP: schema (2) is the first required field missing.
+  EXPECT_EQ(DecodeFmd(Bytes({0x15, 0x02, 0x00})).message(), "FileMetaData: required field 'schema' (2) missing");
+  EXPECT_EQ(DecodeFmd(Bytes({0x00})).message(), "FileMetaData: required field 'version' (1) missing");
+  // A nested struct names where it sits: row_groups[0] lacks its columns.
+  std::string s = Bytes({0x15, 0x02,               // version
+                         0x19, 0x1c, 0x48, 0x01, 'r', 0x00,  // schema: [ {name: "r"} ]
+                         0x16, 0x00,               // num_rows 0
+                         0x19, 0x1c, 0x26, 0x00, 0x16, 0x00, 0x26, 0x00, 0x00,  // row_groups: [ {total_byte_size, num_rows, file_offset} ]
+                         0x00});
+  EXPECT_EQ(DecodeFmd(s).message(), "row_groups[0]: RowGroup: required field 'columns' (1) missing");
+}
+
+TEST(StructCodecTest, HostileLengthsAndCountsFailBeforeAllocating) {
+  // created_by (6, binary) claiming 1e9 bytes.
+  Status st = DecodeFmd(Bytes({0x15, 0x02, 0x68 - 0x10, 0x80, 0x94, 0xeb, 0xdc, 0x03}));
+  // 0x58: delta 5 from id 1 = id 6, type binary.
+  EXPECT_EQ(st.message(), "created_by: binary length 1000000000 exceeds the 0 bytes left (at byte 8 of 8)");
+  // schema (2) with 2^31-1 elements.
+  st = DecodeFmd(Bytes({0x29, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00}));
+  EXPECT_EQ(st.message(), "schema: element count 2147483647 exceeds the 1 bytes left (at byte 7 of 8)");
+  // 1000 schema elements in 1000 bytes: each needs at least 3 (name header, length, STOP).
+  std::string many = Bytes({0x29, 0xfc, 0xe8, 0x07});
+  many.append(1000, '\0');
+  st = DecodeFmd(many);
+  EXPECT_EQ(st.message(), "schema: element count 1000 exceeds the 1000 bytes left (at byte 4 of 1004)");
+  // A map of unknown field type with a huge count.
+  st = DecodeFmd(Bytes({0x0b, 0x20, 0xff, 0xff, 0xff, 0xff, 0x07, 0x88}));
+  EXPECT_TRUE(st.IsCorrupt());
+  EXPECT_NE(st.message().find("element count 2147483647"), std::string::npos) << st.message();
+}
+
+TEST(StructCodecTest, NestingDepthIsLimited) {
+  // Unknown struct field (id 1 has type i32 in the model, so a struct there is skipped) nested 200 deep.
+  std::string s;
+  for (int i = 0; i < 200; ++i) s.push_back(0x1c);
+  s.append(200, '\0');
+  Status st = DecodeFmd(s);
+  EXPECT_EQ(st.message().rfind("nesting deeper than 64", 0), 0u) << st.message();
+  // Lists nested in lists.
+  std::string l = Bytes({0x19});
+  for (int i = 0; i < 200; ++i) l.push_back(0x19);  // list of 1 list
+  st = DecodeFmd(l);
+  EXPECT_TRUE(st.IsCorrupt());
+}
+
+TEST(StructCodecTest, InvalidTypeCodes) {
+  Status st = DecodeFmd(Bytes({0x1d, 0x00}));  // type 13 does not exist
+  EXPECT_EQ(st.message(), "invalid compact type code 13 (at byte 1 of 2)");
+}
+
+TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
+  // Build a model with fields whose deltas exceed 15 (forcing long-form headers) and bools.
+  parquet::ColumnMetaData cmd;
+  cmd.type = parquet::Type::INT64;
+  parquet::Encoding encs[] = {parquet::Encoding::PLAIN, parquet::Encoding::RLE};
+  cmd.encodings = List<parquet::Encoding>(encs, 2);
+  std::string_view path[] = {"a", "b"};
+  cmd.path_in_schema = List<std::string_view>(path, 2);
+  cmd.num_values = -5;
+  cmd.data_page_offset = INT64_MAX;
+  cmd.geospatial_statistics.emplace();
+  parquet::BoundingBox box;
+  box.xmin = 1.5;
+  box.xmax = -2.5;
+  box.ymax = std::numeric_limits<double>::infinity();
+  box.mmin = -0.0;
+  cmd.geospatial_statistics->bbox = box;
+  parquet::Statistics stats;
+  stats.is_max_value_exact = true;
+  stats.is_min_value_exact = false;
+  stats.max_value = std::string_view("\x00\x01", 2);
+  cmd.statistics = stats;
+  BufferBuilder b;
+  {
+    CompactWriter w(&b);
+    ASSERT_TRUE(EncodeStruct(w, cmd));
+  }
+  CompactReader r(b.data(), static_cast<size_t>(b.size()));
+  Arena arena;
+  DecodeAll ctx{&arena};
+  parquet::ColumnMetaData back;
+  ASSERT_TRUE(DecodeStruct(r, ctx, back));
+  EXPECT_EQ(r.offset(), static_cast<size_t>(b.size()));
+  EXPECT_TRUE(back == cmd);
+}
+
+TEST(StructCodecTest, BoolListsAndPageHeaders) {
+  parquet::ColumnIndex ci;
+  bool nulls[] = {true, false, true};
+  std::string_view mins[] = {"", "a", ""};
+  std::string_view maxs[] = {"", "z", ""};
+  ci.null_pages = List<bool>(nulls, 3);
+  ci.min_values = List<std::string_view>(mins, 3);
+  ci.max_values = List<std::string_view>(maxs, 3);
+  ci.boundary_order = parquet::BoundaryOrder::ASCENDING;
+  BufferBuilder b;
+  ASSERT_TRUE(parquet::EncodeColumnIndex(ci, &b).ok());
+  Arena arena;
+  parquet::ColumnIndex back;
+  ASSERT_TRUE(parquet::DecodeColumnIndex({b.data(), static_cast<size_t>(b.size())}, &arena, &back).ok());
+  EXPECT_TRUE(back == ci);
+
+  parquet::PageHeader ph;
+  ph.type = parquet::PageType::DATA_PAGE_V2;
+  ph.uncompressed_page_size = 100;
+  ph.compressed_page_size = 50;
+  ph.crc = -123456;
+  ph.data_page_header_v2.emplace();
+  ph.data_page_header_v2->num_values = 10;
+  ph.data_page_header_v2->is_compressed = false;
+  BufferBuilder pb;
+  ASSERT_TRUE(parquet::EncodePageHeader(ph, &pb).ok());
+  std::string bytes(reinterpret_cast<const char*>(pb.data()), static_cast<size_t>(pb.size()));
+  bytes += "page data follows";
+  parquet::PageHeader pback;
+  size_t consumed = 0;
+  ASSERT_TRUE(parquet::DecodePageHeader({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &arena,
+                                        &pback, &consumed)
+                  .ok());
+  EXPECT_EQ(consumed, static_cast<size_t>(pb.size()));
+  EXPECT_TRUE(pback == ph);
+  // Every truncation of the header fails cleanly.
+  for (size_t n = 0; n < static_cast<size_t>(pb.size()); ++n) {
+    parquet::PageHeader t;
+    Status st = parquet::DecodePageHeader({pb.data(), n}, &arena, &t);
+    EXPECT_TRUE(st.IsCorrupt()) << n;
+  }
+}
+
+}  // namespace
+}  // namespace quiver::thrift
