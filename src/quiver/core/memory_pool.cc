@@ -58,17 +58,32 @@ int64_t TrackedMemoryPool::UsableSize(const uint8_t* ptr) const {
 }
 
 Status TrackedMemoryPool::Allocate(int64_t size, uint8_t** out) {
+  // The fast path is kept free of anything that needs a stack frame (formatting, Status
+  // construction); every unusual case goes to AllocateSlow.
+  if (size > 0) [[likely]] {
+    void* p = RawAlloc(static_cast<size_t>(size));
+    if (p != nullptr) [[likely]] {
+      if (tracker_->TryConsume(RawUsable(p))) [[likely]] {
+        *out = static_cast<uint8_t*>(p);
+        return Status::OK();
+      }
+      RawFree(p);
+    }
+  }
+  return AllocateSlow(size, out);
+}
+
+Status TrackedMemoryPool::AllocateSlow(int64_t size, uint8_t** out) {
   if (size == 0) {
     *out = zero_size_area;
     return Status::OK();
   }
-  if (size < 0) [[unlikely]] return Status::Invalid(fmt::format("negative allocation size {}", size));
+  if (size < 0) return Status::Invalid(fmt::format("negative allocation size {}", size));
+  // Either the allocator said no, or the tracker did (the block was already returned).
   void* p = RawAlloc(static_cast<size_t>(size));
-  if (p == nullptr) [[unlikely]] {
-    return Status::OutOfMemory(fmt::format("allocator failed to provide {} bytes", size));
-  }
+  if (p == nullptr) return Status::OutOfMemory(fmt::format("allocator failed to provide {} bytes", size));
   int64_t usable = RawUsable(p);
-  if (!tracker_->TryConsume(usable)) [[unlikely]] {
+  if (!tracker_->TryConsume(usable)) {
     RawFree(p);
     return Status::OutOfMemory(tracker_->LimitReport(usable));
   }

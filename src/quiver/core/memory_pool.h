@@ -38,6 +38,8 @@ class TrackedMemoryPool final : public MemoryPool {
   const char* backend_name() const override;
 
  private:
+  [[gnu::noinline, gnu::cold]] Status AllocateSlow(int64_t size, uint8_t** out);
+
   MemoryTracker* tracker_;
 };
 

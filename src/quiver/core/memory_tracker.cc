@@ -9,33 +9,21 @@ namespace quiver {
 
 namespace internal {
 
-// One thread's slack for one tracker. Only the owning thread writes `slack` on the fast path;
-// it is atomic so that current_bytes() on another thread can read it without a data race.
-struct TrackerCacheEntry {
-  std::atomic<MemoryTracker*> tracker{nullptr};
-  std::atomic<uint64_t> id{0};
-  std::atomic<int64_t> slack{0};
+thread_local constinit TrackerThreadCache tls_tracker_cache;
 
-  bool Holds(const MemoryTracker* t, uint64_t tid) const {
-    return tracker.load(std::memory_order_relaxed) == t && id.load(std::memory_order_relaxed) == tid;
-  }
-  void Clear() {
-    tracker.store(nullptr, std::memory_order_relaxed);
-    id.store(0, std::memory_order_relaxed);
-  }
-  // With the registry mutex held: hands `slack` back to `t` and forgets this entry there.
-  static void UnbindLocked(MemoryTracker* t, TrackerCacheEntry* e, int64_t slack) {
-    if (slack != 0) t->ReleaseShared(slack);
-    auto& v = t->entries_;
-    v.erase(std::remove(v.begin(), v.end(), e), v.end());
-  }
-};
+void TrackerCacheEntry::UnbindLocked(MemoryTracker* t, TrackerCacheEntry* e, int64_t slack) {
+  if (slack != 0) t->ReleaseShared(slack);
+  auto& v = t->entries_;
+  v.erase(std::remove(v.begin(), v.end(), e), v.end());
+}
 
 }  // namespace internal
 
 namespace {
 
 using internal::TrackerCacheEntry;
+using internal::kTrackerCacheEntries;
+using internal::tls_tracker_cache;
 
 // Registration of caches and children is rare (first use of a tracker on a thread, tracker
 // creation and destruction), so one process-wide mutex keeps it simple.
@@ -46,28 +34,22 @@ std::mutex& RegistryMutex() {
 
 std::atomic<uint64_t> g_next_id{1};
 
-constexpr int kCacheEntries = 8;
+// Returns this thread's slack to its tracker and unbinds the entry.
+void Evict(TrackerCacheEntry* e) {
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  MemoryTracker* t = e->tracker.load(std::memory_order_relaxed);
+  if (t == nullptr) return;
+  e->Clear();
+  TrackerCacheEntry::UnbindLocked(t, e, e->slack.exchange(0, std::memory_order_relaxed));
+}
 
-struct ThreadCache {
-  TrackerCacheEntry entries[kCacheEntries];
-  unsigned last = 0;
-  unsigned victim = 0;
-
-  ~ThreadCache() {
-    for (auto& e : entries) Evict(&e);
-  }
-
-  // Returns this thread's slack to its tracker and unbinds the entry.
-  static void Evict(TrackerCacheEntry* e) {
-    std::lock_guard<std::mutex> lock(RegistryMutex());
-    MemoryTracker* t = e->tracker.load(std::memory_order_relaxed);
-    if (t == nullptr) return;
-    e->Clear();
-    TrackerCacheEntry::UnbindLocked(t, e, e->slack.exchange(0, std::memory_order_relaxed));
+// Created on a thread's first binding; at thread exit, hands every slack back.
+struct ThreadExitGuard {
+  ~ThreadExitGuard() {
+    for (auto& e : tls_tracker_cache.entries) Evict(&e);
   }
 };
-
-thread_local ThreadCache tls_cache;
+thread_local ThreadExitGuard tls_exit_guard;
 
 }  // namespace
 
@@ -81,6 +63,7 @@ MemoryTracker::MemoryTracker(RootTag)
       parent_(nullptr),
       id_(g_next_id.fetch_add(1)),
       quantum_(kDefaultQuantum),
+      max_target_(kDefaultQuantum * kMaxQuantaPerThread),
       limit_(kNoLimit) {}
 
 MemoryTracker::MemoryTracker(std::string name, MemoryTracker* parent)
@@ -98,6 +81,9 @@ MemoryTracker::MemoryTracker(std::string name, MemoryTracker* parent, Options op
     if (options.limit >= 0) quantum_ = std::min(quantum_, options.limit / 64);
     if (parent_) quantum_ = std::min(quantum_, parent_->quantum_);
   }
+  bool limited = options.limit >= 0;
+  for (MemoryTracker* p = parent_; p != nullptr; p = p->parent_) limited |= p->limit() >= 0;
+  max_target_ = limited ? quantum_ : quantum_ * kMaxQuantaPerThread;
   if (parent_) {
     std::lock_guard<std::mutex> lock(RegistryMutex());
     parent_->children_.push_back(this);
@@ -125,10 +111,10 @@ MemoryTracker::~MemoryTracker() {
 }
 
 internal::TrackerCacheEntry* MemoryTracker::CacheEntry() {
-  ThreadCache& c = tls_cache;
+  internal::TrackerThreadCache& c = tls_tracker_cache;
   TrackerCacheEntry* e = &c.entries[c.last];
   if (e->Holds(this, id_)) [[likely]] return e;
-  for (unsigned i = 0; i < kCacheEntries; ++i) {
+  for (unsigned i = 0; i < kTrackerCacheEntries; ++i) {
     e = &c.entries[i];
     if (e->Holds(this, id_)) {
       c.last = i;
@@ -136,16 +122,20 @@ internal::TrackerCacheEntry* MemoryTracker::CacheEntry() {
     }
   }
   // Bind a free entry, evicting one round-robin if all are taken.
-  unsigned slot = kCacheEntries;
-  for (unsigned i = 0; i < kCacheEntries; ++i) {
+  unsigned slot = kTrackerCacheEntries;
+  for (unsigned i = 0; i < kTrackerCacheEntries; ++i) {
     if (c.entries[i].tracker.load(std::memory_order_relaxed) == nullptr) {
       slot = i;
       break;
     }
   }
-  if (slot == kCacheEntries) {
-    slot = c.victim++ % kCacheEntries;
-    ThreadCache::Evict(&c.entries[slot]);
+  if (slot == kTrackerCacheEntries) {
+    slot = c.victim++ % kTrackerCacheEntries;
+    Evict(&c.entries[slot]);
+  }
+  if (!c.exit_guard) {
+    c.exit_guard = true;
+    (void)&tls_exit_guard;  // odr-use constructs it, registering its destructor
   }
   e = &c.entries[slot];
   {
@@ -153,6 +143,7 @@ internal::TrackerCacheEntry* MemoryTracker::CacheEntry() {
     e->tracker.store(this, std::memory_order_relaxed);
     e->id.store(id_, std::memory_order_relaxed);
     e->slack.store(0, std::memory_order_relaxed);
+    e->target.store(quantum_, std::memory_order_relaxed);
     entries_.push_back(e);
   }
   c.last = slot;
@@ -183,19 +174,22 @@ void MemoryTracker::ReleaseShared(int64_t bytes) {
   }
 }
 
-bool MemoryTracker::TryConsume(int64_t bytes) {
+bool MemoryTracker::TryConsumeSlow(int64_t bytes) {
   TrackerCacheEntry* e = CacheEntry();
   int64_t slack = e->slack.load(std::memory_order_relaxed);
-  if (slack >= bytes) [[likely]] {
+  if (slack >= bytes) {
     e->slack.store(slack - bytes, std::memory_order_relaxed);
     return true;
   }
-  // Take what is missing plus a fresh quantum; near a limit, take only what is missing.
+  // Take what is missing plus a fresh target's worth; near a limit, only what is missing.
   int64_t missing = bytes - slack;
-  if (quantum_ > 0 && ReserveShared(missing + quantum_)) {
-    e->slack.store(quantum_, std::memory_order_relaxed);
+  int64_t target = e->target.load(std::memory_order_relaxed);
+  if (target > 0 && ReserveShared(missing + target)) {
+    e->slack.store(target, std::memory_order_relaxed);
+    e->target.store(std::min(target * 2, max_target_), std::memory_order_relaxed);
     return true;
   }
+  e->target.store(quantum_, std::memory_order_relaxed);
   if (ReserveShared(missing)) {
     e->slack.store(0, std::memory_order_relaxed);
     return true;
@@ -203,12 +197,13 @@ bool MemoryTracker::TryConsume(int64_t bytes) {
   return false;
 }
 
-void MemoryTracker::Release(int64_t bytes) {
+void MemoryTracker::ReleaseSlow(int64_t bytes) {
   TrackerCacheEntry* e = CacheEntry();
   int64_t slack = e->slack.load(std::memory_order_relaxed) + bytes;
-  if (slack > 2 * quantum_) [[unlikely]] {
-    ReleaseShared(slack - quantum_);
-    slack = quantum_;
+  int64_t target = e->target.load(std::memory_order_relaxed);
+  if (slack > 2 * target) {
+    ReleaseShared(slack - target);
+    slack = target;
   }
   e->slack.store(slack, std::memory_order_relaxed);
 }
