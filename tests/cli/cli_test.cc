@@ -28,6 +28,9 @@ TEST(Cli, UsageErrorsExitTwo) {
   auto r = RunCli("");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("quiver: ", 0), 0u) << r.err;
+  r = RunCli("frobnicate x.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "quiver: unknown command 'frobnicate'\nRun 'quiver --help' for the list of commands.\n");
   r = RunCli("gen lineitem --rows notanumber");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--rows"), std::string::npos) << r.err;

@@ -29,6 +29,15 @@ int main(int argc, char** argv) {
     actions.emplace_back(sub, spec.setup(sub));
   }
 
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const auto& spec : commands) known |= spec.name == argv[1];
+    if (!known) {
+      std::fprintf(stderr, "quiver: unknown command '%s'\nRun 'quiver --help' for the list of commands.\n", argv[1]);
+      return 2;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
