@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -158,6 +159,44 @@ std::vector<int32_t> SchemaTree::LeavesUnder(int32_t node) const {
     if (n.is_leaf()) out.push_back(n.leaf_index);
     for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) todo.push_back(*it);
   }
+  return out;
+}
+
+int32_t SchemaTree::FindNode(std::string_view dotted) const {
+  int32_t cur = 0;
+  while (true) {
+    size_t dot = dotted.find('.');
+    std::string_view part = dotted.substr(0, dot);
+    int32_t next = -1;
+    for (int32_t c : nodes_[static_cast<size_t>(cur)].children) {
+      if (nodes_[static_cast<size_t>(c)].name == part) {
+        next = c;
+        break;
+      }
+    }
+    if (next < 0) return -1;
+    cur = next;
+    if (dot == std::string_view::npos) return cur;
+    dotted.remove_prefix(dot + 1);
+  }
+}
+
+Result<std::vector<int32_t>> SchemaTree::ResolveColumns(const std::vector<std::string>& names) const {
+  std::vector<int32_t> out;
+  for (const std::string& name : names) {
+    int32_t node = FindNode(name);
+    if (node <= 0) {
+      std::string known;
+      for (size_t i = 0; i < root().children.size() && i < 20; ++i) {
+        known += (i ? ", " : "") + std::string(nodes_[static_cast<size_t>(root().children[i])].name);
+      }
+      if (root().children.size() > 20) known += ", ...";
+      return Status::Invalid(fmt::format("no column '{}' (top-level columns: {})", name, known));
+    }
+    for (int32_t leaf : LeavesUnder(node)) out.push_back(leaf);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -53,6 +53,11 @@ class SchemaTree {
   int FindColumn(std::string_view dotted_path) const;
   // Leaf indices under a node.
   std::vector<int32_t> LeavesUnder(int32_t node) const;
+  // Node index by dotted path from below the root ("a", "a.list.element"); -1 if absent.
+  int32_t FindNode(std::string_view dotted_path) const;
+  // The leaves named by `names` (dotted paths of any node; a group selects all its leaves),
+  // sorted and unique; Invalid naming the first unknown name.
+  Result<std::vector<int32_t>> ResolveColumns(const std::vector<std::string>& names) const;
 
   // quiver's columnar type for a node (legacy LIST/MAP forms, INT96 as timestamp[ns]).
   Result<Field> ToField(int32_t node) const;
