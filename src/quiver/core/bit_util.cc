@@ -76,8 +76,8 @@ void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out
 
 void PackBits(const uint64_t* in, int bit_width, int64_t count, uint8_t* out) {
   const int64_t total_bytes = BytesForBits(count * bit_width);
+  if (total_bytes == 0) return;  // width 0: nothing to write (and `out` may be null)
   std::memset(out, 0, static_cast<size_t>(total_bytes));
-  if (bit_width == 0) return;
   const uint64_t mask = bit_width == 64 ? ~uint64_t{0} : (uint64_t{1} << bit_width) - 1;
   int64_t bit = 0;
   for (int64_t i = 0; i < count; ++i, bit += bit_width) {
