@@ -13,6 +13,12 @@ namespace {
 
 using R = FieldRepetitionType;
 
+// Boxed model fields (logical types) live here for the whole test program.
+Arena* ModelArena() {
+  static Arena arena;
+  return &arena;
+}
+
 SchemaElement Group(const char* name, R rep, int children, std::optional<ConvertedType> ct = std::nullopt) {
   SchemaElement e;
   e.name = name;
@@ -106,7 +112,7 @@ TEST(SchemaTreeTest, PhysicalAndLogicalMappings) {
   auto leaf_type = [](SchemaElement e) { return TopType({{Root(1), e}}); };
   EXPECT_EQ(leaf_type(Leaf("t", R::OPTIONAL, Type::INT96)), "timestamp[ns]");
   SchemaElement ts = Leaf("t", R::OPTIONAL, Type::INT64);
-  ts.logicalType.emplace().TIMESTAMP.emplace();
+  ts.logicalType.Emplace(ModelArena())->TIMESTAMP.emplace();
   ts.logicalType->TIMESTAMP->isAdjustedToUTC = true;
   ts.logicalType->TIMESTAMP->unit.MICROS.emplace();
   EXPECT_EQ(leaf_type(ts), "timestamp[us, tz=UTC]");
@@ -119,7 +125,7 @@ TEST(SchemaTreeTest, PhysicalAndLogicalMappings) {
   EXPECT_EQ(leaf_type(dec), "decimal128(20, 3)");
   SchemaElement f16 = Leaf("h", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY);
   f16.type_length = 2;
-  f16.logicalType.emplace().FLOAT16.emplace();
+  f16.logicalType.Emplace(ModelArena())->FLOAT16.emplace();
   EXPECT_EQ(leaf_type(f16), "float16");
   EXPECT_EQ(leaf_type(Leaf("s", R::OPTIONAL, Type::BYTE_ARRAY, ConvertedType::UTF8)), "string");
   EXPECT_EQ(leaf_type(Leaf("b", R::OPTIONAL, Type::BYTE_ARRAY)), "binary");
@@ -167,7 +173,7 @@ TEST(StatisticsFormatTest, ValuesOfTheLogicalType) {
   EXPECT_EQ(Fmt(Leaf("d", R::OPTIONAL, Type::INT32, ConvertedType::DATE), Raw<int32_t>(19000)), "2022-01-08");
   EXPECT_EQ(Fmt(Leaf("d", R::OPTIONAL, Type::INT32, ConvertedType::DATE), Raw<int32_t>(-1)), "1969-12-31");
   SchemaElement ts = Leaf("t", R::OPTIONAL, Type::INT64);
-  ts.logicalType.emplace().TIMESTAMP.emplace();
+  ts.logicalType.Emplace(ModelArena())->TIMESTAMP.emplace();
   ts.logicalType->TIMESTAMP->unit.NANOS.emplace();
   EXPECT_EQ(Fmt(ts, Raw<int64_t>(-1)), "1969-12-31T23:59:59.999999999");
   SchemaElement dec = Leaf("d", R::OPTIONAL, Type::INT64, ConvertedType::DECIMAL);
@@ -186,12 +192,12 @@ TEST(StatisticsFormatTest, ValuesOfTheLogicalType) {
   EXPECT_EQ(Fmt(Leaf("s", R::OPTIONAL, Type::BYTE_ARRAY, ConvertedType::UTF8), "héllo"), "héllo");
   SchemaElement uuid = Leaf("u", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY);
   uuid.type_length = 16;
-  uuid.logicalType.emplace().UUID.emplace();
+  uuid.logicalType.Emplace(ModelArena())->UUID.emplace();
   EXPECT_EQ(Fmt(uuid, std::string("\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff", 16)),
             "00112233-4455-6677-8899-aabbccddeeff");
   SchemaElement half = Leaf("h", R::OPTIONAL, Type::FIXED_LEN_BYTE_ARRAY);
   half.type_length = 2;
-  half.logicalType.emplace().FLOAT16.emplace();
+  half.logicalType.Emplace(ModelArena())->FLOAT16.emplace();
   EXPECT_EQ(Fmt(half, Raw<uint16_t>(0xc000)), "-2");
   EXPECT_EQ(Fmt(Leaf("f", R::OPTIONAL, Type::DOUBLE), Raw<double>(0.1)), "0.1");
   // A value of the wrong size is shown as bytes, not misread.

@@ -142,7 +142,8 @@ TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
   cmd.path_in_schema = List<std::string_view>(path, 2);
   cmd.num_values = -5;
   cmd.data_page_offset = INT64_MAX;
-  cmd.geospatial_statistics.emplace();
+  Arena model_arena;
+  cmd.geospatial_statistics.Emplace(&model_arena);
   parquet::BoundingBox box;
   box.xmin = 1.5;
   box.xmax = -2.5;
@@ -153,7 +154,7 @@ TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
   stats.is_max_value_exact = true;
   stats.is_min_value_exact = false;
   stats.max_value = std::string_view("\x00\x01", 2);
-  cmd.statistics = stats;
+  cmd.statistics.Set(&stats);
   BufferBuilder b;
   {
     CompactWriter w(&b);

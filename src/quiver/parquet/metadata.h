@@ -12,7 +12,12 @@ namespace quiver::parquet {
 
 // Every struct here is trivially destructible: lists are arena arrays and strings are views
 // into the footer bytes (or an arena), so a decoded footer is freed by dropping its arena.
+// Optional strings and lists use the 16-byte OptionalBinary/OptionalList, and optional
+// structs that are large or rare are Boxed (a pointer into the arena; set with Emplace(arena)).
+using thrift::Boxed;
 using thrift::List;
+using thrift::OptionalBinary;
+using thrift::OptionalList;
 using Binary = std::string_view;
 
 // Enums keep the raw wire value: a value newer than this code stays representable (and
@@ -51,8 +56,8 @@ const char* PageTypeName(PageType t);
 
 struct SizeStatistics {
   std::optional<int64_t> unencoded_byte_array_data_bytes;
-  std::optional<List<int64_t>> repetition_level_histogram;
-  std::optional<List<int64_t>> definition_level_histogram;
+  OptionalList<int64_t> repetition_level_histogram;
+  OptionalList<int64_t> definition_level_histogram;
   bool operator==(const SizeStatistics&) const = default;
 };
 
@@ -64,18 +69,18 @@ struct BoundingBox {
 
 struct GeospatialStatistics {
   std::optional<BoundingBox> bbox;
-  std::optional<List<int32_t>> geospatial_types;
+  OptionalList<int32_t> geospatial_types;
   bool operator==(const GeospatialStatistics&) const = default;
 };
 
 // Values are PLAIN-encoded bytes of the column's physical type (no length prefix for BYTE_ARRAY).
 struct Statistics {
-  std::optional<Binary> max;  // legacy, signed order
-  std::optional<Binary> min;  // legacy, signed order
+  OptionalBinary max;  // legacy, signed order
+  OptionalBinary min;  // legacy, signed order
   std::optional<int64_t> null_count;
   std::optional<int64_t> distinct_count;
-  std::optional<Binary> max_value;
-  std::optional<Binary> min_value;
+  OptionalBinary max_value;
+  OptionalBinary min_value;
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
   std::optional<int64_t> nan_count;
@@ -136,12 +141,12 @@ struct VariantType {
 
 // GEOMETRY and GEOGRAPHY are kept as the spec describes them; quiver does not interpret them.
 struct GeometryType {
-  std::optional<Binary> crs;
+  OptionalBinary crs;
   bool operator==(const GeometryType&) const = default;
 };
 
 struct GeographyType {
-  std::optional<Binary> crs;
+  OptionalBinary crs;
   std::optional<EdgeInterpolationAlgorithm> algorithm;
   bool operator==(const GeographyType&) const = default;
 };
@@ -179,7 +184,7 @@ struct SchemaElement {
   std::optional<int32_t> scale;
   std::optional<int32_t> precision;
   std::optional<int32_t> field_id;
-  std::optional<LogicalType> logicalType;
+  Boxed<LogicalType> logicalType;
   std::optional<int32_t> vector_length;
   bool operator==(const SchemaElement&) const = default;
 };
@@ -189,7 +194,7 @@ struct DataPageHeader {
   Encoding encoding = Encoding::PLAIN;
   Encoding definition_level_encoding = Encoding::PLAIN;
   Encoding repetition_level_encoding = Encoding::PLAIN;
-  std::optional<Statistics> statistics;
+  Boxed<Statistics> statistics;
   bool operator==(const DataPageHeader&) const = default;
 };
 
@@ -210,7 +215,7 @@ struct DataPageHeaderV2 {
   int32_t definition_levels_byte_length = 0;
   int32_t repetition_levels_byte_length = 0;
   std::optional<bool> is_compressed;  // absent means compressed
-  std::optional<Statistics> statistics;
+  Boxed<Statistics> statistics;
   bool operator==(const DataPageHeaderV2&) const = default;
 };
 
@@ -252,7 +257,7 @@ struct PageHeader {
 
 struct KeyValue {
   Binary key;
-  std::optional<Binary> value;
+  OptionalBinary value;
   bool operator==(const KeyValue&) const = default;
 };
 
@@ -278,23 +283,23 @@ struct ColumnMetaData {
   int64_t num_values = 0;
   int64_t total_uncompressed_size = 0;
   int64_t total_compressed_size = 0;
-  std::optional<List<KeyValue>> key_value_metadata;
+  OptionalList<KeyValue> key_value_metadata;
   int64_t data_page_offset = 0;
   std::optional<int64_t> index_page_offset;
   std::optional<int64_t> dictionary_page_offset;
-  std::optional<Statistics> statistics;
-  std::optional<List<PageEncodingStats>> encoding_stats;
+  Boxed<Statistics> statistics;
+  OptionalList<PageEncodingStats> encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
-  std::optional<SizeStatistics> size_statistics;
-  std::optional<GeospatialStatistics> geospatial_statistics;
+  Boxed<SizeStatistics> size_statistics;
+  Boxed<GeospatialStatistics> geospatial_statistics;
   bool operator==(const ColumnMetaData&) const = default;
 };
 
 QUIVER_PARQUET_EMPTY_STRUCT(EncryptionWithFooterKey);
 struct EncryptionWithColumnKey {
   List<Binary> path_in_schema;
-  std::optional<Binary> key_metadata;
+  OptionalBinary key_metadata;
   bool operator==(const EncryptionWithColumnKey&) const = default;
 };
 struct ColumnCryptoMetaData {
@@ -304,15 +309,15 @@ struct ColumnCryptoMetaData {
 };
 
 struct ColumnChunk {
-  std::optional<Binary> file_path;
+  OptionalBinary file_path;
   int64_t file_offset = 0;
   std::optional<ColumnMetaData> meta_data;
   std::optional<int64_t> offset_index_offset;
   std::optional<int32_t> offset_index_length;
   std::optional<int64_t> column_index_offset;
   std::optional<int32_t> column_index_length;
-  std::optional<ColumnCryptoMetaData> crypto_metadata;
-  std::optional<Binary> encrypted_column_metadata;
+  Boxed<ColumnCryptoMetaData> crypto_metadata;
+  OptionalBinary encrypted_column_metadata;
   bool operator==(const ColumnChunk&) const = default;
 };
 
@@ -320,7 +325,7 @@ struct RowGroup {
   List<ColumnChunk> columns;
   int64_t total_byte_size = 0;
   int64_t num_rows = 0;
-  std::optional<List<SortingColumn>> sorting_columns;
+  OptionalList<SortingColumn> sorting_columns;
   std::optional<int64_t> file_offset;
   std::optional<int64_t> total_compressed_size;
   std::optional<int16_t> ordinal;
@@ -346,7 +351,7 @@ struct PageLocation {
 
 struct OffsetIndex {
   List<PageLocation> page_locations;
-  std::optional<List<int64_t>> unencoded_byte_array_data_bytes;
+  OptionalList<int64_t> unencoded_byte_array_data_bytes;
   bool operator==(const OffsetIndex&) const = default;
 };
 
@@ -355,22 +360,22 @@ struct ColumnIndex {
   List<Binary> min_values;
   List<Binary> max_values;
   BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
-  std::optional<List<int64_t>> null_counts;
-  std::optional<List<int64_t>> repetition_level_histograms;
-  std::optional<List<int64_t>> definition_level_histograms;
-  std::optional<List<int64_t>> nan_counts;
+  OptionalList<int64_t> null_counts;
+  OptionalList<int64_t> repetition_level_histograms;
+  OptionalList<int64_t> definition_level_histograms;
+  OptionalList<int64_t> nan_counts;
   bool operator==(const ColumnIndex&) const = default;
 };
 
 struct AesGcmV1 {
-  std::optional<Binary> aad_prefix;
-  std::optional<Binary> aad_file_unique;
+  OptionalBinary aad_prefix;
+  OptionalBinary aad_file_unique;
   std::optional<bool> supply_aad_prefix;
   bool operator==(const AesGcmV1&) const = default;
 };
 struct AesGcmCtrV1 {
-  std::optional<Binary> aad_prefix;
-  std::optional<Binary> aad_file_unique;
+  OptionalBinary aad_prefix;
+  OptionalBinary aad_file_unique;
   std::optional<bool> supply_aad_prefix;
   bool operator==(const AesGcmCtrV1&) const = default;
 };
@@ -385,18 +390,18 @@ struct FileMetaData {
   List<SchemaElement> schema;
   int64_t num_rows = 0;
   List<RowGroup> row_groups;
-  std::optional<List<KeyValue>> key_value_metadata;
-  std::optional<Binary> created_by;
-  std::optional<List<ColumnOrder>> column_orders;
-  std::optional<EncryptionAlgorithm> encryption_algorithm;
-  std::optional<Binary> footer_signing_key_metadata;
+  OptionalList<KeyValue> key_value_metadata;
+  OptionalBinary created_by;
+  OptionalList<ColumnOrder> column_orders;
+  Boxed<EncryptionAlgorithm> encryption_algorithm;
+  OptionalBinary footer_signing_key_metadata;
   bool operator==(const FileMetaData&) const = default;
 };
 
 // The footer of a file whose footer is itself encrypted ("PARE" magic).
 struct FileCryptoMetaData {
   EncryptionAlgorithm encryption_algorithm;
-  std::optional<Binary> key_metadata;
+  OptionalBinary key_metadata;
   bool operator==(const FileCryptoMetaData&) const = default;
 };
 

@@ -16,6 +16,9 @@
 #include "quiver/core/arena.h"
 #include "quiver/core/status.h"
 
+#define QUIVER_THRIFT_INLINE [[gnu::always_inline]] inline
+#define QUIVER_THRIFT_LAMBDA_INLINE __attribute__((always_inline))
+
 namespace quiver::thrift {
 
 // Compact protocol type codes (the low nibble of a field header, list and map headers).
@@ -76,12 +79,99 @@ constexpr FieldDef<S, M> Field(int16_t id, const char* name, M S::*member, bool 
 template <typename T>
 struct StructInfo;
 
+// Compact optionals for the model. Footers of wide files hold millions of column chunks and
+// every byte of the decoded model is memory to fault in and clear, so the optional kinds that
+// are common or large get representations smaller than std::optional:
+//  - OptionalBinary: a present-or-absent view in 16 bytes (std::optional<string_view>: 24);
+//  - OptionalList<T>: a present-or-absent list in 16 bytes;
+//  - Boxed<T>: an optional struct behind a pointer into the arena (8 bytes when absent).
+class OptionalBinary {
+ public:
+  OptionalBinary() = default;
+  OptionalBinary(std::nullopt_t) {}
+  OptionalBinary(std::string_view v) : data_(v.data()), size_(static_cast<uint32_t>(v.size())), present_(1) {}
+  OptionalBinary(const char* s) : OptionalBinary(std::string_view(s)) {}
+  bool has_value() const { return present_ != 0; }
+  explicit operator bool() const { return present_ != 0; }
+  std::string_view operator*() const { return std::string_view(data_, size_); }
+  std::string_view value_or(std::string_view fallback) const { return present_ ? **this : fallback; }
+  void reset() { *this = OptionalBinary(); }
+  friend bool operator==(const OptionalBinary& a, const OptionalBinary& b) {
+    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+  }
+
+ private:
+  const char* data_ = nullptr;
+  uint32_t size_ = 0;
+  uint32_t present_ = 0;
+};
+
+template <typename T>
+class OptionalList {
+ public:
+  OptionalList() = default;
+  OptionalList(std::nullopt_t) {}
+  OptionalList(List<T> l) : data_(l.data()), size_(l.size()), present_(1) {}
+  bool has_value() const { return present_ != 0; }
+  explicit operator bool() const { return present_ != 0; }
+  List<T> operator*() const { return List<T>(data_, size_); }
+  // Member access on the list itself (size(), empty(), begin()...).
+  struct Arrow {
+    List<T> l;
+    const List<T>* operator->() const { return &l; }
+  };
+  Arrow operator->() const { return Arrow{**this}; }
+  void reset() { *this = OptionalList(); }
+  friend bool operator==(const OptionalList& a, const OptionalList& b) {
+    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+  }
+
+ private:
+  T* data_ = nullptr;
+  uint32_t size_ = 0;
+  uint32_t present_ = 0;
+};
+
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(std::nullopt_t) {}
+  bool has_value() const { return p_ != nullptr; }
+  explicit operator bool() const { return p_ != nullptr; }
+  T& operator*() const { return *p_; }
+  T* operator->() const { return p_; }
+  T* get() const { return p_; }
+  // A fresh value-initialised T in `arena`; nullptr when the arena is out of memory.
+  T* Emplace(Arena* arena) {
+    void* mem = arena->Allocate(static_cast<int64_t>(sizeof(T)), alignof(T));
+    p_ = mem == nullptr ? nullptr : new (mem) T();
+    return p_;
+  }
+  // Points at a T owned elsewhere (an arena, or storage that outlives the model).
+  void Set(T* p) { p_ = p; }
+  void reset() { p_ = nullptr; }
+  friend bool operator==(const Boxed& a, const Boxed& b) {
+    if (a.p_ == nullptr || b.p_ == nullptr) return a.p_ == b.p_;
+    return *a.p_ == *b.p_;
+  }
+
+ private:
+  T* p_ = nullptr;
+};
+
 template <typename T> struct IsList : std::false_type {};
 template <typename T> struct IsList<List<T>> : std::true_type {};
 template <typename T> struct IsOptional : std::false_type {};
 template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <> struct IsOptional<OptionalBinary> : std::true_type {};
+template <typename T> struct IsOptional<OptionalList<T>> : std::true_type {};
+template <typename T> struct IsOptional<Boxed<T>> : std::true_type {};
 template <typename T> struct Unoptional { using type = T; };
 template <typename T> struct Unoptional<std::optional<T>> { using type = T; };
+template <> struct Unoptional<OptionalBinary> { using type = std::string_view; };
+template <typename T> struct Unoptional<OptionalList<T>> { using type = List<T>; };
+template <typename T> struct Unoptional<Boxed<T>> { using type = T; };
 template <typename T, typename = void> struct IsStruct : std::false_type {};
 template <typename T> struct IsStruct<T, std::void_t<decltype(StructInfo<T>::kFields)>> : std::true_type {};
 
@@ -99,11 +189,6 @@ template <typename T> struct WireType<T, std::enable_if_t<std::is_enum_v<T>>> : 
 template <typename T> struct WireType<List<T>> : std::integral_constant<uint8_t, kList> {};
 template <typename T> struct WireType<T, std::enable_if_t<IsStruct<T>::value>> : std::integral_constant<uint8_t, kStruct> {};
 
-// The slot a decoded field value goes to (engaging an optional).
-template <typename T>
-T& AssignField(T& member) { return member; }
-template <typename T>
-T& AssignField(std::optional<T>& member) { return member.emplace(); }
 
 // Fewest bytes a value of T can take on the wire: lets a list count be rejected against the
 // bytes left before anything is allocated for it.
@@ -146,7 +231,7 @@ class CompactReader {
   bool failed() const { return error_ != Error::kNone; }
 
   // Field header: *type = 0 means STOP. `last_id` is the previous field id of this struct.
-  bool ReadFieldHeader(int16_t last_id, int16_t* id, uint8_t* type) {
+  QUIVER_THRIFT_INLINE bool ReadFieldHeader(int16_t last_id, int16_t* id, uint8_t* type) {
     if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
     uint8_t b = *pos_++;
     *type = b & 0x0f;
@@ -163,7 +248,7 @@ class CompactReader {
     return true;
   }
 
-  bool ReadVarint(uint64_t* out) {
+  QUIVER_THRIFT_INLINE bool ReadVarint(uint64_t* out) {
     if (end_ - pos_ >= 10) [[likely]] {
       const uint8_t* p = pos_;
       uint64_t b = p[0];
@@ -191,40 +276,40 @@ class CompactReader {
     return ReadVarintSlow(out);
   }
 
-  bool ReadZigZag(int64_t* out) {
+  QUIVER_THRIFT_INLINE bool ReadZigZag(int64_t* out) {
     uint64_t v;
     if (!ReadVarint(&v)) return false;
     *out = static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
     return true;
   }
 
-  bool ReadI64(int64_t* out) { return ReadZigZag(out); }
-  bool ReadI32(int32_t* out) {
+  QUIVER_THRIFT_INLINE bool ReadI64(int64_t* out) { return ReadZigZag(out); }
+  QUIVER_THRIFT_INLINE bool ReadI32(int32_t* out) {
     int64_t v;
     if (!ReadZigZag(&v)) return false;
     if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] return Fail(Error::kIntRange);
     *out = static_cast<int32_t>(v);
     return true;
   }
-  bool ReadI16(int16_t* out) {
+  QUIVER_THRIFT_INLINE bool ReadI16(int16_t* out) {
     int64_t v;
     if (!ReadZigZag(&v)) return false;
     if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
     *out = static_cast<int16_t>(v);
     return true;
   }
-  bool ReadByte(int8_t* out) {
+  QUIVER_THRIFT_INLINE bool ReadByte(int8_t* out) {
     if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
     *out = static_cast<int8_t>(*pos_++);
     return true;
   }
   // A bool that is a list element (a field's bool lives in its header): 1 is true.
-  bool ReadBoolElement(bool* out) {
+  QUIVER_THRIFT_INLINE bool ReadBoolElement(bool* out) {
     if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
     *out = (*pos_++ == kBoolTrue);
     return true;
   }
-  bool ReadDouble(double* out) {
+  QUIVER_THRIFT_INLINE bool ReadDouble(double* out) {
     if (end_ - pos_ < 8) [[unlikely]] return Fail(Error::kTruncated);
     uint64_t bits;
     std::memcpy(&bits, pos_, 8);  // little-endian on the wire; quiver targets little-endian hosts
@@ -233,7 +318,7 @@ class CompactReader {
     return true;
   }
   // A view into the input: the caller keeps the input alive.
-  bool ReadBinary(std::string_view* out) {
+  QUIVER_THRIFT_INLINE bool ReadBinary(std::string_view* out) {
     uint64_t len;
     if (!ReadVarint(&len)) return false;
     if (len > remaining()) [[unlikely]] return Fail(Error::kLength, len);
@@ -244,7 +329,7 @@ class CompactReader {
 
   // List or set header. The count is checked against the bytes left (each element needs at
   // least min_element_bytes(type)), so a hostile count fails here instead of allocating.
-  bool ReadListHeader(uint8_t* elem_type, uint32_t* size) {
+  QUIVER_THRIFT_INLINE bool ReadListHeader(uint8_t* elem_type, uint32_t* size) {
     if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
     uint8_t b = *pos_++;
     *elem_type = b & 0x0f;
@@ -288,11 +373,11 @@ class CompactReader {
   bool SkipStruct() { return SkipStructBody(depth_); }
 
   // Nesting guard for the typed decoder (unknown fields are guarded inside Skip).
-  bool Enter() {
+  QUIVER_THRIFT_INLINE bool Enter() {
     if (++depth_ > kMaxDepth) [[unlikely]] return Fail(Error::kDepth);
     return true;
   }
-  void Leave() { --depth_; }
+  QUIVER_THRIFT_INLINE void Leave() { --depth_; }
 
   // Failure reporting, all out of the hot path.
   enum class Error : uint8_t {
@@ -404,7 +489,7 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
 }
 
 template <typename T, typename Ctx>
-bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
+QUIVER_THRIFT_INLINE bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
   if constexpr (std::is_same_v<T, bool>) {
     return r.ReadBoolElement(&out);
   } else if constexpr (std::is_same_v<T, int8_t>) {
@@ -433,7 +518,7 @@ bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
 
 // Returns 1 when `id` names field I and it was handled, 0 when not this field, -1 on error.
 template <size_t I, typename T, typename Ctx>
-inline int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t type, uint64_t& seen) {
+QUIVER_THRIFT_INLINE int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t type, uint64_t& seen) {
   constexpr auto& f = std::get<I>(StructInfo<T>::kFields);
   if (id != f.id) return 0;
   using M = typename std::remove_cvref_t<decltype(f)>::member_type;
@@ -442,7 +527,7 @@ inline int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t
   constexpr uint8_t want = WireType<V>::value;
   if constexpr (want == kBoolTrue) {
     if (type != kBoolTrue && type != kBoolFalse) [[unlikely]] return r.Skip(type) ? 1 : -1;
-    AssignField(obj.*(f.member)) = (type == kBoolTrue);
+    obj.*(f.member) = (type == kBoolTrue);
     seen |= uint64_t{1} << I;
     return 1;
   } else {
@@ -451,12 +536,27 @@ inline int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t
     if constexpr (Ctx::kSelective && f.hook != 0) {
       if (ctx.SkipField(f.hook)) return r.Skip(type) ? 1 : -1;
     }
-    V& slot = AssignField(obj.*(f.member));
+    auto decode = [&](V& slot) QUIVER_THRIFT_LAMBDA_INLINE {
+      if constexpr (IsList<V>::value) {
+        return DecodeList(r, ctx, slot, f.hook);
+      } else {
+        return DecodeValue<V>(r, ctx, slot, type);
+      }
+    };
+    M& member = obj.*(f.member);
     bool ok;
-    if constexpr (IsList<V>::value) {
-      ok = DecodeList(r, ctx, slot, f.hook);
+    if constexpr (std::is_same_v<M, V>) {
+      ok = decode(member);
+    } else if constexpr (std::is_same_v<M, std::optional<V>>) {
+      ok = decode(member.emplace());
+    } else if constexpr (std::is_same_v<M, Boxed<V>>) {
+      V* p = member.Emplace(ctx.arena);
+      if (p == nullptr) [[unlikely]] return r.Fail(CompactReader::Error::kOutOfMemory, sizeof(V)) ? 1 : -1;
+      ok = decode(*p);
     } else {
-      ok = DecodeValue<V>(r, ctx, slot, type);
+      V v{};
+      ok = decode(v);
+      member = M(v);
     }
     if (!ok) [[unlikely]] {
       r.AddFrame(f.name);

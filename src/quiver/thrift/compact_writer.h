@@ -154,22 +154,26 @@ inline bool EncodeField(CompactWriter& w, const T& obj, int16_t& last) {
   using M = typename std::remove_cvref_t<decltype(f)>::member_type;
   using V = typename Unoptional<M>::type;
   const M& m = obj.*(f.member);
-  const V* value;
   if constexpr (IsOptional<M>::value) {
     if (!m.has_value()) return true;
-    value = &*m;
-  } else {
-    value = &m;
   }
+  // A reference for std::optional, Boxed and plain members; a small value for the compact optionals.
+  decltype(auto) value = [&]() -> decltype(auto) {
+    if constexpr (IsOptional<M>::value) {
+      return *m;
+    } else {
+      return (m);
+    }
+  }();
   if (!w.Ensure(3)) return false;
   if constexpr (std::is_same_v<V, bool>) {
-    w.UnsafeFieldHeader(last, f.id, *value ? kBoolTrue : kBoolFalse);
+    w.UnsafeFieldHeader(last, f.id, value ? kBoolTrue : kBoolFalse);
     last = f.id;
     return true;
   } else {
     w.UnsafeFieldHeader(last, f.id, WireType<V>::value);
     last = f.id;
-    return EncodeValue<V>(w, *value);
+    return EncodeValue<V>(w, value);
   }
 }
 

@@ -1,0 +1,223 @@
+// Footer decode/encode benchmark: the grid of Apache Arrow's ReadMetadata/WriteMetadata
+// (num_columns x num_row_groups, required INT32 columns with one value per row group,
+// statistics, data page V2, no dictionary), selective decoding, and the largest corpus footers.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quiver/io/file.h"
+#include "quiver/parquet/footer.h"
+
+namespace quiver::parquet {
+namespace {
+
+// A footer built from the model as Arrow's benchmark file would have it. Everything the model
+// points to lives in `arena`/`names`.
+struct GridFooter {
+  Arena arena;
+  std::vector<std::string> names;
+  FileMetaData md;
+  std::shared_ptr<Buffer> bytes;
+};
+
+template <typename T>
+List<T> ArenaList(Arena* arena, uint32_t n) {
+  T* p = static_cast<T*>(arena->Allocate(static_cast<int64_t>(n) * static_cast<int64_t>(sizeof(T)), alignof(T)));
+  for (uint32_t i = 0; i < n; ++i) new (p + i) T();
+  return List<T>(p, n);
+}
+
+std::unique_ptr<GridFooter> MakeGridFooter(int num_columns, int num_row_groups) {
+  auto g = std::make_unique<GridFooter>();
+  Arena* a = &g->arena;
+  g->names.reserve(static_cast<size_t>(num_columns));
+  for (int c = 0; c < num_columns; ++c) g->names.push_back("column_" + std::to_string(c));
+  static const int32_t kMin = 0, kMax = 1;  // one value per row group: min == max, still 4 bytes each
+  static const std::string_view kMinBytes(reinterpret_cast<const char*>(&kMin), 4);
+  static const std::string_view kMaxBytes(reinterpret_cast<const char*>(&kMax), 4);
+  FileMetaData& md = g->md;
+  md.version = 2;
+  md.schema = ArenaList<SchemaElement>(a, static_cast<uint32_t>(num_columns) + 1);
+  md.schema[0].name = "schema";
+  md.schema[0].num_children = num_columns;
+  for (int c = 0; c < num_columns; ++c) {
+    SchemaElement& e = md.schema[static_cast<uint32_t>(c) + 1];
+    e.name = g->names[static_cast<size_t>(c)];
+    e.type = Type::INT32;
+    e.repetition_type = FieldRepetitionType::REQUIRED;
+  }
+  md.num_rows = num_row_groups;
+  md.row_groups = ArenaList<RowGroup>(a, static_cast<uint32_t>(num_row_groups));
+  List<Encoding> encodings = ArenaList<Encoding>(a, 1);
+  encodings[0] = Encoding::PLAIN;
+  List<PageEncodingStats> page_stats = ArenaList<PageEncodingStats>(a, 1);
+  page_stats[0] = PageEncodingStats{PageType::DATA_PAGE_V2, Encoding::PLAIN, 1};
+  int64_t offset = 4;
+  for (int r = 0; r < num_row_groups; ++r) {
+    RowGroup& rg = md.row_groups[static_cast<uint32_t>(r)];
+    rg.columns = ArenaList<ColumnChunk>(a, static_cast<uint32_t>(num_columns));
+    rg.num_rows = 1;
+    rg.file_offset = offset;
+    for (int c = 0; c < num_columns; ++c) {
+      ColumnChunk& cc = rg.columns[static_cast<uint32_t>(c)];
+      cc.file_offset = 0;
+      ColumnMetaData& m = cc.meta_data.emplace();
+      m.type = Type::INT32;
+      m.encodings = encodings;
+      m.path_in_schema = ArenaList<std::string_view>(a, 1);
+      m.path_in_schema[0] = g->names[static_cast<size_t>(c)];
+      m.codec = CompressionCodec::UNCOMPRESSED;
+      m.num_values = 1;
+      m.total_uncompressed_size = 36;
+      m.total_compressed_size = 36;
+      m.data_page_offset = offset;
+      Statistics& s = *m.statistics.Emplace(a);
+      s.max = kMaxBytes;
+      s.min = kMinBytes;
+      s.null_count = 0;
+      s.max_value = kMaxBytes;
+      s.min_value = kMinBytes;
+      s.is_max_value_exact = true;
+      s.is_min_value_exact = true;
+      m.encoding_stats = page_stats;
+      offset += 36;
+    }
+    rg.total_byte_size = 36 * num_columns;
+    rg.total_compressed_size = 36 * num_columns;
+    rg.ordinal = static_cast<int16_t>(r);
+  }
+  md.created_by = "parquet-cpp-arrow version 19.0.0";
+  md.column_orders = ArenaList<ColumnOrder>(a, static_cast<uint32_t>(num_columns));
+  for (ColumnOrder& o : *md.column_orders) o.TYPE_ORDER.emplace();
+  BufferBuilder out;
+  if (!EncodeFileMetaData(md, &out).ok()) std::abort();
+  g->bytes = *out.Finish();
+  return g;
+}
+
+void SetCounters(benchmark::State& state, int64_t bytes, int64_t chunks) {
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["footer_bytes"] = static_cast<double>(bytes);
+  state.counters["per_chunk"] =
+      benchmark::Counter(static_cast<double>(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_DecodeFooter(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    Arena arena(default_memory_pool(), std::max<int64_t>(16 * 1024, g->bytes->size() * 8));
+    FileMetaData md;
+    Status st = DecodeFileMetaData(g->bytes->span(), &arena, &md);
+    if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+    benchmark::DoNotOptimize(md);
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
+void BM_EncodeFooter(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    BufferBuilder out;
+    Status st = EncodeFileMetaData(g->md, &out);
+    if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+    benchmark::DoNotOptimize(out.data());
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
+// 5 columns spread over the schema, every row group: schema + 5 chunks per row group built,
+// the rest skipped on the wire.
+void BM_DecodeSelective5Columns(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  DecodeOptions options;
+  int n = static_cast<int>(state.range(0));
+  options.columns = std::vector<int32_t>{0, n / 4, n / 2, 3 * n / 4, n - 1};
+  for (auto _ : state) {
+    Arena arena(default_memory_pool(), std::max<int64_t>(16 * 1024, g->bytes->size()));
+    FileMetaData md;
+    Status st = DecodeFileMetaData(g->bytes->span(), &arena, &md, &options);
+    if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+    benchmark::DoNotOptimize(md);
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
+void BM_DecodeFooterNoStatistics(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  DecodeOptions options;
+  options.statistics = false;
+  for (auto _ : state) {
+    Arena arena(default_memory_pool(), std::max<int64_t>(16 * 1024, g->bytes->size() * 8));
+    FileMetaData md;
+    Status st = DecodeFileMetaData(g->bytes->span(), &arena, &md, &options);
+    if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+    benchmark::DoNotOptimize(md);
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
+void GridArgs(benchmark::internal::Benchmark* b) {
+  for (int cols : {1, 10, 100, 1000, 10000}) {
+    for (int rgs : {1, 100, 1000}) {
+      if (cols == 10000 && rgs == 1000) continue;
+      b->Args({cols, rgs});
+    }
+  }
+  b->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_DecodeFooter)->Apply(GridArgs);
+BENCHMARK(BM_EncodeFooter)->Apply(GridArgs);
+BENCHMARK(BM_DecodeFooterNoStatistics)->Args({1000, 100})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DecodeSelective5Columns)->Args({10000, 1})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
+
+// The largest footers of the parquet-testing corpus, when it is present.
+std::filesystem::path CorpusDir() {
+  if (const char* env = std::getenv("QUIVER_TESTDATA"); env != nullptr && *env != '\0') return env;
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "shared" / "testdata";
+}
+
+const bool corpus_registered = [] {
+  auto dir = CorpusDir() / "parquet-testing";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return false;
+  std::vector<std::pair<int64_t, std::string>> footers;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || !name.ends_with(".parquet")) continue;
+    auto file = io::OpenFile(e.path().string());
+    if (!file.ok()) continue;
+    auto footer = ReadFooter(**file);
+    if (!footer.ok()) continue;
+    footers.emplace_back((*footer)->footer_length(), e.path().string());
+  }
+  std::sort(footers.rbegin(), footers.rend());
+  for (size_t i = 0; i < footers.size() && i < 3; ++i) {
+    std::string path = footers[i].second;
+    std::string label = "BM_DecodeCorpusFooter/" + std::filesystem::path(path).filename().string();
+    benchmark::RegisterBenchmark(label.c_str(), [path](benchmark::State& state) {
+      auto file = io::OpenFile(path);
+      auto footer = ReadFooter(**file);
+      auto bytes = Buffer::CopyOf((*footer)->footer_bytes()->span());
+      int64_t chunks = 0;
+      for (const RowGroup& rg : (*footer)->metadata().row_groups) chunks += rg.columns.size();
+      for (auto _ : state) {
+        Arena arena;
+        FileMetaData md;
+        Status st = DecodeFileMetaData((*bytes)->span(), &arena, &md);
+        if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+        benchmark::DoNotOptimize(md);
+      }
+      SetCounters(state, (*bytes)->size(), chunks);
+    })->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace quiver::parquet
