@@ -176,6 +176,11 @@ TEST(StatisticsFormatTest, ValuesOfTheLogicalType) {
   ts.logicalType.Emplace(ModelArena())->TIMESTAMP.emplace();
   ts.logicalType->TIMESTAMP->unit.NANOS.emplace();
   EXPECT_EQ(Fmt(ts, Raw<int64_t>(-1)), "1969-12-31T23:59:59.999999999");
+  // Extremes (found by footer_fuzz on a corpus footer): no overflow.
+  EXPECT_EQ(Fmt(ts, Raw<int64_t>(INT64_MIN)), "1677-09-21T00:12:43.145224192");
+  SchemaElement ms = Leaf("t", R::OPTIONAL, Type::INT64, ConvertedType::TIMESTAMP_MILLIS);
+  EXPECT_EQ(Fmt(ms, Raw<int64_t>(INT64_MIN)), "-292275055-05-16T16:47:04.192Z");
+  EXPECT_EQ(Fmt(ms, Raw<int64_t>(INT64_MAX)), "292278994-08-17T07:12:55.807Z");
   SchemaElement dec = Leaf("d", R::OPTIONAL, Type::INT64, ConvertedType::DECIMAL);
   dec.precision = 10;
   dec.scale = 3;

@@ -418,17 +418,27 @@ std::string FormatDate(int64_t days) {
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+// Splits v into whole seconds (floored) and the non-negative remainder, without overflow.
+void SplitSeconds(int64_t v, int64_t per_second, int64_t* secs, int64_t* frac) {
+  *secs = v / per_second;
+  *frac = v % per_second;
+  if (*frac < 0) {
+    *frac += per_second;
+    *secs -= 1;
+  }
+}
+
 std::string FormatTimeOfDay(int64_t units, int64_t per_second, int digits) {
-  int64_t secs = FloorDiv(units, per_second);
-  int64_t frac = units - secs * per_second;
+  int64_t secs, frac;
+  SplitSeconds(units, per_second, &secs, &frac);
   std::string s = fmt::format("{:02}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
   if (digits > 0) s += fmt::format(".{:0{}}", frac, digits);
   return s;
 }
 
 std::string FormatTimestamp(int64_t v, int64_t per_second, int digits, bool utc) {
-  int64_t secs = FloorDiv(v, per_second);
-  int64_t frac = v - secs * per_second;
+  int64_t secs, frac;
+  SplitSeconds(v, per_second, &secs, &frac);
   int64_t days = FloorDiv(secs, 86400);
   int64_t sod = secs - days * 86400;
   std::string s = FormatDate(days) + "T" + FormatTimeOfDay(sod * per_second + frac, per_second, digits);
