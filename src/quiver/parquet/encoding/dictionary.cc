@@ -1,0 +1,377 @@
+#include "quiver/parquet/encoding/dictionary.h"
+
+#include <bit>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define QUIVER_X86 1
+#endif
+
+namespace quiver::parquet::encoding {
+
+namespace {
+
+void Gather32Scalar(const uint32_t* dict, const uint32_t* idx, int64_t n, uint32_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = dict[idx[i]];
+}
+void Gather64Scalar(const uint64_t* dict, const uint32_t* idx, int64_t n, uint64_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = dict[idx[i]];
+}
+
+#if QUIVER_X86
+// Indices are < dict_size <= INT32_MAX (checked before any gather), so signed lanes are safe.
+__attribute__((target("avx2"))) void Gather32Avx2(const uint32_t* dict, const uint32_t* idx, int64_t n,
+                                                  uint32_t* out) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_i32gather_epi32(reinterpret_cast<const int*>(dict), ix, 4));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+__attribute__((target("avx2"))) void Gather64Avx2(const uint64_t* dict, const uint32_t* idx, int64_t n,
+                                                  uint64_t* out) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m128i ix = _mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_i32gather_epi64(reinterpret_cast<const long long*>(dict), ix, 8));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather32Avx512(const uint32_t* dict,
+                                                                                  const uint32_t* idx, int64_t n,
+                                                                                  uint32_t* out) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i ix = _mm512_loadu_si512(idx + i);
+    _mm512_storeu_si512(out + i, _mm512_i32gather_epi32(ix, dict, 4));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather64Avx512(const uint64_t* dict,
+                                                                                  const uint32_t* idx, int64_t n,
+                                                                                  uint64_t* out) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
+    _mm512_storeu_si512(out + i, _mm512_i32gather_epi64(ix, dict, 8));
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
+#endif
+
+constexpr GatherKernels kScalar{SimdLevel::kScalar, &Gather32Scalar, &Gather64Scalar};
+#if QUIVER_X86
+constexpr GatherKernels kAvx2{SimdLevel::kAvx2, &Gather32Avx2, &Gather64Avx2};
+constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Avx512};
+#endif
+
+inline uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+uint64_t HashBytes(const uint8_t* p, int64_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(n);
+  while (n >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = std::rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+    p += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  std::memcpy(&w, p, static_cast<size_t>(n));
+  h = std::rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+  return Mix(h);
+}
+
+}  // namespace
+
+const GatherKernels& GatherKernelsFor(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+#if QUIVER_X86
+  if (level == SimdLevel::kAvx512) return kAvx512;
+  if (level == SimdLevel::kAvx2) return kAvx2;
+#endif
+  return kScalar;
+}
+
+// ---- decoder ----
+
+Status DictionaryDecoder::Reset(const uint8_t* data, int64_t size, int64_t dict_size) {
+  if (size < 1) return Status::Corrupt("dictionary-encoded page has no bit-width byte");
+  if (dict_size < 0 || dict_size > std::numeric_limits<int32_t>::max()) {
+    return Status::Corrupt("dictionary size " + std::to_string(dict_size) + " is out of range");
+  }
+  dict_size_ = static_cast<uint32_t>(dict_size);
+  const int width = data[0];
+  if (width > 32) {
+    return Status::Corrupt("dictionary index bit width " + std::to_string(width) + " is larger than 32");
+  }
+  return rle_.Reset(data + 1, size - 1, width);
+}
+
+Status DictionaryDecoder::Finish(int64_t got, int64_t n) const {
+  if (bad_index_ >= 0) [[unlikely]] {
+    return Status::Corrupt("dictionary index " + std::to_string(bad_index_) + " out of range: the dictionary has " +
+                           std::to_string(dict_size_) + " entries");
+  }
+  if (got < n) [[unlikely]] return rle_.ErrorStatus(got, n).WithContext("dictionary indices");
+  return Status::OK();
+}
+
+Status DictionaryDecoder::DecodeIndices(int32_t* out, int64_t n) {
+  return Walk(
+      n,
+      [&](uint32_t v, int64_t count) {
+        std::fill(out, out + count, static_cast<int32_t>(v));
+        out += count;
+      },
+      [&](const uint32_t* idx, int64_t count) {
+        std::memcpy(out, idx, static_cast<size_t>(count) * 4);
+        out += count;
+      });
+}
+
+Status DictionaryDecoder::DecodeFixed(const uint8_t* dict, int width, uint8_t* out, int64_t n) {
+  const size_t w = static_cast<size_t>(width);
+  return Walk(
+      n,
+      [&](uint32_t v, int64_t count) {
+        const uint8_t* src = dict + v * w;
+        for (int64_t i = 0; i < count; ++i, out += w) std::memcpy(out, src, w);
+      },
+      [&](const uint32_t* idx, int64_t count) {
+        for (int64_t i = 0; i < count; ++i, out += w) std::memcpy(out, dict + idx[i] * w, w);
+      });
+}
+
+Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n,
+                                           BufferBuilder* offsets, BufferBuilder* values) {
+  if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
+  QUIVER_RETURN_NOT_OK(offsets->Reserve(n * 4));
+  int32_t* off = reinterpret_cast<int32_t*>(offsets->mutable_data() + offsets->size());
+  const int64_t dict_bytes = dict_offsets[dict_size_];
+  int64_t pos = values->size();
+  Status st;
+  auto grow = [&](int64_t more) -> bool {
+    if (pos + more > std::numeric_limits<int32_t>::max()) {
+      st = Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
+      return false;
+    }
+    values->UnsafeSetSize(pos);
+    st = values->Reserve(more + 16);  // 16 bytes of slack for the fixed-size copies below
+    return st.ok();
+  };
+  Status walk = Walk(
+      n,
+      [&](uint32_t v, int64_t count) {
+        if (!st.ok()) return;
+        const int32_t start = dict_offsets[v];
+        const int32_t len = dict_offsets[v + 1] - start;
+        if (!grow(int64_t{len} * count)) return;
+        uint8_t* dst = values->mutable_data();
+        for (int64_t i = 0; i < count; ++i) {
+          std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
+          pos += len;
+          *off++ = static_cast<int32_t>(pos);
+        }
+      },
+      [&](const uint32_t* idx, int64_t count) {
+        if (!st.ok()) return;
+        int64_t total = 0;
+        for (int64_t i = 0; i < count; ++i) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
+        if (!grow(total)) return;
+        uint8_t* dst = values->mutable_data();
+        for (int64_t i = 0; i < count; ++i) {
+          const int32_t start = dict_offsets[idx[i]];
+          const int32_t len = dict_offsets[idx[i] + 1] - start;
+          // Short strings (most dictionary entries) take one fixed 16-byte copy when the source
+          // has the bytes; the destination has the slack.
+          if (len <= 16 && start + 16 <= dict_bytes) {
+            std::memcpy(dst + pos, dict_data + start, 16);
+          } else {
+            std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
+          }
+          pos += len;
+          *off++ = static_cast<int32_t>(pos);
+        }
+      });
+  QUIVER_RETURN_NOT_OK(st);
+  QUIVER_RETURN_NOT_OK(walk);
+  offsets->UnsafeSetSize(offsets->size() + n * 4);
+  values->UnsafeSetSize(pos);
+  return Status::OK();
+}
+
+// ---- encoders ----
+
+int DictionaryIndexBitWidth(int64_t dict_size) {
+  if (dict_size <= 1) return 0;
+  return 64 - std::countl_zero(static_cast<uint64_t>(dict_size - 1));
+}
+
+Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
+                               MemoryPool* pool) {
+  QUIVER_RETURN_NOT_OK(out->AppendValue(static_cast<uint8_t>(bit_width)));
+  RleBitPackedEncoder enc(bit_width, pool);
+  QUIVER_RETURN_NOT_OK(enc.Put(indices, n));
+  return enc.Finish(out);
+}
+
+template <typename T>
+DictionaryEncoder<T>::DictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
+    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, 0) {}
+
+template <typename T>
+void DictionaryEncoder<T>::Rehash() {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  std::vector<int32_t> slots(slots_.size() * 2, 0);
+  const size_t mask = slots.size() - 1;
+  for (size_t i = 0; i < dict_.size(); ++i) {
+    size_t s = Mix(std::bit_cast<U>(dict_[i])) & mask;
+    while (slots[s] != 0) s = (s + 1) & mask;
+    slots[s] = static_cast<int32_t>(i + 1);
+  }
+  slots_.swap(slots);
+}
+
+template <typename T>
+Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  indices_.reserve(indices_.size() + static_cast<size_t>(n));
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    const U bits = std::bit_cast<U>(values[i]);
+    size_t mask = slots_.size() - 1;
+    size_t s = Mix(bits) & mask;
+    int32_t index = -1;
+    while (slots_[s] != 0) {
+      if (std::bit_cast<U>(dict_[slots_[s] - 1]) == bits) {
+        index = slots_[s] - 1;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+    if (index < 0) {
+      if (static_cast<int64_t>(dict_.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes_) {
+        full_ = true;
+        break;
+      }
+      index = static_cast<int32_t>(dict_.size());
+      dict_.push_back(values[i]);
+      slots_[s] = index + 1;
+      if (dict_.size() * 2 > slots_.size()) Rehash();
+    }
+    indices_.push_back(index);
+  }
+  *consumed = i;
+  return Status::OK();
+}
+
+template <typename T>
+Status DictionaryEncoder<T>::WriteDictionaryPage(BufferBuilder* out) const {
+  return out->Append(dict_.data(), static_cast<int64_t>(dict_.size() * sizeof(T)));
+}
+
+template <typename T>
+Status DictionaryEncoder<T>::FlushIndices(BufferBuilder* out) {
+  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), static_cast<int64_t>(indices_.size()),
+                                               DictionaryIndexBitWidth(dict_size()), out, pool_));
+  indices_.clear();
+  return Status::OK();
+}
+
+template class DictionaryEncoder<int32_t>;
+template class DictionaryEncoder<int64_t>;
+template class DictionaryEncoder<float>;
+template class DictionaryEncoder<double>;
+
+ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
+    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, 0) {}
+
+void ByteArrayDictionaryEncoder::Rehash() {
+  std::vector<int32_t> slots(slots_.size() * 2, 0);
+  const size_t mask = slots.size() - 1;
+  for (size_t i = 0; i < hashes_.size(); ++i) {
+    size_t s = hashes_[i] & mask;
+    while (slots[s] != 0) s = (s + 1) & mask;
+    slots[s] = static_cast<int32_t>(i + 1);
+  }
+  slots_.swap(slots);
+}
+
+Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
+                                       const uint8_t* validity, int64_t validity_offset) {
+  indices_.reserve(indices_.size() + static_cast<size_t>(n));
+  int64_t i = 0;
+  for (; i < n; ++i) {
+    if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
+    const uint8_t* v = data + offsets[i];
+    const int32_t len = offsets[i + 1] - offsets[i];
+    const uint64_t h = HashBytes(v, len);
+    const size_t mask = slots_.size() - 1;
+    size_t s = h & mask;
+    int32_t index = -1;
+    while (slots_[s] != 0) {
+      const int32_t e = slots_[s] - 1;
+      if (hashes_[e] == h && dict_offsets_[e + 1] - dict_offsets_[e] == len &&
+          std::memcmp(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len)) == 0) {
+        index = e;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+    if (index < 0) {
+      if (dictionary_bytes() + 4 + len > max_bytes_) {
+        full_ = true;
+        break;
+      }
+      QUIVER_RETURN_NOT_OK(dict_data_.Append(v, len));
+      index = static_cast<int32_t>(hashes_.size());
+      hashes_.push_back(h);
+      dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
+      slots_[s] = index + 1;
+      if (hashes_.size() * 2 > slots_.size()) Rehash();
+    }
+    indices_.push_back(index);
+  }
+  *consumed = i;
+  return Status::OK();
+}
+
+Status ByteArrayDictionaryEncoder::WriteDictionaryPage(BufferBuilder* out) const {
+  QUIVER_RETURN_NOT_OK(out->Reserve(dictionary_bytes()));
+  for (int64_t i = 0; i < dict_size(); ++i) {
+    const int32_t len = dict_offsets_[i + 1] - dict_offsets_[i];
+    out->UnsafeAppendValue(len);
+    out->UnsafeAppend(dict_data_.data() + dict_offsets_[i], len);
+  }
+  return Status::OK();
+}
+
+Status ByteArrayDictionaryEncoder::WriteDictionaryPageFixed(int width, BufferBuilder* out) const {
+  for (int64_t i = 0; i < dict_size(); ++i) {
+    if (dict_offsets_[i + 1] - dict_offsets_[i] != width) {
+      return Status::Invalid("dictionary entry " + std::to_string(i) + " is not " + std::to_string(width) +
+                             " bytes wide");
+    }
+  }
+  return out->Append(dict_data_.data(), dict_data_.size());
+}
+
+Status ByteArrayDictionaryEncoder::FlushIndices(BufferBuilder* out) {
+  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), static_cast<int64_t>(indices_.size()),
+                                               DictionaryIndexBitWidth(dict_size()), out, pool_));
+  indices_.clear();
+  return Status::OK();
+}
+
+}  // namespace quiver::parquet::encoding

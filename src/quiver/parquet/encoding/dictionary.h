@@ -1,0 +1,190 @@
+// Dictionary encoding (PLAIN_DICTIONARY / RLE_DICTIONARY): data pages hold a bit-width byte then
+// RLE/bit-packed indices into the dictionary page's PLAIN values. Decoder with range-checked,
+// vectorized gathers; encoders with a value -> index hash table and a size limit for fallback.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "quiver/core/buffer.h"
+#include "quiver/core/simd_dispatch.h"
+#include "quiver/core/status.h"
+#include "quiver/parquet/encoding/rle_bitpacked.h"
+
+namespace quiver::parquet::encoding {
+
+struct GatherKernels {
+  SimdLevel level;
+  // out[i] = dict[idx[i]] for i < n; indices already checked against the dictionary size.
+  void (*gather32)(const uint32_t* dict, const uint32_t* idx, int64_t n, uint32_t* out);
+  void (*gather64)(const uint64_t* dict, const uint32_t* idx, int64_t n, uint64_t* out);
+};
+const GatherKernels& GatherKernelsFor(SimdLevel level);
+
+class DictionaryDecoder {
+ public:
+  explicit DictionaryDecoder(SimdLevel level = ActiveSimdLevel())
+      : rle_(level), gather_(&GatherKernelsFor(level)) {}
+
+  // `data` is a data page's values section: the bit-width byte, then the runs.
+  // `dict_size` is the number of dictionary entries indices may refer to.
+  Status Reset(const uint8_t* data, int64_t size, int64_t dict_size);
+
+  // `n` indices, each checked to be < dict_size.
+  Status DecodeIndices(int32_t* out, int64_t n);
+  // `n` values of a 4- or 8-byte type (INT32, INT64, FLOAT, DOUBLE) gathered from `dict`.
+  template <typename T>
+  Status Decode(const T* dict, T* out, int64_t n);
+  // `n` values of `width` bytes (INT96, FIXED_LEN_BYTE_ARRAY) from a packed dictionary.
+  Status DecodeFixed(const uint8_t* dict, int width, uint8_t* out, int64_t n);
+  // `n` BYTE_ARRAY values appended Arrow-style (see PlainByteArrayDecoder::Decode) from a
+  // dictionary held as int32 offsets (dict_size + 1 of them) and bytes.
+  Status DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n, BufferBuilder* offsets,
+                          BufferBuilder* values);
+
+ private:
+  Status Finish(int64_t got, int64_t n) const;
+  template <typename OnRun, typename OnIndices>
+  Status Walk(int64_t n, OnRun&& on_run, OnIndices&& on_indices);
+
+  RleBitPackedDecoder rle_;
+  const GatherKernels* gather_;
+  uint32_t dict_size_ = 0;
+  int64_t bad_index_ = -1;  // the first out-of-range index seen, reported once
+};
+
+template <typename OnRun, typename OnIndices>
+Status DictionaryDecoder::Walk(int64_t n, OnRun&& on_run, OnIndices&& on_indices) {
+  bad_index_ = -1;
+  const uint32_t limit = dict_size_;
+  const int64_t got = rle_.Visit(
+      n,
+      [&](uint32_t value, int64_t count) {
+        if (value >= limit) [[unlikely]] {
+          if (bad_index_ < 0) bad_index_ = value;
+          return;
+        }
+        if (bad_index_ < 0) on_run(value, count);
+      },
+      [&](const uint32_t* idx, int64_t count) {
+        uint32_t max = 0;
+        for (int64_t i = 0; i < count; ++i) max = idx[i] > max ? idx[i] : max;
+        if (max >= limit) [[unlikely]] {
+          if (bad_index_ < 0) {
+            for (int64_t i = 0; i < count; ++i) {
+              if (idx[i] >= limit) {
+                bad_index_ = idx[i];
+                break;
+              }
+            }
+          }
+          return;
+        }
+        if (bad_index_ < 0) on_indices(idx, count);
+      });
+  return Finish(got, n);
+}
+
+template <typename T>
+Status DictionaryDecoder::Decode(const T* dict, T* out, int64_t n) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "Decode gathers 4- and 8-byte values; use DecodeFixed");
+  return Walk(
+      n,
+      [&](uint32_t v, int64_t count) {
+        const T value = dict[v];
+        for (int64_t i = 0; i < count; ++i) out[i] = value;
+        out += count;
+      },
+      [&](const uint32_t* idx, int64_t count) {
+        if constexpr (sizeof(T) == 4) {
+          gather_->gather32(reinterpret_cast<const uint32_t*>(dict), idx, count, reinterpret_cast<uint32_t*>(out));
+        } else {
+          gather_->gather64(reinterpret_cast<const uint64_t*>(dict), idx, count, reinterpret_cast<uint64_t*>(out));
+        }
+        out += count;
+      });
+}
+
+// ---- encoders ----
+
+// Values -> indices for 4- and 8-byte types (INT32, INT64, FLOAT, DOUBLE hashed and compared as
+// bit patterns, so NaN and -0.0 keep their identity). Indices accumulate until FlushIndices writes
+// a data page; the dictionary page is written once. INT96 and FIXED_LEN_BYTE_ARRAY go through
+// ByteArrayDictionaryEncoder with WriteDictionaryPageFixed.
+template <typename T>
+class DictionaryEncoder {
+ public:
+  // `max_dictionary_bytes`: once the PLAIN dictionary would pass it, Put stops early and
+  // full() turns true; the writer then closes the page and falls back to PLAIN.
+  explicit DictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20, MemoryPool* pool = default_memory_pool());
+
+  // Encodes values from the front; `*consumed` (< n only when full) says how many.
+  Status Put(const T* values, int64_t n, int64_t* consumed);
+  bool full() const { return full_; }
+  int64_t dict_size() const { return static_cast<int64_t>(dict_.size()); }
+  int64_t dictionary_bytes() const { return dict_size() * static_cast<int64_t>(sizeof(T)); }
+  int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
+  const std::vector<T>& dictionary() const { return dict_; }
+
+  // The dictionary page body: PLAIN values in index order.
+  Status WriteDictionaryPage(BufferBuilder* out) const;
+  // A data page body: bit-width byte then RLE/bit-packed indices; clears the buffered indices.
+  Status FlushIndices(BufferBuilder* out);
+
+ private:
+  void Rehash();
+  int64_t max_bytes_;
+  MemoryPool* pool_;
+  std::vector<T> dict_;
+  std::vector<int32_t> slots_;  // index + 1, 0 = empty; power-of-two size, linear probing
+  std::vector<int32_t> indices_;
+  bool full_ = false;
+};
+
+// The BYTE_ARRAY variant: values given Arrow-style (offsets + bytes).
+class ByteArrayDictionaryEncoder {
+ public:
+  explicit ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20,
+                                      MemoryPool* pool = default_memory_pool());
+
+  // values[i] = data[offsets[i], offsets[i+1]); validity (optional) skips nulls.
+  Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
+             const uint8_t* validity = nullptr, int64_t validity_offset = 0);
+  bool full() const { return full_; }
+  int64_t dict_size() const { return static_cast<int64_t>(dict_offsets_.size()) - 1; }
+  // PLAIN size of the dictionary: 4 bytes of length per entry plus the bytes.
+  int64_t dictionary_bytes() const { return dict_data_.size() + 4 * dict_size(); }
+  int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
+  std::string_view entry(int64_t i) const {
+    return {reinterpret_cast<const char*>(dict_data_.data()) + dict_offsets_[i],
+            static_cast<size_t>(dict_offsets_[i + 1] - dict_offsets_[i])};
+  }
+
+  Status WriteDictionaryPage(BufferBuilder* out) const;
+  // For fixed-width values (FLBA, INT96) put through this encoder: entries without length
+  // prefixes; Invalid when an entry is not `width` bytes.
+  Status WriteDictionaryPageFixed(int width, BufferBuilder* out) const;
+  Status FlushIndices(BufferBuilder* out);
+
+ private:
+  void Rehash();
+  int64_t max_bytes_;
+  MemoryPool* pool_;
+  BufferBuilder dict_data_;
+  std::vector<int32_t> dict_offsets_{0};
+  std::vector<uint64_t> hashes_;  // per entry
+  std::vector<int32_t> slots_;
+  std::vector<int32_t> indices_;
+  bool full_ = false;
+};
+
+// Bit width of the largest index of a dictionary with `dict_size` entries (0 for one entry).
+int DictionaryIndexBitWidth(int64_t dict_size);
+// Writes the bit-width byte and RLE/bit-packed `indices` (what FlushIndices does).
+Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
+                               MemoryPool* pool = default_memory_pool());
+
+}  // namespace quiver::parquet::encoding

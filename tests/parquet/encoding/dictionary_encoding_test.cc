@@ -1,0 +1,220 @@
+#include "quiver/parquet/encoding/dictionary.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "encoding_test_util.h"
+#include "quiver/parquet/encoding/plain.h"
+
+namespace quiver::parquet::encoding {
+namespace {
+
+using testing::Strings;
+using testing::StringInput;
+
+class DictionaryTest : public ::testing::TestWithParam<SimdLevel> {};
+
+TEST_P(DictionaryTest, HandBuiltPage) {
+  // Bit width 2; RLE run 3 x index 2; bit-packed group 0,1,2,3,3,2,1,0.
+  // Group bits (LSB first, 2 each): 0b11100100 = 0xe4, 0b00011011 = 0x1b.
+  const uint8_t page[] = {0x02, 0x06, 0x02, 0x03, 0xe4, 0x1b};
+  const int64_t dict[] = {100, 200, 300, 400};
+  DictionaryDecoder dec(GetParam());
+  ASSERT_TRUE(dec.Reset(page, sizeof(page), 4).ok());
+  int64_t out[11];
+  ASSERT_TRUE(dec.Decode(dict, out, 11).ok());
+  const int64_t expect[] = {300, 300, 300, 100, 200, 300, 400, 400, 300, 200, 100};
+  for (int i = 0; i < 11; ++i) EXPECT_EQ(out[i], expect[i]) << i;
+
+  ASSERT_TRUE(dec.Reset(page, sizeof(page), 4).ok());
+  int32_t idx[11];
+  ASSERT_TRUE(dec.DecodeIndices(idx, 11).ok());
+  EXPECT_EQ(idx[0], 2);
+  EXPECT_EQ(idx[6], 3);
+}
+
+TEST_P(DictionaryTest, IndexOutOfRangeIsCorrupt) {
+  const uint8_t page[] = {0x02, 0x06, 0x02, 0x03, 0xe4, 0x1b};
+  const int32_t dict[] = {1, 2, 3};
+  DictionaryDecoder dec(GetParam());
+  // Index 3 appears in the bit-packed group; a dictionary of 3 entries does not have it.
+  ASSERT_TRUE(dec.Reset(page, sizeof(page), 3).ok());
+  int32_t out[11];
+  Status st = dec.Decode(dict, out, 11);
+  EXPECT_TRUE(st.IsCorrupt());
+  EXPECT_EQ(st.message(), "dictionary index 3 out of range: the dictionary has 3 entries");
+  // An RLE run of index 2 against a 2-entry dictionary.
+  ASSERT_TRUE(dec.Reset(page, sizeof(page), 2).ok());
+  EXPECT_EQ(dec.DecodeIndices(out, 2).message(), "dictionary index 2 out of range: the dictionary has 2 entries");
+  // Empty dictionary: everything is out of range.
+  ASSERT_TRUE(dec.Reset(page, sizeof(page), 0).ok());
+  EXPECT_TRUE(dec.DecodeIndices(out, 1).IsCorrupt());
+  // Bad bit width byte, missing byte, truncated runs.
+  const uint8_t wide[] = {33};
+  EXPECT_EQ(dec.Reset(wide, 1, 3).message(), "dictionary index bit width 33 is larger than 32");
+  EXPECT_TRUE(dec.Reset(wide, 0, 3).IsCorrupt());
+  ASSERT_TRUE(dec.Reset(page, 4, 4).ok());  // cut inside the bit-packed group
+  EXPECT_EQ(dec.DecodeIndices(out, 11).message(),
+            "dictionary indices: RLE/bit-packed data ends after 3 of 11 values (bit width 2)");
+}
+
+TEST_P(DictionaryTest, GatherEveryWidthRoundTrip) {
+  std::mt19937 rng(9);
+  for (int dict_size : {1, 2, 17, 1000, 70000}) {
+    std::vector<double> dict(dict_size);
+    std::vector<int32_t> dict32(dict_size);
+    for (int i = 0; i < dict_size; ++i) {
+      dict[i] = i * 1.5;
+      dict32[i] = i * 3 - 7;
+    }
+    const int64_t n = 5000;
+    std::vector<int32_t> idx(n);
+    for (auto& v : idx) v = rng() % 4 == 0 ? 0 : static_cast<int32_t>(rng() % dict_size);
+    BufferBuilder page;
+    ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, DictionaryIndexBitWidth(dict_size), &page).ok());
+    DictionaryDecoder dec(GetParam());
+    ASSERT_TRUE(dec.Reset(page.data(), page.size(), dict_size).ok());
+    std::vector<double> out(n);
+    ASSERT_TRUE(dec.Decode(dict.data(), out.data(), 1234).ok());
+    ASSERT_TRUE(dec.Decode(dict.data(), out.data() + 1234, n - 1234).ok());
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], dict[idx[i]]) << i;
+    ASSERT_TRUE(dec.Reset(page.data(), page.size(), dict_size).ok());
+    std::vector<int32_t> out32(n);
+    ASSERT_TRUE(dec.Decode(dict32.data(), out32.data(), n).ok());
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out32[i], dict32[idx[i]]) << i;
+  }
+}
+
+TEST_P(DictionaryTest, ByteArraysAndFixed) {
+  auto words = testing::RandomStrings(50, 1, 30);
+  words[3] = "";
+  words[4] = std::string(100, 'z');  // longer than the 16-byte fast copy
+  StringInput dict(words);
+  std::mt19937 rng(2);
+  std::vector<int32_t> idx(3000);
+  for (auto& v : idx) v = static_cast<int32_t>(rng() % 50);
+  for (int i = 100; i < 200; ++i) idx[i] = 4;  // an RLE run of the long string
+  BufferBuilder page;
+  ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), 3000, 6, &page).ok());
+  DictionaryDecoder dec(GetParam());
+  ASSERT_TRUE(dec.Reset(page.data(), page.size(), 50).ok());
+  Strings out;
+  ASSERT_TRUE(dec.DecodeByteArrays(dict.offsets.data(), dict.bytes(), 1000, &out.offsets, &out.data).ok());
+  ASSERT_TRUE(dec.DecodeByteArrays(dict.offsets.data(), dict.bytes(), 2000, &out.offsets, &out.data).ok());
+  ASSERT_EQ(out.size(), 3000);
+  for (int i = 0; i < 3000; ++i) ASSERT_EQ(out.at(i), words[idx[i]]) << i;
+
+  // FIXED_LEN_BYTE_ARRAY(3) dictionary.
+  const uint8_t fixed[] = {'a', 'b', 'c', 'd', 'e', 'f'};
+  ASSERT_TRUE(dec.Reset(page.data(), page.size(), 2).ok());
+  std::vector<int32_t> two(16);
+  for (int i = 0; i < 16; ++i) two[i] = i % 3 == 0;
+  BufferBuilder page2;
+  ASSERT_TRUE(EncodeDictionaryIndices(two.data(), 16, 1, &page2).ok());
+  ASSERT_TRUE(dec.Reset(page2.data(), page2.size(), 2).ok());
+  uint8_t fout[48];
+  ASSERT_TRUE(dec.DecodeFixed(fixed, 3, fout, 16).ok());
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(fout[i * 3], two[i] ? 'd' : 'a');
+}
+
+TEST_P(DictionaryTest, EncoderRoundTripAndFallback) {
+  std::mt19937_64 rng(4);
+  std::vector<int64_t> values(10000);
+  for (auto& v : values) v = static_cast<int64_t>(rng() % 300) * 1000003;
+  DictionaryEncoder<int64_t> enc(1 << 20);
+  int64_t consumed = 0;
+  ASSERT_TRUE(enc.Put(values.data(), 6000, &consumed).ok());
+  ASSERT_EQ(consumed, 6000);
+  BufferBuilder page1, page2, dict_page;
+  ASSERT_TRUE(enc.FlushIndices(&page1).ok());
+  ASSERT_TRUE(enc.Put(values.data() + 6000, 4000, &consumed).ok());
+  ASSERT_TRUE(enc.FlushIndices(&page2).ok());
+  ASSERT_TRUE(enc.WriteDictionaryPage(&dict_page).ok());
+  EXPECT_EQ(enc.dict_size(), 300);
+  // Decode the dictionary page as PLAIN, then each data page.
+  PlainFixedDecoder plain;
+  ASSERT_TRUE(plain.Reset(dict_page.data(), dict_page.size(), 8).ok());
+  std::vector<int64_t> dict(enc.dict_size());
+  ASSERT_TRUE(plain.Decode(dict.data(), enc.dict_size()).ok());
+  std::vector<int64_t> got(10000);
+  DictionaryDecoder dec(GetParam());
+  ASSERT_TRUE(dec.Reset(page1.data(), page1.size(), enc.dict_size()).ok());
+  ASSERT_TRUE(dec.Decode(dict.data(), got.data(), 6000).ok());
+  ASSERT_TRUE(dec.Reset(page2.data(), page2.size(), enc.dict_size()).ok());
+  ASSERT_TRUE(dec.Decode(dict.data(), got.data() + 6000, 4000).ok());
+  EXPECT_EQ(got, values);
+
+  // An 800-byte limit holds 100 doubles: Put stops at the value that would be entry 101.
+  DictionaryEncoder<double> small(800);
+  std::vector<double> distinct(500);
+  for (int i = 0; i < 500; ++i) distinct[i] = i;
+  ASSERT_TRUE(small.Put(distinct.data(), 500, &consumed).ok());
+  EXPECT_EQ(consumed, 100);
+  EXPECT_TRUE(small.full());
+  EXPECT_EQ(small.buffered_indices(), 100);
+
+  // Bit patterns decide identity: one NaN entry, -0.0 apart from 0.0.
+  DictionaryEncoder<double> bits;
+  const double odd[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), 1.0,
+                        -0.0, 0.0, 1.0};
+  ASSERT_TRUE(bits.Put(odd, 6, &consumed).ok());
+  EXPECT_EQ(bits.dict_size(), 4);
+}
+
+TEST_P(DictionaryTest, ByteArrayEncoderRoundTrip) {
+  auto values = testing::RandomStrings(20000, 8, 12, 700);
+  values[5] = "";
+  StringInput in(values);
+  ByteArrayDictionaryEncoder enc;
+  int64_t consumed = 0;
+  ASSERT_TRUE(enc.Put(in.offsets.data(), in.bytes(), 20000, &consumed).ok());
+  ASSERT_EQ(consumed, 20000);
+  BufferBuilder page, dict_page;
+  ASSERT_TRUE(enc.FlushIndices(&page).ok());
+  ASSERT_TRUE(enc.WriteDictionaryPage(&dict_page).ok());
+  EXPECT_EQ(dict_page.size(), enc.dictionary_bytes());
+  PlainByteArrayDecoder plain;
+  plain.Reset(dict_page.data(), dict_page.size());
+  Strings dict;
+  ASSERT_TRUE(plain.Decode(enc.dict_size(), &dict.offsets, &dict.data).ok());
+  DictionaryDecoder dec(GetParam());
+  ASSERT_TRUE(dec.Reset(page.data(), page.size(), enc.dict_size()).ok());
+  Strings out;
+  ASSERT_TRUE(dec.DecodeByteArrays(reinterpret_cast<const int32_t*>(dict.offsets.data()), dict.data.data(), 20000,
+                                   &out.offsets, &out.data)
+                  .ok());
+  EXPECT_EQ(out.all(), values);
+
+  // Size limit and nulls: validity skips entries; the limit counts 4 bytes per entry.
+  ByteArrayDictionaryEncoder limited(4 * 3 + 3);
+  StringInput abc({"a", "b", "c", "d"});
+  ASSERT_TRUE(limited.Put(abc.offsets.data(), abc.bytes(), 4, &consumed).ok());
+  EXPECT_EQ(consumed, 3);
+  EXPECT_TRUE(limited.full());
+  ByteArrayDictionaryEncoder sparse;
+  uint8_t validity = 0b1010;
+  ASSERT_TRUE(sparse.Put(abc.offsets.data(), abc.bytes(), 4, &consumed, &validity, 0).ok());
+  EXPECT_EQ(sparse.dict_size(), 2);
+  EXPECT_EQ(sparse.entry(0), "b");
+  EXPECT_EQ(sparse.buffered_indices(), 2);
+  BufferBuilder fixed;
+  EXPECT_TRUE(sparse.WriteDictionaryPageFixed(1, &fixed).ok());
+  EXPECT_EQ(fixed.size(), 2);
+  EXPECT_TRUE(sparse.WriteDictionaryPageFixed(2, &fixed).IsInvalid());
+}
+
+TEST(DictionaryEncoding, IndexBitWidth) {
+  EXPECT_EQ(DictionaryIndexBitWidth(0), 0);
+  EXPECT_EQ(DictionaryIndexBitWidth(1), 0);
+  EXPECT_EQ(DictionaryIndexBitWidth(2), 1);
+  EXPECT_EQ(DictionaryIndexBitWidth(256), 8);
+  EXPECT_EQ(DictionaryIndexBitWidth(257), 9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, DictionaryTest, ::testing::ValuesIn(SupportedSimdLevels()), testing::LevelName);
+
+}  // namespace
+}  // namespace quiver::parquet::encoding
