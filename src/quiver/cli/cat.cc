@@ -1,0 +1,97 @@
+// `quiver cat FILE`: prints a file's rows as a table, CSV or JSON Lines.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "quiver/cli/command.h"
+#include "quiver/cli/csv_options.h"
+#include "quiver/cli/output.h"
+#include "quiver/columnar/concatenate.h"
+#include "quiver/columnar/pretty_print.h"
+#include "quiver/csv/reader.h"
+#include "quiver/csv/writer.h"
+#include "quiver/jsonl/writer.h"
+
+namespace quiver::cli {
+namespace {
+
+struct CatArgs {
+  std::string path;
+  std::string columns;
+  int64_t limit = -1;
+  std::string format = "table";
+  std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+};
+
+// Keeps the named columns, in the order given.
+Result<std::shared_ptr<RecordBatch>> Project(const std::shared_ptr<RecordBatch>& b, const std::vector<int>& idx) {
+  if (idx.empty()) return b;
+  std::vector<Field> fields;
+  std::vector<Array> cols;
+  for (int i : idx) {
+    fields.push_back(b->schema()->field(i));
+    cols.push_back(b->column(i));
+  }
+  return std::make_shared<RecordBatch>(std::make_shared<const Schema>(std::move(fields)), b->num_rows(), std::move(cols));
+}
+
+Status RunCat(const CatArgs& a) {
+  if (a.format != "table" && a.format != "csv" && a.format != "jsonl") {
+    return Status::Invalid(fmt::format("cat: --format must be table, csv or jsonl, got '{}'", a.format));
+  }
+  QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
+  QUIVER_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(a.path, opts));
+  std::vector<int> idx;
+  if (!a.columns.empty()) {
+    size_t i = 0;
+    while (i <= a.columns.size()) {
+      size_t j = a.columns.find(',', i);
+      if (j == std::string::npos) j = a.columns.size();
+      std::string name = a.columns.substr(i, j - i);
+      int k = reader->schema()->GetFieldIndex(name);
+      if (k < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", a.path, name));
+      idx.push_back(k);
+      i = j + 1;
+    }
+  }
+  // A table needs every shown row at once to size its columns, so it shows 100 by default.
+  const int64_t limit = a.limit >= 0 ? a.limit : (a.format == "table" ? 100 : -1);
+  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open("-"));
+  csv::CsvWriter csv_writer(out->stream());
+  jsonl::JsonlWriter json_writer(out->stream());
+  std::vector<std::shared_ptr<RecordBatch>> shown;
+  int64_t rows = 0;
+  while (limit < 0 || rows < limit) {
+    QUIVER_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    if (limit >= 0 && rows + batch->num_rows() > limit) batch = batch->Slice(0, limit - rows);
+    rows += batch->num_rows();
+    QUIVER_ASSIGN_OR_RETURN(batch, Project(batch, idx));
+    if (a.format == "table") shown.push_back(batch);
+    else if (a.format == "csv") QUIVER_RETURN_NOT_OK(csv_writer.Write(*batch));
+    else QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
+  }
+  if (a.format == "table") {
+    QUIVER_ASSIGN_OR_RETURN(auto dummy, Project(std::make_shared<RecordBatch>(reader->schema(), 0, std::vector<Array>{}), {}));
+    (void)dummy;
+    SchemaPtr schema = shown.empty() ? nullptr : shown[0]->schema();
+    if (schema) {
+      QUIVER_ASSIGN_OR_RETURN(auto all, ConcatenateBatches(schema, shown));
+      QUIVER_RETURN_NOT_OK(out->stream()->Write(FormatTable(*all, all->num_rows())));
+    }
+  }
+  return out->Commit();
+}
+
+const bool registered = RegisterCommand({"cat", "Print a file's rows (table, CSV or JSON Lines)", 30, [](CLI::App* app) {
+  auto a = std::make_shared<CatArgs>();
+  app->add_option("file", a->path, "Input file ('-' for stdin)")->required();
+  app->add_option("--columns", a->columns, "Comma-separated columns to show");
+  app->add_option("--limit", a->limit, "Rows to show (table default: 100)");
+  app->add_option("--format", a->format, "table|csv|jsonl")->capture_default_str();
+  AddCsvOptions(app, a->csv);
+  return std::function<Status()>([a] { return RunCat(*a); });
+}});
+
+}  // namespace
+}  // namespace quiver::cli

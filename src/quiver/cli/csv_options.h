@@ -1,0 +1,26 @@
+// The CSV reading options shared by every command that reads CSV (cat, sniff, convert).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+#include "quiver/csv/options.h"
+
+namespace quiver::cli {
+
+struct CsvCliOptions {
+  std::string delimiter, quote, escape, header, comment, encoding = "utf8", on_error = "fail", rejects, types;
+  std::string null_values, column_names;
+  int64_t skip = -1;
+  bool lenient = false, trim = false, replace_utf8 = false, infer_all = false, all_strings = false;
+  int64_t infer_rows = 10000;
+  int threads = 0;
+
+  Result<csv::CsvOptions> ToOptions() const;
+};
+
+void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o);
+
+}  // namespace quiver::cli

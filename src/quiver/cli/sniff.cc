@@ -1,0 +1,41 @@
+// `quiver sniff FILE`: the CSV dialect and schema quiver detects.
+#include <fmt/format.h>
+
+#include "quiver/cli/command.h"
+#include "quiver/cli/csv_options.h"
+#include "quiver/csv/reader.h"
+
+namespace quiver::cli {
+namespace {
+
+struct SniffArgs {
+  std::string path;
+  std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+};
+
+Status RunSniff(const SniffArgs& a) {
+  QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
+  QUIVER_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(a.path, opts));
+  const csv::Dialect& d = reader->dialect();
+  auto show = [](char c) -> std::string {
+    if (c == '\0') return "none";
+    if (c == '\t') return "\\t";
+    return std::string(1, c);
+  };
+  fmt::print("delimiter: {}\nquote: {}\nescape: {}\nheader: {}\nskip_lines: {}\n", show(d.delimiter), show(d.quote),
+             d.escape == d.quote ? "doubled quote" : show(d.escape), d.header ? "true" : "false", d.skip_lines);
+  if (d.comment != '\0') fmt::print("comment: {}\n", show(d.comment));
+  fmt::print("columns: {}\n", reader->schema()->num_fields());
+  for (const auto& f : reader->schema()->fields()) fmt::print("  {}: {}\n", f.name, f.type->ToString());
+  return Status::OK();
+}
+
+const bool registered = RegisterCommand({"sniff", "Detect a CSV file's dialect and schema", 40, [](CLI::App* app) {
+  auto a = std::make_shared<SniffArgs>();
+  app->add_option("file", a->path, "CSV file ('-' for stdin)")->required();
+  AddCsvOptions(app, a->csv);
+  return std::function<Status()>([a] { return RunSniff(*a); });
+}});
+
+}  // namespace
+}  // namespace quiver::cli

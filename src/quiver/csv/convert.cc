@@ -1,0 +1,387 @@
+#include "quiver/csv/convert.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+
+#include "quiver/core/bit_util.h"
+#include "quiver/core/buffer.h"
+#include "quiver/csv/value_parse.h"
+
+namespace quiver::csv {
+
+FieldSyntax FieldSyntax::From(const CsvOptions& o, const Dialect& d) {
+  FieldSyntax s;
+  s.quote = d.quote;
+  s.escape = d.escape;
+  s.trim = o.trim_whitespace;
+  s.empty_is_null = std::find(o.null_values.begin(), o.null_values.end(), "") != o.null_values.end();
+  for (const auto& t : o.null_values) {
+    if (!t.empty()) s.null_values.push_back(t);
+  }
+  s.true_values = o.true_values;
+  s.false_values = o.false_values;
+  s.replace_invalid_utf8 = o.replace_invalid_utf8;
+  return s;
+}
+
+bool FieldSyntax::IsNullToken(std::string_view s) const {
+  if (s.empty()) return empty_is_null;
+  for (const auto& t : null_values) {
+    if (s == t) return true;
+  }
+  return false;
+}
+
+namespace {
+inline std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+bool FieldSyntax::Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text,
+                       bool* quoted) const {
+  if (f.start == FieldRef::kMissing) return false;
+  std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+  if (trim) raw = Trim(raw);
+  if (quote != '\0' && raw.size() >= 2 && raw.front() == quote && raw.back() == quote) {
+    *quoted = true;
+    *text = raw.substr(1, raw.size() - 2);
+    // A quoted value is text as written: "" is an empty string, not a null, in a string column.
+    if (string_column) return true;
+    return !(text->empty() || IsNullToken(*text));
+  }
+  *quoted = false;
+  *text = raw;
+  if (raw.empty()) return !empty_is_null;
+  if (!null_values.empty() && IsNullToken(raw)) return false;
+  return true;
+}
+
+void FieldSyntax::Unescape(std::string_view text, std::string* out) const {
+  const bool doubled = escape == '\0' || escape == quote;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (doubled ? (c == quote && i + 1 < text.size() && text[i + 1] == quote) : (c == escape && i + 1 < text.size())) {
+      ++i;
+      c = text[i];
+    }
+    out->push_back(c);
+  }
+}
+
+bool ParseBool(std::string_view s, const FieldSyntax& syntax, bool* out) {
+  for (const auto& t : syntax.true_values) {
+    if (s == t) {
+      *out = true;
+      return true;
+    }
+  }
+  for (const auto& t : syntax.false_values) {
+    if (s == t) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// Parses one non-null text for a fixed-width type into *out (storage type T).
+template <typename T>
+using ParseFn = bool (*)(std::string_view, const TypePtr&, const FieldSyntax&, T*);
+
+bool ParseInt64Fn(std::string_view s, const TypePtr&, const FieldSyntax&, int64_t* out) { return ParseInt64(s, out); }
+bool ParseInt32Fn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
+  int64_t v;
+  if (!ParseInt64(s, &v) || v < INT32_MIN || v > INT32_MAX) return false;
+  *out = static_cast<int32_t>(v);
+  return true;
+}
+bool ParseDoubleFn(std::string_view s, const TypePtr&, const FieldSyntax&, double* out) { return ParseFloat64(s, out); }
+bool ParseFloatFn(std::string_view s, const TypePtr&, const FieldSyntax&, float* out) {
+  double d;
+  if (!ParseFloat64(s, &d)) return false;
+  *out = static_cast<float>(d);
+  return true;
+}
+bool ParseDateFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) { return ParseDate(s, out); }
+bool ParseTimestampFn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
+  ParsedTimestamp ts;
+  if (!ParseTimestamp(s, &ts)) return false;
+  switch (t->unit()) {
+    case TimeUnit::kSecond: *out = ts.micros / 1000000; break;
+    case TimeUnit::kMilli: *out = ts.micros / 1000; break;
+    case TimeUnit::kMicro: *out = ts.micros; break;
+    case TimeUnit::kNano:
+      if (__builtin_mul_overflow(ts.micros, int64_t{1000}, out)) return false;
+      break;
+  }
+  return true;
+}
+bool ParseTime64Fn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
+  int64_t nanos;
+  if (!ParseTimeOfDayNanos(s, &nanos)) return false;
+  *out = t->unit() == TimeUnit::kNano ? nanos : nanos / 1000;
+  return true;
+}
+bool ParseTime32Fn(std::string_view s, const TypePtr& t, const FieldSyntax&, int32_t* out) {
+  int64_t nanos;
+  if (!ParseTimeOfDayNanos(s, &nanos)) return false;
+  *out = static_cast<int32_t>(t->unit() == TimeUnit::kMilli ? nanos / 1000000 : nanos / 1000000000);
+  return true;
+}
+bool ParseDecimalFn(std::string_view s, const TypePtr& t, const FieldSyntax&, __int128* out) {
+  return ParseDecimal(s, t->precision(), t->scale(), out);
+}
+
+// Validity bitmap built lazily: columns without nulls carry none.
+class Validity {
+ public:
+  Validity(int64_t rows, MemoryPool* pool) : rows_(rows), pool_(pool) {}
+  Status SetNull(int64_t i) {
+    if (!bitmap_) {
+      QUIVER_ASSIGN_OR_RETURN(bitmap_, Buffer::Allocate(bit_util::BytesForBits(rows_), pool_));
+      bit_util::SetBitsTo(bitmap_->mutable_data(), 0, rows_, true);
+    }
+    bit_util::ClearBit(bitmap_->mutable_data(), i);
+    ++nulls_;
+    return Status::OK();
+  }
+  std::shared_ptr<Buffer> Take() { return std::move(bitmap_); }
+  int64_t nulls() const { return nulls_; }
+
+ private:
+  int64_t rows_;
+  MemoryPool* pool_;
+  std::shared_ptr<Buffer> bitmap_;
+  int64_t nulls_ = 0;
+};
+
+template <typename T>
+Result<Array> ConvertFixed(const TypePtr& type, ParseFn<T> parse, const uint8_t* data, const FieldRef* fields,
+                           int64_t rows, int ncols, int col, const FieldSyntax& syn, bool null_on_error,
+                           int64_t* nulled, ConvertError* error, MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(rows * static_cast<int64_t>(sizeof(T)), pool));
+  T* out = values->mutable_data_as<T>();
+  Validity validity(rows, pool);
+  const FieldRef* f = fields + col;
+  for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    std::string_view text;
+    bool quoted;
+    if (!syn.Text(data, *f, false, &text, &quoted)) [[unlikely]] {
+      out[r] = T{};
+      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+      continue;
+    }
+    if (!parse(text, type, syn, &out[r])) [[unlikely]] {
+      if (!null_on_error) {
+        error->row = r;
+        error->failure = ConvertFailure::kBadValue;
+        return Array();
+      }
+      out[r] = T{};
+      ++*nulled;
+      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+    }
+  }
+  auto d = std::make_shared<ArrayData>();
+  d->type = type;
+  d->length = rows;
+  d->null_count = validity.nulls();
+  d->buffers = {validity.Take(), std::move(values)};
+  return Array(std::move(d));
+}
+
+Result<Array> ConvertBool(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
+                          int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+                          MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), pool));
+  Validity validity(rows, pool);
+  const FieldRef* f = fields + col;
+  for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    std::string_view text;
+    bool quoted, v;
+    if (!syn.Text(data, *f, false, &text, &quoted)) {
+      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+      continue;
+    }
+    if (!ParseBool(text, syn, &v)) {
+      if (!null_on_error) {
+        error->row = r;
+        error->failure = ConvertFailure::kBadValue;
+        return Array();
+      }
+      ++*nulled;
+      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+      continue;
+    }
+    if (v) bit_util::SetBit(bits->mutable_data(), r);
+  }
+  auto d = std::make_shared<ArrayData>();
+  d->type = type;
+  d->length = rows;
+  d->null_count = validity.nulls();
+  d->buffers = {validity.Take(), std::move(bits)};
+  return Array(std::move(d));
+}
+
+// Replaces each invalid UTF-8 sequence by U+FFFD.
+std::string RepairUtf8(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len > 0 && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
+      out.append(s.data() + i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
+                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+                            MemoryPool* pool) {
+  QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate((rows + 1) * 4, pool));
+  int32_t* off = offsets->mutable_data_as<int32_t>();
+  int64_t total = 0;
+  const FieldRef* f = fields + col;
+  for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    if (f->start != FieldRef::kMissing) total += f->end - f->start;
+  }
+  BufferBuilder bytes(pool);
+  QUIVER_RETURN_NOT_OK(bytes.Reserve(total));
+  Validity validity(rows, pool);
+  std::string scratch;
+  const bool check_utf8 = type->id() == TypeId::kString;
+  f = fields + col;
+  off[0] = 0;
+  for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    std::string_view text;
+    bool quoted;
+    if (!syn.Text(data, *f, true, &text, &quoted)) {
+      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+    } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
+      scratch.clear();
+      syn.Unescape(text, &scratch);
+      QUIVER_RETURN_NOT_OK(bytes.Append(scratch));
+    } else {
+      // Unquoted and plain quoted text: the reserve above covers it.
+      bytes.UnsafeAppend(text.data(), static_cast<int64_t>(text.size()));
+    }
+    if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
+    off[r + 1] = static_cast<int32_t>(bytes.size());
+  }
+  // One validation pass over the whole column; only a failure looks at single values.
+  if (check_utf8 && !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()), static_cast<size_t>(bytes.size()))) {
+    if (!syn.replace_invalid_utf8 && !null_on_error) {
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + off[r], static_cast<size_t>(off[r + 1] - off[r]))) {
+          error->row = r;
+          error->failure = ConvertFailure::kInvalidUtf8;
+          return Array();
+        }
+      }
+    }
+    // Rebuild with repairs (or nulls).
+    BufferBuilder fixed(pool);
+    QUIVER_RETURN_NOT_OK(fixed.Reserve(bytes.size() + 64));
+    int32_t prev = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::string_view v(reinterpret_cast<const char*>(bytes.data()) + prev, static_cast<size_t>(off[r + 1] - prev));
+      prev = off[r + 1];
+      if (!simdjson::validate_utf8(v.data(), v.size())) {
+        if (syn.replace_invalid_utf8) {
+          QUIVER_RETURN_NOT_OK(fixed.Append(RepairUtf8(v)));
+        } else {
+          ++*nulled;
+          QUIVER_RETURN_NOT_OK(validity.SetNull(r));
+        }
+      } else {
+        QUIVER_RETURN_NOT_OK(fixed.Append(v));
+      }
+      off[r + 1] = static_cast<int32_t>(fixed.size());
+    }
+    bytes = std::move(fixed);
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto data_buf, bytes.Finish());
+  auto d = std::make_shared<ArrayData>();
+  d->type = type;
+  d->length = rows;
+  d->null_count = validity.nulls();
+  d->buffers = {validity.Take(), std::move(offsets), std::move(data_buf)};
+  return Array(std::move(d));
+}
+
+}  // namespace
+
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
+                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+                            MemoryPool* pool) {
+  switch (type->id()) {
+    case TypeId::kInt64:
+      return ConvertFixed<int64_t>(type, ParseInt64Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kInt32:
+      return ConvertFixed<int32_t>(type, ParseInt32Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kFloat64:
+      return ConvertFixed<double>(type, ParseDoubleFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kFloat32:
+      return ConvertFixed<float>(type, ParseFloatFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kDate32:
+      return ConvertFixed<int32_t>(type, ParseDateFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kTimestamp:
+      return ConvertFixed<int64_t>(type, ParseTimestampFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kTime64:
+      return ConvertFixed<int64_t>(type, ParseTime64Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kTime32:
+      return ConvertFixed<int32_t>(type, ParseTime32Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kDecimal128:
+      return ConvertFixed<__int128>(type, ParseDecimalFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kBool:
+      return ConvertBool(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return ConvertString(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    default:
+      return Status::NotImplemented(fmt::format("CSV columns of type {} are not supported", type->ToString()));
+  }
+}
+
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syn) {
+  std::string_view text;
+  bool quoted;
+  const bool is_string = type->id() == TypeId::kString || type->id() == TypeId::kBinary;
+  if (!syn.Text(data, f, is_string, &text, &quoted)) return true;
+  switch (type->id()) {
+    case TypeId::kInt64: { int64_t v; return ParseInt64Fn(text, type, syn, &v); }
+    case TypeId::kInt32: { int32_t v; return ParseInt32Fn(text, type, syn, &v); }
+    case TypeId::kFloat64: { double v; return ParseDoubleFn(text, type, syn, &v); }
+    case TypeId::kFloat32: { float v; return ParseFloatFn(text, type, syn, &v); }
+    case TypeId::kDate32: { int32_t v; return ParseDateFn(text, type, syn, &v); }
+    case TypeId::kTimestamp: { int64_t v; return ParseTimestampFn(text, type, syn, &v); }
+    case TypeId::kTime64: { int64_t v; return ParseTime64Fn(text, type, syn, &v); }
+    case TypeId::kTime32: { int32_t v; return ParseTime32Fn(text, type, syn, &v); }
+    case TypeId::kDecimal128: { __int128 v; return ParseDecimalFn(text, type, syn, &v); }
+    case TypeId::kBool: { bool v; return ParseBool(text, syn, &v); }
+    case TypeId::kString:
+      if (syn.replace_invalid_utf8) return true;
+      if (quoted) {
+        std::string s;
+        syn.Unescape(text, &s);
+        return simdjson::validate_utf8(s.data(), s.size());
+      }
+      return simdjson::validate_utf8(text.data(), text.size());
+    default: return true;
+  }
+}
+
+}  // namespace quiver::csv

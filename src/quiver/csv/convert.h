@@ -1,0 +1,66 @@
+// Field spans to typed Arrow-layout columns: one tight loop per type over a chunk's rows,
+// nulls by token, quoted fields unescaped only when they contain quotes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "quiver/columnar/array.h"
+#include "quiver/core/memory_pool.h"
+#include "quiver/csv/options.h"
+
+namespace quiver::csv {
+
+// One field of one row, as byte offsets into the chunk's buffer; kMissing marks a field the
+// row did not have (lenient padding), read as null.
+struct FieldRef {
+  uint32_t start;
+  uint32_t end;
+  static constexpr uint32_t kMissing = 0xffffffffu;
+};
+
+// How a column's text is read, derived once from CsvOptions.
+struct FieldSyntax {
+  char quote = '"';
+  char escape = '"';
+  bool trim = false;
+  bool empty_is_null = true;               // the common case, tested without the token list
+  std::vector<std::string> null_values;    // other tokens
+  std::vector<std::string> true_values;
+  std::vector<std::string> false_values;
+  bool replace_invalid_utf8 = false;
+
+  static FieldSyntax From(const CsvOptions& options, const Dialect& dialect);
+
+  // The field's text (quotes removed, escapes still in place) and whether it was quoted.
+  // Returns false for null (missing, or a null token; a quoted value is a null only when a
+  // token matches its text and the column is not a string column).
+  bool Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text, bool* quoted) const;
+  // Appends `text` with doubled quotes / escapes resolved.
+  void Unescape(std::string_view text, std::string* out) const;
+  bool IsNullToken(std::string_view s) const;
+};
+
+enum class ConvertFailure : uint8_t { kNone, kBadValue, kInvalidUtf8 };
+
+struct ConvertError {
+  int64_t row = -1;  // index into the chunk's rows
+  ConvertFailure failure = ConvertFailure::kNone;
+};
+
+// Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). With
+// `null_on_error`, a bad cell becomes null and is counted in *nulled; otherwise the first
+// bad row stops the conversion and is reported in *error.
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
+                            int col, const FieldSyntax& syntax, bool null_on_error, int64_t* nulled,
+                            ConvertError* error, MemoryPool* pool = default_memory_pool());
+
+// Whether the text of one field converts to `type` (for on_error=skip pre-validation).
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syntax);
+
+// Parsers for one non-null text value, shared with type inference.
+bool ParseBool(std::string_view s, const FieldSyntax& syntax, bool* out);
+
+}  // namespace quiver::csv

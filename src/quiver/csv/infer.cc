@@ -1,0 +1,57 @@
+#include "quiver/csv/infer.h"
+
+#include "quiver/csv/value_parse.h"
+
+namespace quiver::csv {
+
+void TypeInferrer::AddValue(int col, std::string_view text) {
+  Candidates& c = cols_[static_cast<size_t>(col)];
+  c.any = true;
+  int64_t i;
+  double d;
+  bool b;
+  int32_t day;
+  int64_t nanos;
+  ParsedTimestamp ts;
+  if (c.int64 && !ParseInt64(text, &i)) c.int64 = false;
+  if (c.float64 && !c.int64 && !ParseFloat64(text, &d)) c.float64 = false;
+  if (c.boolean && !ParseBool(text, syntax_, &b)) c.boolean = false;
+  if (c.date && !ParseDate(text, &day)) c.date = false;
+  if (c.timestamp) {
+    if (!ParseTimestamp(text, &ts)) c.timestamp = false;
+    else c.offset |= ts.has_offset;
+  }
+  if (c.time && !ParseTimeOfDayNanos(text, &nanos)) c.time = false;
+}
+
+void TypeInferrer::Add(const uint8_t* data, const FieldRef* fields, int64_t rows) {
+  const int ncols = static_cast<int>(cols_.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int c = 0; c < ncols; ++c) {
+      std::string_view text;
+      bool quoted;
+      if (syntax_.Text(data, fields[r * ncols + c], false, &text, &quoted)) AddValue(c, text);
+    }
+  }
+}
+
+TypePtr TypeInferrer::TypeOf(int col) const {
+  const Candidates& c = cols_[static_cast<size_t>(col)];
+  if (!c.any) return utf8();
+  if (c.int64) return int64();
+  if (c.float64) return float64();
+  if (c.boolean) return boolean();
+  if (c.date) return date32();
+  if (c.timestamp) return timestamp(TimeUnit::kMicro, c.offset ? "UTC" : "");
+  if (c.time) return time64(TimeUnit::kMicro);
+  return utf8();
+}
+
+bool TypeInferrer::Contradicts(int col, std::string_view text) const {
+  TypePtr t = TypeOf(col);
+  if (t->id() == TypeId::kString) return false;
+  FieldRef f{0, static_cast<uint32_t>(text.size())};
+  return !FieldConverts(t, reinterpret_cast<const uint8_t*>(text.data()), f, syntax_);
+}
+
+}  // namespace quiver::csv

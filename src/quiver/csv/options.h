@@ -1,0 +1,77 @@
+// CsvOptions: everything a CSV read can be told (dialect, tokens, types, error policy).
+// Unset dialect fields are sniffed from the data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "quiver/columnar/type.h"
+#include "quiver/core/result.h"
+#include "quiver/core/simd_dispatch.h"
+
+namespace quiver::csv {
+
+enum class OnError {
+  kFail,  // stop at the first bad row with file:line:column, the value and the reason
+  kSkip,  // drop the row (written to the rejects file when one is given), count it
+  kNull,  // a cell that does not convert becomes null, counted
+};
+
+enum class Encoding { kUtf8, kLatin1, kUtf16 };
+
+struct Dialect {
+  char delimiter = ',';
+  char quote = '"';   // '\0': no quoting
+  char escape = '"';  // == quote: doubled quotes (RFC 4180); '\\': backslash inside quotes
+  bool header = true;
+  int64_t skip_lines = 0;  // physical lines before the header (or first row)
+  char comment = '\0';     // lines starting with it are skipped; '\0': none
+
+  std::string ToString() const;
+};
+
+struct CsvOptions {
+  // Dialect: what is set here wins; the rest is sniffed.
+  std::optional<char> delimiter;
+  std::optional<char> quote;
+  std::optional<char> escape;
+  std::optional<bool> header;
+  std::optional<int64_t> skip_lines;
+  char comment = '\0';
+
+  std::vector<std::string> null_values = {""};
+  std::vector<std::string> true_values = {"true", "True", "TRUE", "t", "T", "yes", "Yes", "YES", "1"};
+  std::vector<std::string> false_values = {"false", "False", "FALSE", "f", "F", "no", "No", "NO", "0"};
+  bool trim_whitespace = false;
+
+  Encoding encoding = Encoding::kUtf8;
+  bool replace_invalid_utf8 = false;  // else invalid UTF-8 in a string column is an error
+
+  OnError on_error = OnError::kFail;
+  std::string rejects_path;  // with kSkip: the rejected lines, their line numbers and reasons
+  // Messy files: short rows padded with nulls, extra fields dropped, stray quotes literal,
+  // blank lines and preambles skipped; every repair is counted.
+  bool lenient = false;
+
+  bool infer_types = true;      // false: every column is a string
+  int64_t infer_rows = 10000;  // rows sampled for type inference
+  bool infer_all = false;      // infer over the whole file (a first pass), so no late value breaks the load
+  std::vector<std::pair<std::string, TypePtr>> column_types;  // explicit types by column name
+  std::vector<std::string> column_names;                      // names when the file has no header
+
+  int64_t batch_rows = 65536;
+  int threads = 0;                        // 0: the default pool
+  int64_t block_size = int64_t{8} << 20;  // bytes read and split per round (per thread)
+  // Splitting kernels of this level instead of the CPU's best (tests run every level).
+  std::optional<SimdLevel> simd_level;
+};
+
+// Parses "id=int64,price=decimal(12,2),ts=timestamp" into column_types.
+Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(const std::string& spec);
+// Parses a type name: int64, float64, bool, date, timestamp, timestamptz, time, string, decimal(p,s).
+Result<TypePtr> ParseTypeName(const std::string& name);
+
+}  // namespace quiver::csv

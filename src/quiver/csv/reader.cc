@@ -1,0 +1,720 @@
+#include "quiver/csv/reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+
+#include "quiver/columnar/concatenate.h"
+#include "quiver/core/thread_pool.h"
+#include "quiver/csv/convert.h"
+#include "quiver/csv/infer.h"
+#include "quiver/csv/input.h"
+#include "quiver/csv/sniffer.h"
+#include "quiver/csv/splitter.h"
+#include "quiver/csv/state_machine.h"
+#include "quiver/io/atomic_file.h"
+
+namespace quiver::csv {
+
+namespace {
+
+constexpr int64_t kSniffBytes = int64_t{4} << 20;
+
+struct RowRef {
+  uint32_t start;  // first byte of the row
+  uint32_t end;    // its terminator (or the end of input)
+};
+
+// A problem found in a chunk, resolved to line numbers only when it is reported.
+struct ChunkProblem {
+  uint32_t pos = 0;   // byte offset (block-relative) of the field or row
+  int col = -1;       // -1: the whole row
+  std::string message;
+  std::string value;
+};
+
+// One parallel unit of a block: its byte range, its structural positions, and what parsing
+// it produced.
+struct Chunk {
+  uint32_t begin = 0, end = 0;
+  std::vector<uint32_t> pos;  // block-relative positions with kRowEndFlag
+  size_t count = 0;
+  int64_t line_breaks = 0;
+  bool anomaly = false;
+  uint64_t start_in_quote = 0;
+
+  // Parse results.
+  std::vector<RowRef> rows;
+  std::vector<FieldRef> fields;
+  int64_t unfinished = -1;  // start of a row that runs past the end of the block
+  std::vector<std::pair<RowRef, std::string>> rejected;  // with reasons
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  std::optional<ChunkProblem> problem;
+  int64_t blank = 0, repaired = 0, dropped = 0, nulled = 0, rows_seen = 0;
+};
+
+}  // namespace
+
+class CsvReader::Impl {
+ public:
+  Impl(std::unique_ptr<ByteSource> src, CsvOptions options) : src_(std::move(src)), opts_(std::move(options)) {}
+
+  Status Init();
+  Result<std::shared_ptr<RecordBatch>> Next();
+
+  Dialect dialect_;
+  SchemaPtr schema_;
+  CsvReadStats stats_;
+  std::unique_ptr<ByteSource> src_;
+
+ private:
+  Status Fill(int64_t target);
+  Status ProcessBlock();
+  Status SplitFast(uint32_t len, bool at_end, std::vector<Chunk>& chunks, bool* anomaly);
+  Status SplitMachine(uint32_t len, bool at_end, std::vector<Chunk>& chunks);
+  void ParseChunk(size_t k, std::vector<Chunk>& chunks, uint32_t len, bool at_end);
+  Status BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end);
+  void ConvertChunk(Chunk& c);
+  Status ReportProblem(const ChunkProblem& p, std::vector<Chunk>& chunks, size_t k);
+  Status WriteRejects(const Chunk& c, size_t k, std::vector<Chunk>& chunks);
+  std::string Where(uint32_t pos, int col) const;
+  const uint8_t* base() const { return buf_->data() + start_; }
+  int64_t LineAt(uint32_t pos) const { return lines_before_ + CountLineBreaks(base(), pos) + 1; }
+
+  CsvOptions opts_;
+  std::string name_;
+  FieldSyntax syntax_;
+  SplitConfig split_;
+  MachineConfig machine_;
+  bool force_machine_ = false;
+  int ncols_ = 0;
+  std::vector<std::string> names_;
+  ThreadPool* pool_ = nullptr;
+  std::unique_ptr<ThreadPool> own_pool_;
+  int threads_ = 1;
+
+  std::shared_ptr<Buffer> buf_;
+  int64_t start_ = 0, end_ = 0;  // unread data is buf_[start_, end_)
+  bool eof_ = false;
+  bool finished_ = false;
+  int64_t lines_before_ = 0;  // physical lines before buf_[start_]
+  int64_t offset_before_ = 0;  // decoded bytes before buf_[start_]
+  std::vector<Chunk> chunks_;
+  std::deque<std::shared_ptr<RecordBatch>> ready_;
+  std::unique_ptr<io::AtomicFile> rejects_;
+  bool inferred_ = false;  // types came from a sample (errors then suggest --types)
+};
+
+Status CsvReader::Impl::Fill(int64_t target) {
+  if (!buf_) {
+    QUIVER_ASSIGN_OR_RETURN(buf_, Buffer::Allocate(target + 64));
+  }
+  // Move the unread tail to the front, then grow if one row needs more room than a block.
+  if (start_ > 0) {
+    std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
+    end_ -= start_;
+    start_ = 0;
+  }
+  if (buf_->size() < target + 64) QUIVER_RETURN_NOT_OK(buf_->Resize(target + 64));
+  while (!eof_ && end_ < target) {
+    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, target - end_));
+    if (n == 0) eof_ = true;
+    end_ += n;
+    stats_.bytes_read += n;
+  }
+  return Status::OK();
+}
+
+std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
+  std::string w = fmt::format("{}:{}", name_, LineAt(pos));
+  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, names_[static_cast<size_t>(col)]);
+  return w;
+}
+
+Status CsvReader::Impl::Init() {
+  name_ = src_->name();
+  pool_ = ThreadPool::Default();
+  threads_ = opts_.threads > 0 ? opts_.threads : pool_->num_threads();
+  if (opts_.threads > 0 && opts_.threads != pool_->num_threads()) {
+    own_pool_ = std::make_unique<ThreadPool>(opts_.threads);
+    pool_ = own_pool_.get();
+  }
+  if (opts_.on_error != OnError::kSkip && !opts_.rejects_path.empty()) {
+    return Status::Invalid("--rejects needs --on-error skip");
+  }
+  if (!opts_.rejects_path.empty()) {
+    QUIVER_ASSIGN_OR_RETURN(rejects_, io::AtomicFile::Open(opts_.rejects_path));
+    QUIVER_RETURN_NOT_OK(rejects_->stream()->Write("line,reason,record\n"));
+  }
+  QUIVER_RETURN_NOT_OK(Fill(std::max<int64_t>(kSniffBytes, opts_.block_size)));
+  std::string_view sample(reinterpret_cast<const char*>(buf_->data()), static_cast<size_t>(std::min<int64_t>(end_, kSniffBytes)));
+  const bool sample_is_all = eof_ && end_ <= kSniffBytes;
+
+  // Dialect: what the options fix, plus what the sniffer finds.
+  if (opts_.delimiter && opts_.quote && opts_.escape && opts_.skip_lines) {
+    dialect_.delimiter = *opts_.delimiter;
+    dialect_.quote = *opts_.quote;
+    dialect_.escape = *opts_.escape;
+    dialect_.skip_lines = *opts_.skip_lines;
+    dialect_.comment = opts_.comment;
+  } else if (end_ == 0) {
+    dialect_.delimiter = opts_.delimiter.value_or(',');
+    dialect_.quote = opts_.quote.value_or('"');
+    dialect_.escape = opts_.escape.value_or(dialect_.quote);
+    dialect_.skip_lines = opts_.skip_lines.value_or(0);
+    dialect_.comment = opts_.comment;
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(SniffResult sniffed, SniffDialect(sample, sample_is_all, opts_));
+    dialect_ = sniffed.dialect;
+    if (!opts_.lenient && !opts_.skip_lines) dialect_.skip_lines = 0;  // preambles are a lenient repair
+  }
+  split_ = SplitConfig{static_cast<uint8_t>(dialect_.delimiter), static_cast<uint8_t>(dialect_.quote),
+                       static_cast<uint8_t>(dialect_.escape)};
+  machine_.split = split_;
+  machine_.comment = dialect_.comment;
+  machine_.lenient = opts_.lenient;
+  force_machine_ = dialect_.comment != '\0';
+  syntax_ = FieldSyntax::From(opts_, dialect_);
+
+  // Skip the preamble.
+  size_t skip = SkipLines(buf_->data(), static_cast<size_t>(end_), dialect_.skip_lines);
+  lines_before_ = CountLineBreaks(buf_->data(), skip);
+  start_ = static_cast<int64_t>(skip);
+  offset_before_ = start_;
+
+  // Sample rows, split by the state machine (lenient: the sample only has to be indicative).
+  const uint8_t* data = base();
+  size_t avail = static_cast<size_t>(std::min<int64_t>(end_ - start_, kSniffBytes));
+  bool avail_is_all = eof_ && static_cast<int64_t>(avail) == end_ - start_;
+  std::vector<uint32_t> pos(avail + 1);
+  MachineConfig mc = machine_;
+  mc.lenient = true;
+  MachineState ms;
+  MachineResult mr = SplitWithStateMachine(data, avail, -1, avail_is_all, mc, &ms, pos.data());
+  std::vector<std::vector<FieldRef>> rows;
+  std::vector<uint32_t> row_ends;
+  {
+    uint32_t s = 0;
+    std::vector<FieldRef> cur;
+    auto finish_row = [&](uint32_t end) {
+      if (!cur.empty() && end > cur.back().start && data[end - 1] == '\r') cur.back().end = end - 1;
+      bool blank = cur.size() == 1 && cur[0].end == cur[0].start;
+      bool comment = dialect_.comment != '\0' && cur[0].end > cur[0].start && data[cur[0].start] == static_cast<uint8_t>(dialect_.comment);
+      if (!blank && !comment) {
+        rows.push_back(cur);
+        row_ends.push_back(end);
+      }
+      cur.clear();
+    };
+    for (size_t i = 0; i < mr.count && static_cast<int64_t>(rows.size()) <= opts_.infer_rows; ++i) {
+      uint32_t p = pos[i] & kPositionMask;
+      cur.push_back(FieldRef{s, p});
+      s = p + 1;
+      if (pos[i] & kRowEndFlag) finish_row(p);
+    }
+    if (avail_is_all && s < avail && static_cast<int64_t>(rows.size()) <= opts_.infer_rows) {
+      cur.push_back(FieldRef{s, static_cast<uint32_t>(avail)});
+      finish_row(static_cast<uint32_t>(avail));
+    }
+  }
+  // Column count: the most common row width in the sample.
+  if (!rows.empty()) {
+    std::map<size_t, int64_t> freq;
+    for (auto& r : rows) ++freq[r.size()];
+    size_t mode = 0;
+    int64_t best = -1;
+    for (auto& [w, n] : freq) {
+      if (n > best) {
+        best = n;
+        mode = w;
+      }
+    }
+    ncols_ = static_cast<int>(rows[0].size() == mode || !opts_.lenient ? rows[0].size() : mode);
+  }
+  if (!opts_.column_names.empty()) ncols_ = static_cast<int>(opts_.column_names.size());
+  if (ncols_ == 0) ncols_ = 1;
+
+  // Header: given, or detected as a first row that contradicts the types of the rows after it.
+  auto padded = [&](const std::vector<FieldRef>& r) {
+    std::vector<FieldRef> out(r.begin(), r.begin() + std::min<size_t>(r.size(), static_cast<size_t>(ncols_)));
+    while (static_cast<int>(out.size()) < ncols_) out.push_back(FieldRef{FieldRef::kMissing, FieldRef::kMissing});
+    return out;
+  };
+  TypeInferrer body(ncols_, syntax_);
+  for (size_t r = 1; r < rows.size(); ++r) {
+    auto f = padded(rows[r]);
+    body.Add(data, f.data(), 1);
+  }
+  bool header = true;
+  if (opts_.header) {
+    header = *opts_.header;
+  } else if (!opts_.column_names.empty() || rows.empty()) {
+    header = false;
+  } else {
+    auto first = padded(rows[0]);
+    bool contradicts = false, all_string = true, any_null = false;
+    std::set<std::string> seen;
+    bool dup = false;
+    for (int c = 0; c < ncols_; ++c) {
+      std::string_view text;
+      bool quoted;
+      if (!syntax_.Text(data, first[static_cast<size_t>(c)], false, &text, &quoted)) {
+        any_null = true;
+        continue;
+      }
+      if (body.TypeOf(c)->id() != TypeId::kString) all_string = false;
+      if (body.Contradicts(c, text)) contradicts = true;
+      dup |= !seen.insert(std::string(text)).second;
+    }
+    // All-text files: a first row with no empty and no repeated value reads as a header.
+    header = contradicts || (all_string && !any_null && !dup && rows.size() > 1) || (rows.size() == 1 && all_string);
+  }
+  dialect_.header = header;
+
+  // Names.
+  if (!opts_.column_names.empty()) {
+    names_ = opts_.column_names;
+  } else if (header && !rows.empty()) {
+    auto first = padded(rows[0]);
+    std::set<std::string> used;
+    for (int c = 0; c < ncols_; ++c) {
+      std::string_view text;
+      bool quoted = false;
+      std::string name;
+      const FieldRef& f = first[static_cast<size_t>(c)];
+      if (f.start != FieldRef::kMissing) {
+        std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+        if (syntax_.Text(data, f, true, &text, &quoted)) {
+          if (quoted) syntax_.Unescape(text, &name);
+          else name = std::string(text);
+        }
+        (void)raw;
+      }
+      if (name.empty()) name = fmt::format("column{}", c);
+      std::string unique = name;
+      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
+      names_.push_back(unique);
+    }
+  } else {
+    for (int c = 0; c < ncols_; ++c) names_.push_back(fmt::format("column{}", c));
+  }
+
+  // Types: explicit ones, then inference over the sample rows (the header excluded).
+  TypeInferrer inferrer(ncols_, syntax_);
+  for (size_t r = header ? 1 : 0; r < rows.size(); ++r) {
+    auto f = padded(rows[r]);
+    inferrer.Add(data, f.data(), 1);
+  }
+  std::vector<Field> fields;
+  for (int c = 0; c < ncols_; ++c) {
+    TypePtr t = opts_.infer_types ? inferrer.TypeOf(c) : utf8();
+    inferred_ = opts_.infer_types;
+    for (const auto& [n, explicit_type] : opts_.column_types) {
+      if (n == names_[static_cast<size_t>(c)]) t = explicit_type;
+    }
+    fields.push_back(field(names_[static_cast<size_t>(c)], t));
+  }
+  for (const auto& [n, t] : opts_.column_types) {
+    if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
+      return Status::Invalid(fmt::format("{}: --types names column '{}', which the file does not have", name_, n));
+    }
+  }
+  schema_ = std::make_shared<const Schema>(std::move(fields));
+
+  // Step past the header row.
+  if (header && !row_ends.empty()) {
+    uint32_t after = row_ends[0] + 1;
+    if (after > static_cast<uint32_t>(end_ - start_)) after = static_cast<uint32_t>(end_ - start_);
+    lines_before_ += CountLineBreaks(base(), after);
+    start_ += after;
+    offset_before_ += after;
+  } else if (header) {
+    start_ = end_;  // a header and nothing else
+  }
+  return Status::OK();
+}
+
+Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>& chunks, bool* anomaly) {
+  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  const uint8_t* data = base();
+  // Each chunk's starting quote state is the parity of the quotes before it.
+  std::vector<uint64_t> parity(chunks.size(), 0), esc(chunks.size(), 0);
+  {
+    TaskGroup group(pool_);
+    for (size_t i = 0; i + 1 < chunks.size(); ++i) {
+      group.Submit([&, i] {
+        parity[i] = k.quote_parity(data + chunks[i].begin, chunks[i].end - chunks[i].begin, split_, &esc[i]);
+        return Status::OK();
+      });
+    }
+    QUIVER_RETURN_NOT_OK(group.Wait());
+  }
+  uint64_t state = 0;
+  for (auto& c : chunks) {
+    c.start_in_quote = state ? ~uint64_t{0} : 0;
+    state ^= parity[&c - chunks.data()];
+  }
+  TaskGroup group(pool_);
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    group.Submit([&, i] {
+      Chunk& c = chunks[i];
+      c.pos.resize(c.end - c.begin + 1);
+      SplitCarry carry;
+      carry.in_quote = c.start_in_quote;
+      if (c.begin > 0) {
+        uint8_t prev = data[c.begin - 1];
+        carry.prev_boundary = (prev == split_.delimiter || prev == '\n' || prev == '\r') ? 1 : 0;
+        carry.prev_closer = (split_.quote != 0 && prev == split_.quote && c.start_in_quote == 0) ? 1 : 0;
+      }
+      int next = c.end < len ? data[c.end] : -1;
+      SplitResult r = k.split(data + c.begin, c.end - c.begin, next, split_, &carry, c.pos.data());
+      // Positions come out chunk-relative; rebase them onto the block.
+      for (size_t j = 0; j < r.count; ++j) c.pos[j] += c.begin;
+      c.count = r.count;
+      c.line_breaks = r.line_breaks;
+      c.anomaly = r.anomaly || (i + 1 == chunks.size() && at_end && carry.in_quote != 0);
+      return Status::OK();
+    });
+  }
+  QUIVER_RETURN_NOT_OK(group.Wait());
+  for (auto& c : chunks) *anomaly |= c.anomaly;
+  return Status::OK();
+}
+
+Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, std::vector<Chunk>& chunks) {
+  chunks.resize(1);
+  Chunk& c = chunks[0];
+  c.begin = 0;
+  c.end = len;
+  c.pos.resize(len + 1);
+  MachineState st;
+  MachineResult r = SplitWithStateMachine(base(), len, -1, at_end, machine_, &st, c.pos.data());
+  c.count = r.count;
+  c.line_breaks = r.line_breaks;
+  if (r.error != MachineError::kNone) {
+    // Where the row holding the error starts decides its column number.
+    uint32_t err = static_cast<uint32_t>(std::min<size_t>(r.error_pos, len ? len - 1 : 0));
+    int col = 0;
+    for (size_t i = 0; i < r.count && (c.pos[i] & kPositionMask) < err; ++i) {
+      col = (c.pos[i] & kRowEndFlag) ? 0 : col + 1;
+    }
+    return Status::Invalid(fmt::format("{}:{}:{}: {} (byte {})", name_, LineAt(err), col + 1,
+                                       MachineErrorText(r.error), offset_before_ + err));
+  }
+  return Status::OK();
+}
+
+// Walks structural positions from chunk k onward, collecting the rows that start in chunk k.
+Status CsvReader::Impl::BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end) {
+  const uint8_t* data = base();
+  // The first row starting in this chunk.
+  uint32_t row_start;
+  size_t ci = k, idx = 0;
+  if (k == 0) {
+    row_start = 0;
+  } else {
+    // A row starts here only after a row end; find the first one at or after our begin-1.
+    const Chunk& prev = chunks[k - 1];
+    if (prev.count > 0 && (prev.pos[prev.count - 1] & kRowEndFlag) &&
+        (prev.pos[prev.count - 1] & kPositionMask) + 1 == c.begin) {
+      row_start = c.begin;
+    } else {
+      size_t j = 0;
+      while (j < c.count && !(c.pos[j] & kRowEndFlag)) ++j;
+      if (j == c.count) return Status::OK();  // no row starts in this chunk
+      row_start = (c.pos[j] & kPositionMask) + 1;
+      idx = j + 1;
+    }
+  }
+  std::vector<FieldRef> cur;
+  cur.reserve(static_cast<size_t>(ncols_) + 4);
+  auto emit_row = [&](uint32_t end) {
+    if (end > row_start && data[end - 1] == '\r') cur.back().end = std::max(cur.back().start, end - 1);
+    ++c.rows_seen;
+    const size_t nf = cur.size();
+    bool blank = nf == 1 && cur[0].end == cur[0].start;
+    if (blank && ncols_ > 1) {
+      ++c.blank;
+      --c.rows_seen;
+      return;
+    }
+    if (dialect_.comment != '\0' && cur[0].end > cur[0].start && data[cur[0].start] == static_cast<uint8_t>(dialect_.comment)) {
+      --c.rows_seen;
+      return;
+    }
+    RowRef row{row_start, end};
+    if (static_cast<int>(nf) != ncols_) {
+      if (opts_.lenient) {
+        ++c.repaired;
+        if (static_cast<int>(nf) > ncols_) c.dropped += static_cast<int64_t>(nf) - ncols_;
+        for (int f = 0; f < ncols_; ++f) {
+          c.fields.push_back(f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
+                                                      : FieldRef{FieldRef::kMissing, FieldRef::kMissing});
+        }
+        c.rows.push_back(row);
+        return;
+      }
+      std::string reason = fmt::format("expected {} fields, got {}", ncols_, nf);
+      if (opts_.on_error == OnError::kFail) {
+        if (!c.problem) c.problem = ChunkProblem{row_start, -1, reason, {}};
+      } else {
+        c.rejected.emplace_back(row, std::move(reason));
+      }
+      return;
+    }
+    c.fields.insert(c.fields.end(), cur.begin(), cur.end());
+    c.rows.push_back(row);
+  };
+  uint32_t field_start = row_start;
+  for (;;) {
+    if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
+    if (idx >= chunks[ci].count) {
+      if (++ci < chunks.size()) {
+        idx = 0;
+        continue;
+      }
+      // Out of separators: the rest of the block is one unfinished row.
+      if (row_start >= len) return Status::OK();
+      if (!at_end) {
+        c.unfinished = row_start;
+        return Status::OK();
+      }
+      cur.push_back(FieldRef{field_start, len});
+      emit_row(len);
+      return Status::OK();
+    }
+    uint32_t p = chunks[ci].pos[idx++];
+    uint32_t at = p & kPositionMask;
+    cur.push_back(FieldRef{field_start, at});
+    field_start = at + 1;
+    if (p & kRowEndFlag) {
+      emit_row(at);
+      cur.clear();
+      row_start = at + 1;
+      if (row_start >= c.end) return Status::OK();  // the next row belongs to the next chunk
+    }
+  }
+}
+
+void CsvReader::Impl::ConvertChunk(Chunk& c) {
+  const uint8_t* data = base();
+  if (opts_.on_error == OnError::kSkip && !c.rows.empty()) {
+    // Rows with a value that does not convert are dropped before conversion, so every column
+    // keeps the same rows.
+    std::vector<RowRef> rows;
+    std::vector<FieldRef> fields;
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+      const FieldRef* f = &c.fields[r * static_cast<size_t>(ncols_)];
+      int bad = -1;
+      for (int col = 0; col < ncols_ && bad < 0; ++col) {
+        if (!FieldConverts(schema_->field(col).type, data, f[col], syntax_)) bad = col;
+      }
+      if (bad >= 0) {
+        c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': cannot convert to {}", bad + 1,
+                                                       names_[static_cast<size_t>(bad)], schema_->field(bad).type->ToString()));
+      } else {
+        rows.push_back(c.rows[r]);
+        fields.insert(fields.end(), f, f + ncols_);
+      }
+    }
+    c.rows = std::move(rows);
+    c.fields = std::move(fields);
+  }
+  const int64_t nrows = static_cast<int64_t>(c.rows.size());
+  if (nrows == 0) return;
+  std::vector<Array> columns;
+  for (int col = 0; col < ncols_; ++col) {
+    ConvertError err;
+    auto arr = ConvertColumn(schema_->field(col).type, data, c.fields.data(), nrows, ncols_, col, syntax_,
+                             opts_.on_error == OnError::kNull, &c.nulled, &err);
+    if (!arr.ok()) {
+      c.problem = ChunkProblem{c.rows[0].start, col, arr.status().message(), {}};
+      return;
+    }
+    if (err.failure != ConvertFailure::kNone) {
+      const FieldRef& f = c.fields[static_cast<size_t>(err.row) * ncols_ + col];
+      std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+      std::string msg = err.failure == ConvertFailure::kInvalidUtf8
+                            ? std::string("invalid UTF-8")
+                            : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
+      c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
+      return;
+    }
+    columns.push_back(std::move(*arr));
+  }
+  auto batch = std::make_shared<RecordBatch>(schema_, nrows, std::move(columns));
+  for (int64_t off = 0; off < nrows; off += opts_.batch_rows) {
+    int64_t n = std::min(opts_.batch_rows, nrows - off);
+    c.batches.push_back(off == 0 && n == nrows ? batch : batch->Slice(off, n));
+  }
+}
+
+Status CsvReader::Impl::ReportProblem(const ChunkProblem& p, std::vector<Chunk>&, size_t) {
+  std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
+  if (p.col >= 0) {
+    std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
+    msg += fmt::format(", got \"{}\"", shown);
+  }
+  msg += fmt::format(" (byte {})", offset_before_ + p.pos);
+  if (p.col >= 0 && inferred_ && p.message.rfind("cannot convert", 0) == 0) {
+    msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
+                       opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
+  }
+  return Status::Invalid(std::move(msg));
+}
+
+Status CsvReader::Impl::WriteRejects(const Chunk& c, size_t, std::vector<Chunk>&) {
+  if (!rejects_) return Status::OK();
+  std::string out;
+  for (const auto& [row, reason] : c.rejected) {
+    std::string_view text(reinterpret_cast<const char*>(base()) + row.start, row.end - row.start);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::string quoted = "\"";
+    for (char ch : text) {
+      if (ch == '"') quoted += '"';
+      quoted += ch;
+    }
+    quoted += '"';
+    std::string r = "\"";
+    for (char ch : reason) {
+      if (ch == '"') r += '"';
+      r += ch;
+    }
+    r += '"';
+    out += fmt::format("{},{},{}\n", LineAt(row.start), r, quoted);
+  }
+  return rejects_->stream()->Write(out);
+}
+
+Status CsvReader::Impl::ProcessBlock() {
+  const int64_t target = opts_.block_size * threads_;
+  QUIVER_RETURN_NOT_OK(Fill(std::max<int64_t>(target, (end_ - start_) * 2)));
+  int64_t avail = end_ - start_;
+  if (avail > int64_t{kPositionMask}) {
+    return Status::Invalid(fmt::format("{}: a single row longer than 2 GiB (line {})", name_, lines_before_ + 1));
+  }
+  if (avail == 0) {
+    finished_ = true;
+    return Status::OK();
+  }
+  const uint32_t len = static_cast<uint32_t>(avail);
+  const bool at_end = eof_;
+  const uint8_t* data = base();
+
+  // Chunk boundaries, never right after an escape character (its effect would cross over).
+  size_t nchunks = len < (1u << 20) ? 1 : static_cast<size_t>(threads_);
+  chunks_.resize(nchunks);
+  for (size_t i = 0; i < nchunks; ++i) {
+    Chunk fresh;
+    fresh.pos = std::move(chunks_[i].pos);  // keep the allocation
+    chunks_[i] = std::move(fresh);
+  }
+  for (size_t i = 0; i < nchunks; ++i) {
+    uint32_t b = static_cast<uint32_t>(static_cast<uint64_t>(len) * i / nchunks);
+    const bool esc = split_.escape != 0 && split_.escape != split_.quote;
+    while (esc && b > 0 && b < len && data[b - 1] == split_.escape) ++b;
+    chunks_[i].begin = i == 0 ? 0 : std::max(b, chunks_[i - 1].begin);
+    if (i > 0) chunks_[i - 1].end = chunks_[i].begin;
+  }
+  chunks_.back().end = len;
+
+  bool anomaly = force_machine_;
+  if (!anomaly) QUIVER_RETURN_NOT_OK(SplitFast(len, at_end, chunks_, &anomaly));
+  if (anomaly) QUIVER_RETURN_NOT_OK(SplitMachine(len, at_end, chunks_));
+
+  {
+    TaskGroup group(pool_);
+    for (size_t i = 0; i < chunks_.size(); ++i) {
+      group.Submit([this, i, len, at_end] {
+        Chunk& c = chunks_[i];
+        QUIVER_RETURN_NOT_OK(BuildRows(c, chunks_, i, len, at_end));
+        if (!c.problem) ConvertChunk(c);
+        return Status::OK();
+      });
+    }
+    QUIVER_RETURN_NOT_OK(group.Wait());
+  }
+
+  // Results in order: the first problem stops the read.
+  uint32_t consumed = len;
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    Chunk& c = chunks_[i];
+    if (c.problem) return ReportProblem(*c.problem, chunks_, i);
+    if (c.unfinished >= 0) consumed = std::min(consumed, static_cast<uint32_t>(c.unfinished));
+  }
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    Chunk& c = chunks_[i];
+    QUIVER_RETURN_NOT_OK(WriteRejects(c, i, chunks_));
+    stats_.rows_read += c.rows_seen;
+    stats_.rows_rejected += static_cast<int64_t>(c.rejected.size());
+    stats_.cells_nulled += c.nulled;
+    stats_.rows_repaired += c.repaired;
+    stats_.fields_dropped += c.dropped;
+    stats_.blank_lines += c.blank;
+    for (auto& b : c.batches) {
+      stats_.rows_written += b->num_rows();
+      ready_.push_back(std::move(b));
+    }
+    c.batches.clear();
+  }
+  // consumed == 0 (one row fills the block): the next round's Fill doubles the buffer.
+  lines_before_ += CountLineBreaks(data, consumed);
+  offset_before_ += consumed;
+  start_ += consumed;
+  if (at_end && start_ >= end_) finished_ = true;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<RecordBatch>> CsvReader::Impl::Next() {
+  while (ready_.empty() && !finished_) QUIVER_RETURN_NOT_OK(ProcessBlock());
+  if (!ready_.empty()) {
+    auto b = std::move(ready_.front());
+    ready_.pop_front();
+    return b;
+  }
+  if (rejects_) {
+    QUIVER_RETURN_NOT_OK(rejects_->Commit());
+    rejects_.reset();
+  }
+  return std::shared_ptr<RecordBatch>();
+}
+
+CsvReader::CsvReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CsvReader::~CsvReader() = default;
+
+Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, CsvOptions options) {
+  QUIVER_ASSIGN_OR_RETURN(auto src, OpenByteSource(path, options.encoding));
+  auto impl = std::make_unique<Impl>(std::move(src), std::move(options));
+  QUIVER_RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<CsvReader>(new CsvReader(std::move(impl)));
+}
+
+Result<std::unique_ptr<CsvReader>> CsvReader::OpenBuffer(std::shared_ptr<Buffer> bytes, CsvOptions options,
+                                                         std::string name) {
+  QUIVER_ASSIGN_OR_RETURN(auto src, OpenMemoryByteSource(std::move(bytes), std::move(name), options.encoding));
+  auto impl = std::make_unique<Impl>(std::move(src), std::move(options));
+  QUIVER_RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<CsvReader>(new CsvReader(std::move(impl)));
+}
+
+const Dialect& CsvReader::dialect() const { return impl_->dialect_; }
+const SchemaPtr& CsvReader::schema() const { return impl_->schema_; }
+Result<std::shared_ptr<RecordBatch>> CsvReader::Next() { return impl_->Next(); }
+const CsvReadStats& CsvReader::stats() const { return impl_->stats_; }
+int64_t CsvReader::input_position() const { return impl_->src_->raw_position(); }
+int64_t CsvReader::input_size() const { return impl_->src_->raw_size(); }
+
+Result<std::shared_ptr<RecordBatch>> CsvReader::ReadAll() {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (;;) {
+    QUIVER_ASSIGN_OR_RETURN(auto b, Next());
+    if (!b) break;
+    batches.push_back(std::move(b));
+  }
+  return ConcatenateBatches(schema(), batches);
+}
+
+}  // namespace quiver::csv

@@ -1,0 +1,143 @@
+#include "quiver/csv/sniffer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "quiver/csv/state_machine.h"
+
+namespace quiver::csv {
+
+int64_t CountLineBreaks(const uint8_t* data, size_t n) {
+  int64_t lines = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (data[i] == '\n') ++lines;
+    else if (data[i] == '\r' && (i + 1 >= n || data[i + 1] != '\n')) ++lines;
+  }
+  return lines;
+}
+
+size_t SkipLines(const uint8_t* data, size_t n, int64_t lines) {
+  size_t i = 0;
+  for (; i < n && lines > 0; ++i) {
+    if (data[i] == '\n' || (data[i] == '\r' && (i + 1 >= n || data[i + 1] != '\n'))) --lines;
+  }
+  return i;
+}
+
+namespace {
+
+struct Candidate {
+  Dialect dialect;
+  bool valid = false;
+  bool clean = false;  // parsed without a quoting error
+  int64_t consistent = 0;  // rows with the dominant field count
+  int ncols = 0;
+  int64_t preamble_rows = 0;
+  size_t region_start = 0;  // byte offset of the first row of the consistent region
+  int64_t rows = 0;
+};
+
+Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const CsvOptions& o) {
+  Candidate c;
+  c.dialect = d;
+  MachineConfig mc;
+  mc.split = SplitConfig{static_cast<uint8_t>(d.delimiter), static_cast<uint8_t>(d.quote), static_cast<uint8_t>(d.escape)};
+  mc.comment = o.comment;
+  mc.lenient = false;
+  std::vector<uint32_t> pos(sample.size() + 1);
+  MachineState st;
+  const auto* data = reinterpret_cast<const uint8_t*>(sample.data());
+  MachineResult r = SplitWithStateMachine(data, sample.size(), -1, at_end, mc, &st, pos.data());
+  size_t usable = r.count;
+  // An open quote at the end of a partial sample is not evidence against the dialect; other
+  // errors rank the candidate below every clean one, judged on the rows before the error.
+  c.clean = r.error == MachineError::kNone || (r.error == MachineError::kUnterminatedQuote && !at_end);
+  // Field counts per row; a trailing unterminated row only counts at the end of input.
+  std::vector<std::pair<int, size_t>> rows;  // (fields, start offset)
+  size_t start = 0;
+  int fields = 1;
+  for (size_t i = 0; i < usable; ++i) {
+    if (pos[i] & kRowEndFlag) {
+      size_t end = pos[i] & kPositionMask;
+      bool blank = end == start || (end == start + 1 && data[start] == '\r');
+      bool comment = o.comment != '\0' && end > start && data[start] == static_cast<uint8_t>(o.comment);
+      if (!blank && !comment) rows.emplace_back(fields, start);
+      start = end + 1;
+      fields = 1;
+    } else {
+      ++fields;
+    }
+  }
+  if (at_end && r.error == MachineError::kNone && start < sample.size()) rows.emplace_back(fields, start);
+  if (rows.empty()) return c;
+  std::map<int, int64_t> freq;
+  for (auto& [f, s] : rows) ++freq[f];
+  int mode = 0;
+  int64_t best = -1;
+  for (auto& [f, n] : freq) {
+    if (n > best || (n == best && f > mode)) {
+      best = n;
+      mode = f;
+    }
+  }
+  size_t first = 0;
+  while (first < rows.size() && rows[first].first != mode) ++first;
+  c.valid = true;
+  c.ncols = mode;
+  c.consistent = best;
+  c.preamble_rows = static_cast<int64_t>(first);
+  c.region_start = rows[first].second;
+  c.rows = static_cast<int64_t>(rows.size());
+  return c;
+}
+
+}  // namespace
+
+Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const CsvOptions& o) {
+  std::vector<char> delims = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
+  std::vector<char> quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\0', '\''};
+  Candidate best;
+  for (char q : quotes) {
+    std::vector<char> escapes = o.escape ? std::vector<char>{*o.escape} : std::vector<char>{q, '\\'};
+    if (q == '\0') escapes = {'\0'};
+    for (char e : escapes) {
+      for (char d : delims) {
+        Dialect dialect;
+        dialect.delimiter = d;
+        dialect.quote = q;
+        dialect.escape = e;
+        dialect.comment = o.comment;
+        Candidate c = Evaluate(sample, at_end, dialect, o);
+        if (!c.valid) continue;
+        // More agreeing rows first; then more columns; earlier candidates win exact ties.
+        bool better = !best.valid;
+        if (!better && c.clean != best.clean) {
+          better = c.clean;
+        } else if (!better) {
+          // A single-column reading agrees trivially; it only wins when nothing splits.
+          bool c_multi = c.ncols > 1, b_multi = best.ncols > 1;
+          if (c_multi != b_multi) better = c_multi;
+          else if (c.consistent != best.consistent) better = c.consistent > best.consistent;
+          else better = c.ncols > best.ncols;
+        }
+        if (better) best = c;
+      }
+    }
+  }
+  if (!best.valid) {
+    return Status::Invalid("could not detect the CSV dialect: no delimiter and quote candidate parses the first "
+                           "rows (give --delimiter, --quote, --escape)");
+  }
+  SniffResult out;
+  out.dialect = best.dialect;
+  out.num_columns = best.ncols;
+  out.rows_sampled = best.rows;
+  const auto* data = reinterpret_cast<const uint8_t*>(sample.data());
+  out.dialect.skip_lines = o.skip_lines ? *o.skip_lines : CountLineBreaks(data, best.region_start);
+  return out;
+}
+
+}  // namespace quiver::csv

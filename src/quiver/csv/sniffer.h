@@ -1,0 +1,28 @@
+// Dialect sniffing: tries delimiter, quote and escape candidates on a sample and keeps the
+// one under which the most rows agree on a field count (more columns win ties), skipping a
+// preamble of lines that do not.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "quiver/core/result.h"
+#include "quiver/csv/options.h"
+
+namespace quiver::csv {
+
+struct SniffResult {
+  Dialect dialect;   // header left to type inference
+  int num_columns = 0;
+  int64_t rows_sampled = 0;
+};
+
+// `sample` is the start of the input (BOM already removed); `at_end` when it is all of it.
+Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const CsvOptions& options);
+
+// Physical lines (LF, or CR not followed by LF) in text.
+int64_t CountLineBreaks(const uint8_t* data, size_t n);
+// Offset just past the first `lines` physical lines (n when there are fewer).
+size_t SkipLines(const uint8_t* data, size_t n, int64_t lines);
+
+}  // namespace quiver::csv

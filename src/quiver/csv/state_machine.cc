@@ -1,0 +1,122 @@
+#include "quiver/csv/state_machine.h"
+
+namespace quiver::csv {
+
+namespace {
+enum State : uint8_t {
+  kFieldStart,
+  kUnquoted,
+  kQuoted,
+  kQuotedEscape,  // after an escape character inside quotes
+  kQuoteSeen,     // after a quote inside a quoted field: the end, or half of a doubled quote
+  kComment,
+};
+}  // namespace
+
+const char* MachineErrorText(MachineError e) {
+  switch (e) {
+    case MachineError::kNone: return "";
+    case MachineError::kQuoteInUnquotedField: return "quote inside an unquoted field";
+    case MachineError::kTextAfterClosingQuote: return "text after the closing quote of a field";
+    case MachineError::kUnterminatedQuote: return "quoted field is not terminated";
+  }
+  return "";
+}
+
+MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte, bool at_end,
+                                    const MachineConfig& cfg, MachineState* st, uint32_t* out) {
+  MachineResult r;
+  const uint8_t delim = cfg.split.delimiter;
+  const uint8_t quote = cfg.split.quote;
+  const uint8_t escape = cfg.split.escape;
+  const bool doubled = quote != 0 && (escape == 0 || escape == quote);
+  const uint8_t comment = static_cast<uint8_t>(cfg.comment);
+  uint8_t s = st->state;
+  bool row_start = true;  // only meaningful in kFieldStart; reset on every field separator
+  uint32_t* o = out;
+  size_t open_at = 0;  // where the current quoted field opened, for the unterminated error
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t b = data[i];
+    const bool lf = b == '\n';
+    const bool cr = b == '\r';
+    if (lf || cr) {
+      bool lone_cr = cr && !((i + 1 < n) ? data[i + 1] == '\n' : next_byte == '\n');
+      if (lf || lone_cr) ++r.line_breaks;
+      if (s == kQuoted || s == kQuotedEscape) {
+        if (s == kQuotedEscape) s = kQuoted;
+        continue;  // newlines inside quotes are data
+      }
+      if (cr && !lone_cr) continue;  // the LF that follows ends the row
+      *o++ = static_cast<uint32_t>(i) | kRowEndFlag;
+      s = kFieldStart;
+      row_start = true;
+      continue;
+    }
+    switch (s) {
+      case kComment:
+        break;
+      case kFieldStart:
+        if (row_start && comment != 0 && b == comment) {
+          s = kComment;
+        } else if (b == delim) {
+          *o++ = static_cast<uint32_t>(i);
+          row_start = false;
+        } else if (quote != 0 && b == quote) {
+          s = kQuoted;
+          open_at = i;
+        } else {
+          s = kUnquoted;
+        }
+        break;
+      case kUnquoted:
+        if (b == delim) {
+          *o++ = static_cast<uint32_t>(i);
+          s = kFieldStart;
+          row_start = false;
+        } else if (quote != 0 && b == quote && !cfg.lenient) {
+          r.error = MachineError::kQuoteInUnquotedField;
+          r.error_pos = i;
+          r.count = static_cast<size_t>(o - out);
+          st->state = s;
+          return r;
+        }
+        break;
+      case kQuoted:
+        if (quote != 0 && b == quote) {
+          s = kQuoteSeen;
+        } else if (!doubled && b == escape) {
+          s = kQuotedEscape;
+        }
+        break;
+      case kQuotedEscape:
+        s = kQuoted;
+        break;
+      case kQuoteSeen:
+        if (doubled && b == quote) {
+          s = kQuoted;
+        } else if (b == delim) {
+          *o++ = static_cast<uint32_t>(i);
+          s = kFieldStart;
+          row_start = false;
+        } else if (cfg.lenient) {
+          s = kUnquoted;  // "a"b is read as the text "a"b
+        } else {
+          r.error = MachineError::kTextAfterClosingQuote;
+          r.error_pos = i;
+          r.count = static_cast<size_t>(o - out);
+          st->state = s;
+          return r;
+        }
+        break;
+    }
+  }
+  if (at_end && (s == kQuoted || s == kQuotedEscape) && !cfg.lenient) {
+    r.error = MachineError::kUnterminatedQuote;
+    r.error_pos = open_at;
+  }
+  st->state = s;
+  r.count = static_cast<size_t>(o - out);
+  return r;
+}
+
+}  // namespace quiver::csv

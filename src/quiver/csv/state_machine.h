@@ -1,0 +1,43 @@
+// The byte-by-byte CSV splitter: quotes only count at field starts. It defines the reference
+// semantics, handles what the SIMD pass cannot (comments, stray quotes, text after a closing
+// quote), and reports malformed quoting with its byte position.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "quiver/csv/splitter.h"
+
+namespace quiver::csv {
+
+struct MachineConfig {
+  SplitConfig split;
+  char comment = '\0';
+  bool lenient = false;  // stray quotes are literal text instead of errors
+};
+
+enum class MachineError : uint8_t {
+  kNone,
+  kQuoteInUnquotedField,   // a"b
+  kTextAfterClosingQuote,  // "a"b
+  kUnterminatedQuote,      // "a<end of input>
+};
+const char* MachineErrorText(MachineError e);
+
+struct MachineState {
+  uint8_t state = 0;  // internal
+};
+
+struct MachineResult {
+  size_t count = 0;
+  int64_t line_breaks = 0;
+  MachineError error = MachineError::kNone;
+  size_t error_pos = 0;  // byte of the offending character
+};
+
+// Same output format as SplitKernel. Comment lines come out as one row whose first byte is
+// the comment character. `at_end`: no more input follows (an open quote is then an error).
+MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte, bool at_end,
+                                    const MachineConfig& config, MachineState* state, uint32_t* out);
+
+}  // namespace quiver::csv

@@ -1,0 +1,202 @@
+#include "quiver/csv/splitter.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "quiver/csv/state_machine.h"
+
+namespace quiver::csv {
+namespace {
+
+struct Split {
+  std::vector<uint32_t> pos;
+  int64_t lines = 0;
+  bool anomaly = false;
+  uint64_t in_quote = 0;
+};
+
+Split RunKernel(SimdLevel level, const std::string& text, const SplitConfig& cfg, size_t piece = 0) {
+  const SplitKernels& k = GetSplitKernels(level);
+  Split s;
+  SplitCarry carry;
+  std::vector<uint32_t> out(text.size() + 1);
+  const auto* data = reinterpret_cast<const uint8_t*>(text.data());
+  // Optionally in pieces, to exercise the carries between calls.
+  size_t step = piece == 0 ? text.size() : piece;
+  for (size_t at = 0; at < text.size() || at == 0; at += step) {
+    size_t n = std::min(step, text.size() - at);
+    int next = at + n < text.size() ? data[at + n] : -1;
+    SplitResult r = k.split(data + at, n, next, cfg, &carry, out.data());
+    for (size_t i = 0; i < r.count; ++i) s.pos.push_back(out[i] + static_cast<uint32_t>(at));
+    s.lines += r.line_breaks;
+    s.anomaly |= r.anomaly;
+    if (text.empty()) break;
+  }
+  s.in_quote = carry.in_quote;
+  return s;
+}
+
+Split RunMachine(const std::string& text, const SplitConfig& cfg) {
+  MachineConfig mc;
+  mc.split = cfg;
+  MachineState st;
+  std::vector<uint32_t> out(text.size() + 1);
+  MachineResult r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(text.data()), text.size(), -1, true, mc, &st,
+                                          out.data());
+  Split s;
+  s.pos.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.count));
+  s.lines = r.line_breaks;
+  s.anomaly = r.error != MachineError::kNone;
+  return s;
+}
+
+std::string Describe(const std::vector<uint32_t>& pos) {
+  std::string s;
+  for (uint32_t p : pos) s += std::to_string(p & kPositionMask) + ((p & kRowEndFlag) ? "$ " : " ");
+  return s;
+}
+
+TEST(Splitter, KnownPositionsOnEveryLevel) {
+  const std::string text = "a,\"b,c\"\r\n\"x\"\"y\",z\nlast,\"multi\nline\"\rend";
+  //                         0123 4567 8 9 0123456789...
+  SplitConfig cfg;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    Split s = RunKernel(level, text, cfg);
+    EXPECT_EQ(Describe(s.pos), "1 8$ 15 17$ 22 35$ ") << SimdLevelName(level);
+    EXPECT_EQ(s.lines, 4) << SimdLevelName(level);  // CRLF, LF, the quoted LF, lone CR
+    EXPECT_FALSE(s.anomaly);
+    EXPECT_EQ(s.in_quote, 0u);
+  }
+  Split m = RunMachine(text, cfg);
+  EXPECT_EQ(Describe(m.pos), "1 8$ 15 17$ 22 35$ ");
+  EXPECT_EQ(m.lines, 4);
+}
+
+TEST(Splitter, StrayQuotesAreAnomalies) {
+  SplitConfig cfg;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    EXPECT_TRUE(RunKernel(level, "a,5\"10,b\n", cfg).anomaly) << SimdLevelName(level);
+    EXPECT_TRUE(RunKernel(level, "\"a\"b,c\n", cfg).anomaly) << SimdLevelName(level);
+    EXPECT_FALSE(RunKernel(level, "\"a\"\"b\",c\n", cfg).anomaly) << SimdLevelName(level);
+    // A quote as the last byte of a block, closing a field: no anomaly either way.
+    std::string edge = std::string(62, 'x') + ",\"" + std::string(10, 'y') + "\"\n";
+    EXPECT_FALSE(RunKernel(level, edge, cfg).anomaly) << SimdLevelName(level);
+  }
+}
+
+TEST(Splitter, BackslashEscapes) {
+  SplitConfig cfg{',', '"', '\\'};
+  const std::string text = "\"a\\\"b,c\",d\n\"e\\\\\",f\n";  // "a\"b,c",d  and  "e\\",f
+  for (SimdLevel level : SupportedSimdLevels()) {
+    Split s = RunKernel(level, text, cfg);
+    EXPECT_EQ(Describe(s.pos), "8 10$ 16 18$ ") << SimdLevelName(level);
+    EXPECT_FALSE(s.anomaly) << SimdLevelName(level);
+  }
+  EXPECT_EQ(Describe(RunMachine(text, cfg).pos), "8 10$ 16 18$ ");
+}
+
+// Random CSV with quoted fields full of delimiters, quotes and newlines: every level, whole
+// or in pieces, agrees with the state machine.
+TEST(Splitter, RandomInputsAgreeAcrossLevelsAndPieces) {
+  std::mt19937_64 rng(99);
+  const char* atoms[] = {"a", "bc", "12345", "", " ", "\xc3\xa9"};
+  for (int round = 0; round < 300; ++round) {
+    SplitConfig cfg;
+    cfg.delimiter = "\t,;|"[rng() % 4];
+    if (rng() % 5 == 0) cfg.escape = '\\';
+    std::string text;
+    int rows = static_cast<int>(rng() % 40);
+    for (int r = 0; r < rows; ++r) {
+      int fields = 1 + static_cast<int>(rng() % 6);
+      for (int f = 0; f < fields; ++f) {
+        if (f) text += static_cast<char>(cfg.delimiter);
+        if (rng() % 3 == 0) {
+          text += '"';
+          int parts = static_cast<int>(rng() % 5);
+          for (int p = 0; p < parts; ++p) {
+            switch (rng() % 6) {
+              case 0: text += cfg.escape == '\\' ? "\\\"" : "\"\""; break;
+              case 1: text += static_cast<char>(cfg.delimiter); break;
+              case 2: text += "\r\n"; break;
+              case 3: text += '\n'; break;
+              default: text += atoms[rng() % 6];
+            }
+          }
+          text += '"';
+        } else {
+          text += atoms[rng() % 6];
+        }
+      }
+      text += (rng() % 4 == 0) ? "\r\n" : (rng() % 10 == 0 ? "\r" : "\n");
+    }
+    if (rng() % 2) text += "tail,no,newline";
+    Split ref = RunMachine(text, cfg);
+    ASSERT_FALSE(ref.anomaly) << text;
+    for (SimdLevel level : SupportedSimdLevels()) {
+      for (size_t piece : {size_t{0}, size_t{64}, size_t{7}, size_t{100}}) {
+        Split s = RunKernel(level, text, cfg, piece);
+        ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << SimdLevelName(level) << " piece " << piece << "\n" << text;
+        ASSERT_EQ(s.lines, ref.lines) << SimdLevelName(level);
+        ASSERT_FALSE(s.anomaly) << SimdLevelName(level) << " piece " << piece << "\n" << text;
+      }
+    }
+  }
+}
+
+TEST(Splitter, QuoteParityMatchesTheSplitCarry) {
+  std::string text = "\"a\",\"b\n" + std::string(100, 'x') + "\"\"";
+  for (SimdLevel level : SupportedSimdLevels()) {
+    uint64_t esc = 0;
+    uint64_t parity = GetSplitKernels(level).quote_parity(reinterpret_cast<const uint8_t*>(text.data()), text.size(),
+                                                          SplitConfig{}, &esc);
+    EXPECT_EQ(parity, 1u) << SimdLevelName(level);  // 5 quotes
+    SplitConfig bs{',', '"', '\\'};
+    std::string esc_text = "\"a\\\"\"";  // "a\"" : the middle quote is escaped, 2 count
+    esc = 0;
+    EXPECT_EQ(GetSplitKernels(level).quote_parity(reinterpret_cast<const uint8_t*>(esc_text.data()), esc_text.size(), bs, &esc), 0u);
+  }
+}
+
+TEST(StateMachine, ErrorsAndLenience) {
+  MachineConfig mc;
+  MachineState st;
+  std::vector<uint32_t> out(64);
+  std::string bad = "a,b\nc,d\"e\n";
+  MachineResult r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), -1, true, mc, &st, out.data());
+  EXPECT_EQ(r.error, MachineError::kQuoteInUnquotedField);
+  EXPECT_EQ(r.error_pos, 7u);
+  std::string after = "\"ab\"c,d\n";
+  st = MachineState{};
+  r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(after.data()), after.size(), -1, true, mc, &st, out.data());
+  EXPECT_EQ(r.error, MachineError::kTextAfterClosingQuote);
+  EXPECT_EQ(r.error_pos, 4u);
+  std::string open = "a,b\n\"never closed,\nx\n";
+  st = MachineState{};
+  r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(open.data()), open.size(), -1, true, mc, &st, out.data());
+  EXPECT_EQ(r.error, MachineError::kUnterminatedQuote);
+  EXPECT_EQ(r.error_pos, 4u);
+  mc.lenient = true;
+  st = MachineState{};
+  r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), -1, true, mc, &st, out.data());
+  EXPECT_EQ(r.error, MachineError::kNone);
+  EXPECT_EQ(r.count, 4u);
+}
+
+TEST(StateMachine, CommentLinesIgnoreQuotesAndDelimiters) {
+  MachineConfig mc;
+  mc.comment = '#';
+  MachineState st;
+  std::string text = "# it's \"odd, isn't it\nx,y\n";
+  std::vector<uint32_t> out(64);
+  MachineResult r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(text.data()), text.size(), -1, true, mc, &st, out.data());
+  EXPECT_EQ(r.error, MachineError::kNone);
+  ASSERT_EQ(r.count, 3u);
+  EXPECT_EQ(out[0], 21u | kRowEndFlag);
+  EXPECT_EQ(out[1], 23u);
+}
+
+}  // namespace
+}  // namespace quiver::csv
