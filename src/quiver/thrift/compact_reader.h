@@ -145,7 +145,7 @@ class Boxed {
   // A fresh value-initialised T in `arena`; nullptr when the arena is out of memory.
   T* Emplace(Arena* arena) {
     void* mem = arena->Allocate(static_cast<int64_t>(sizeof(T)), alignof(T));
-    p_ = mem == nullptr ? nullptr : new (mem) T();
+    p_ = mem == nullptr ? nullptr : new (mem) T;
     return p_;
   }
   // Points at a T owned elsewhere (an arena, or storage that outlives the model).
@@ -477,7 +477,9 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
         continue;
       }
     }
-    T* slot = new (arr + k) T();
+    // Default-initialisation: every model member has an initialiser, and this avoids the
+    // value-initialisation memset of the whole struct before its members are set again.
+    T* slot = new (arr + k) T;
     if (!DecodeValue<T>(r, ctx, *slot, et)) [[unlikely]] {
       r.AddFrame("", i);
       return false;
