@@ -65,9 +65,10 @@ Status DeltaByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBu
   const uint8_t* prev = last_.data();
   for (int64_t i = 0; i < n; ++i) {
     const uint8_t* start = dst + pos;
-    std::memcpy(dst + pos, prev, static_cast<size_t>(prefix[i]));
+    // Empty values leave `prev` (and, for an all-empty batch, `dst`) null: memcpy must not see them.
+    if (prefix[i] > 0) std::memcpy(dst + pos, prev, static_cast<size_t>(prefix[i]));
     pos += prefix[i];
-    std::memcpy(dst + pos, sbytes, static_cast<size_t>(slen[i]));
+    if (slen[i] > 0) std::memcpy(dst + pos, sbytes, static_cast<size_t>(slen[i]));
     sbytes += slen[i];
     pos += slen[i];
     off[i] = static_cast<int32_t>(pos);
@@ -102,8 +103,8 @@ Status DeltaByteArrayDecoder::DecodeFixed(int64_t n, int width, uint8_t* out) {
   const uint8_t* prev = last_.data();
   for (int64_t i = 0; i < n; ++i) {
     uint8_t* dst = out + i * width;
-    std::memcpy(dst, prev, static_cast<size_t>(prefix[i]));
-    std::memcpy(dst + prefix[i], sbytes, static_cast<size_t>(slen[i]));
+    if (prefix[i] > 0) std::memcpy(dst, prev, static_cast<size_t>(prefix[i]));
+    if (slen[i] > 0) std::memcpy(dst + prefix[i], sbytes, static_cast<size_t>(slen[i]));
     sbytes += slen[i];
     prev = dst;
   }

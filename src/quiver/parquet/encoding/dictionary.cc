@@ -87,7 +87,7 @@ uint64_t HashBytes(const uint8_t* p, int64_t n) {
     n -= 8;
   }
   uint64_t w = 0;
-  std::memcpy(&w, p, static_cast<size_t>(n));
+  if (n > 0) std::memcpy(&w, p, static_cast<size_t>(n));
   h = std::rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
   return Mix(h);
 }
@@ -167,7 +167,7 @@ Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const ui
       return false;
     }
     values->UnsafeSetSize(pos);
-    st = values->Reserve(more + 16);  // 16 bytes of slack for the fixed-size copies below
+    st = values->Reserve(more + 32);  // slack for the fixed-size copies below
     return st.ok();
   };
   Status walk = Walk(
@@ -179,7 +179,7 @@ Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const ui
         if (!grow(int64_t{len} * count)) return;
         uint8_t* dst = values->mutable_data();
         for (int64_t i = 0; i < count; ++i) {
-          std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
+          if (len > 0) std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
           pos += len;
           *off++ = static_cast<int32_t>(pos);
         }
@@ -193,11 +193,12 @@ Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const ui
         for (int64_t i = 0; i < count; ++i) {
           const int32_t start = dict_offsets[idx[i]];
           const int32_t len = dict_offsets[idx[i] + 1] - start;
-          // Short strings (most dictionary entries) take one fixed 16-byte copy when the source
-          // has the bytes; the destination has the slack.
-          if (len <= 16 && start + 16 <= dict_bytes) {
+          // Short strings (most dictionary entries) take one or two fixed 16-byte copies when
+          // the source has the bytes; the destination has the slack.
+          if (len <= 32 && start + 32 <= dict_bytes) {
             std::memcpy(dst + pos, dict_data + start, 16);
-          } else {
+            std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
+          } else if (len > 0) {
             std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
           }
           pos += len;
