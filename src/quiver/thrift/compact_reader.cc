@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace quiver::thrift {
 
@@ -95,6 +96,161 @@ bool CompactReader::SkipStructBody(int depth) {
     last = id;
     if (!SkipValue(type, false, depth)) return false;
   }
+}
+
+namespace {
+inline size_t FixedElementBytes(uint8_t type) {
+  switch (type) {
+    case kBoolTrue: case kBoolFalse: case kByte: return 1;
+    case kDouble: return 8;
+    default: return 0;
+  }
+}
+}  // namespace
+
+bool CompactReader::SkipStruct() {
+  // Frames: a struct body (kind 0) or the remaining elements of a list/set (kind 1) or map
+  // (kind 2, alternating key and value types). The cursor is a local so the walk is a chain of
+  // register operations instead of stores and reloads of pos_.
+  struct Frame {
+    uint32_t remaining;
+    uint8_t kind, t1, t2;
+  };
+  Frame stack[kMaxDepth + 1];
+  int sp = 0;
+  if (depth_ + 1 > kMaxDepth) return Fail(Error::kDepth);
+  stack[0] = {0, 0, 0, 0};
+  const int max_sp = kMaxDepth - depth_;
+  const uint8_t* p = pos_;
+  const uint8_t* const end = end_;
+  auto fail = [&](Error e, uint64_t v = 0) {
+    pos_ = p;
+    return Fail(e, v);
+  };
+  // Varint: length found with one 8-byte load when possible; value needed only for lengths.
+  auto varint = [&](uint64_t* out) -> bool {
+    if (end - p >= 10) [[likely]] {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      uint64_t stops = ~w & 0x8080808080808080ull;
+      if (stops != 0) [[likely]] {
+        int len = (__builtin_ctzll(stops) >> 3) + 1;
+        uint64_t v = 0;
+        // Gather the 7-bit groups of the len bytes.
+        uint64_t bytes = len == 8 ? w : (w & ((uint64_t{1} << (8 * len)) - 1));
+        for (int i = 0; i < len; ++i) v |= ((bytes >> (8 * i)) & 0x7f) << (7 * i);
+        *out = v;
+        p += len;
+        return true;
+      }
+    }
+    pos_ = p;
+    if (!ReadVarint(out)) return false;
+    p = pos_;
+    return true;
+  };
+  auto skip_varint = [&]() -> bool {
+    if (end - p >= 8) [[likely]] {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      uint64_t stops = ~w & 0x8080808080808080ull;
+      if (stops != 0) [[likely]] {
+        p += (__builtin_ctzll(stops) >> 3) + 1;
+        return true;
+      }
+    }
+    uint64_t v;
+    pos_ = p;
+    if (!ReadVarint(&v)) return false;
+    p = pos_;
+    return true;
+  };
+  for (;;) {
+    Frame& f = stack[sp];
+    uint8_t type;
+    if (f.kind == 0) {
+      if (p == end) [[unlikely]] return fail(Error::kTruncated);
+      uint8_t b = *p++;
+      if (b == 0) {
+        if (sp == 0) break;
+        --sp;
+        continue;
+      }
+      type = b & 0x0f;
+      if ((b >> 4) == 0) {
+        if (!skip_varint()) return false;
+      }
+      if (type == kBoolTrue || type == kBoolFalse) continue;
+    } else {
+      if (f.remaining == 0) {
+        --sp;
+        continue;
+      }
+      type = (f.kind == 2 && (f.remaining & 1) != 0) ? f.t2 : f.t1;
+      --f.remaining;
+      if (type == kBoolTrue || type == kBoolFalse) {
+        if (p == end) [[unlikely]] return fail(Error::kTruncated);
+        ++p;
+        continue;
+      }
+    }
+    if (type == kI32 || type == kI64 || type == kI16) [[likely]] {
+      if (!skip_varint()) return false;
+      continue;
+    }
+    if (type == kBinary) {
+      uint64_t len;
+      if (!varint(&len)) return false;
+      if (len > static_cast<uint64_t>(end - p)) [[unlikely]] return fail(Error::kLength, len);
+      p += len;
+      continue;
+    }
+    switch (type) {
+      case kByte:
+        if (p == end) [[unlikely]] return fail(Error::kTruncated);
+        ++p;
+        break;
+      case kDouble:
+        if (end - p < 8) [[unlikely]] return fail(Error::kTruncated);
+        p += 8;
+        break;
+      case kList:
+      case kSet: {
+        uint8_t et = 0;
+        uint32_t n = 0;
+        pos_ = p;
+        if (!ReadListHeader(&et, &n)) return false;
+        p = pos_;
+        if (n == 0) break;
+        if (size_t w = FixedElementBytes(et); w != 0) {
+          p += size_t{n} * w;  // bounded by the header check
+          break;
+        }
+        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
+        stack[++sp] = {n, 1, et, 0};
+        break;
+      }
+      case kMap: {
+        uint8_t kt = 0, vt = 0;
+        uint32_t n = 0;
+        pos_ = p;
+        if (!ReadMapHeader(&kt, &vt, &n)) return false;
+        p = pos_;
+        if (n == 0) break;
+        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
+        stack[++sp] = {2 * n, 2, kt, vt};
+        break;
+      }
+      case kStruct:
+        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
+        stack[++sp] = {0, 0, 0, 0};
+        break;
+      default:
+        return fail(Error::kType, type);
+    }
+  }
+  pos_ = p;
+  return true;
 }
 
 bool CompactReader::Fail(Error e, uint64_t value) {

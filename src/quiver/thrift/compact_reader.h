@@ -369,8 +369,13 @@ class CompactReader {
   }
 
   // Skips one value of a field type (bool fields carry their value in the header: nothing to do).
-  bool Skip(uint8_t type) { return SkipValue(type, /*in_list=*/false, depth_); }
-  bool SkipStruct() { return SkipStructBody(depth_); }
+  bool Skip(uint8_t type) {
+    if (type == kStruct) return SkipStruct();
+    return SkipValue(type, /*in_list=*/false, depth_);
+  }
+  // Skips a struct body without recursion or field-id bookkeeping; this is what selective
+  // decoding spends its time in for the row groups and column chunks it does not build.
+  bool SkipStruct();
 
   // Nesting guard for the typed decoder (unknown fields are guarded inside Skip).
   QUIVER_THRIFT_INLINE bool Enter() {
