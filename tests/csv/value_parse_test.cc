@@ -101,3 +101,22 @@ TEST(ValueParse, Decimals) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+#include "quiver/columnar/pretty_print.h"
+
+namespace quiver::csv {
+namespace {
+
+// The table path (1970-2099) and the general era formula agree with the printer everywhere.
+TEST(ValueParse, DatesRoundTripThroughThePrinter) {
+  for (int32_t d = -800000; d <= 800000; d += (d > -1000 && d < 60000) ? 1 : 97) {
+    std::string s;
+    FormatDate(d, &s);
+    int32_t back;
+    ASSERT_TRUE(ParseDate(s, &back)) << s;
+    ASSERT_EQ(back, d) << s;
+  }
+}
+
+}  // namespace
+}  // namespace quiver::csv

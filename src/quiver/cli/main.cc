@@ -6,12 +6,14 @@
 #include <functional>
 
 #include "quiver/cli/command.h"
+#include "quiver/core/memory_pool.h"
 #include "quiver/io/atomic_file.h"
 
 int main(int argc, char** argv) {
   using namespace quiver;
   // Ctrl-C and SIGTERM must not leave half-written outputs behind.
   io::InstallInterruptCleanup();
+  ConfigureAllocatorForStreaming();
 
   CLI::App app{"quiver: columnar data files (CSV, Parquet, ORC) — convert, inspect, read"};
   app.name("quiver");

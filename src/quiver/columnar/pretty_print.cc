@@ -95,7 +95,9 @@ void FormatDate(int32_t days, std::string* out) {
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
-  fmt::format_to(std::back_inserter(*out), "{:04}-{:02}-{:02}", y, m, d);
+  // ISO 8601 years before 1 AD: a sign and at least four digits ("-0221").
+  if (y < 0) fmt::format_to(std::back_inserter(*out), "-{:04}-{:02}-{:02}", -y, m, d);
+  else fmt::format_to(std::back_inserter(*out), "{:04}-{:02}-{:02}", y, m, d);
 }
 
 void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out) {

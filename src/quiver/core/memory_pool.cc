@@ -113,6 +113,13 @@ void TrackedMemoryPool::Free(uint8_t* ptr) {
   RawFree(ptr);
 }
 
+void ConfigureAllocatorForStreaming() {
+#if QUIVER_WITH_MIMALLOC
+  mi_option_disable(mi_option_allow_decommit);
+  mi_option_enable(mi_option_large_os_pages);
+#endif
+}
+
 MemoryPool* default_memory_pool() {
   static TrackedMemoryPool* pool = new TrackedMemoryPool(MemoryTracker::Process());
   return pool;

@@ -73,6 +73,13 @@ void TaskGroup::RecordError(State& s, Status st) {
 void TaskGroup::Cancel(Status reason) { RecordError(*state_, std::move(reason)); }
 
 void TaskGroup::Submit(std::function<Status()> task) {
+  if (pool_ == nullptr) {
+    if (!state_->cancelled.load(std::memory_order_relaxed)) {
+      Status st = task();
+      if (!st.ok()) RecordError(*state_, std::move(st));
+    }
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(state_->mu);
     ++state_->pending;
@@ -94,7 +101,7 @@ Status TaskGroup::Wait() {
       if (state_->pending == 0) return state_->first_error;
     }
     // Help: the queued task may be ours, or one ours is waiting behind.
-    if (!pool_->RunOne()) {
+    if (pool_ == nullptr || !pool_->RunOne()) {
       std::unique_lock<std::mutex> lock(state_->mu);
       state_->cv.wait_for(lock, std::chrono::milliseconds(1), [this] { return state_->pending == 0; });
     }

@@ -45,6 +45,7 @@ class ThreadPool {
 
 class TaskGroup {
  public:
+  // A null pool runs every task inline in Submit (single-threaded work, no hand-off).
   explicit TaskGroup(ThreadPool* pool = ThreadPool::Default()) : pool_(pool), state_(std::make_shared<State>()) {}
   // Waits for the tasks still running; a group must not be abandoned with work in flight.
   ~TaskGroup();

@@ -34,31 +34,24 @@ bool FieldSyntax::IsNullToken(std::string_view s) const {
   return false;
 }
 
-namespace {
-inline std::string_view Trim(std::string_view s) {
+std::string_view FieldSyntax::TrimSpaces(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
-}  // namespace
 
-bool FieldSyntax::Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text,
-                       bool* quoted) const {
-  if (f.start == FieldRef::kMissing) return false;
-  std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
-  if (trim) raw = Trim(raw);
-  if (quote != '\0' && raw.size() >= 2 && raw.front() == quote && raw.back() == quote) {
-    *quoted = true;
-    *text = raw.substr(1, raw.size() - 2);
-    // A quoted value is text as written: "" is an empty string, not a null, in a string column.
-    if (string_column) return true;
-    return !(text->empty() || IsNullToken(*text));
+bool FieldSyntax::QuotedText(std::string_view raw, bool string_column, std::string_view* text, bool* quoted) const {
+  if (raw.size() < 2 || raw.back() != quote) {
+    // A lone or unbalanced quote (lenient reading): the bytes are the value.
+    *quoted = false;
+    *text = raw;
+    return true;
   }
-  *quoted = false;
-  *text = raw;
-  if (raw.empty()) return !empty_is_null;
-  if (!null_values.empty() && IsNullToken(raw)) return false;
-  return true;
+  *quoted = true;
+  *text = raw.substr(1, raw.size() - 2);
+  // A quoted value is text as written: "" is an empty string, not a null, in a string column.
+  if (string_column) return true;
+  return !(text->empty() || IsNullToken(*text));
 }
 
 void FieldSyntax::Unescape(std::string_view text, std::string* out) const {

@@ -37,10 +37,25 @@ struct FieldSyntax {
   // The field's text (quotes removed, escapes still in place) and whether it was quoted.
   // Returns false for null (missing, or a null token; a quoted value is a null only when a
   // token matches its text and the column is not a string column).
-  bool Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text, bool* quoted) const;
+  // Inline: it runs once per field.
+  bool Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text, bool* quoted) const {
+    if (f.start == FieldRef::kMissing) [[unlikely]] return false;
+    std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+    if (trim) [[unlikely]] raw = TrimSpaces(raw);
+    if (!raw.empty() && raw.front() == quote && quote != '\0') [[unlikely]] return QuotedText(raw, string_column, text, quoted);
+    *quoted = false;
+    *text = raw;
+    if (raw.empty()) return !empty_is_null;
+    if (!null_values.empty() && IsNullToken(raw)) [[unlikely]] return false;
+    return true;
+  }
   // Appends `text` with doubled quotes / escapes resolved.
   void Unescape(std::string_view text, std::string* out) const;
   bool IsNullToken(std::string_view s) const;
+
+ private:
+  static std::string_view TrimSpaces(std::string_view s);
+  bool QuotedText(std::string_view raw, bool string_column, std::string_view* text, bool* quoted) const;
 };
 
 enum class ConvertFailure : uint8_t { kNone, kBadValue, kInvalidUtf8 };

@@ -38,9 +38,23 @@ struct ChunkProblem {
 
 // One parallel unit of a block: its byte range, its structural positions, and what parsing
 // it produced.
+// Grows without zero-filling: positions are always written before they are read.
+struct PositionBuffer {
+  std::unique_ptr<uint32_t[]> data;
+  size_t capacity = 0;
+  void Reserve(size_t n) {
+    if (n > capacity) {
+      data.reset(new uint32_t[n]);
+      capacity = n;
+    }
+  }
+  uint32_t& operator[](size_t i) { return data[i]; }
+  const uint32_t& operator[](size_t i) const { return data[i]; }
+};
+
 struct Chunk {
   uint32_t begin = 0, end = 0;
-  std::vector<uint32_t> pos;  // block-relative positions with kRowEndFlag
+  PositionBuffer pos;  // block-relative positions with kRowEndFlag
   size_t count = 0;
   int64_t line_breaks = 0;
   bool anomaly = false;
@@ -138,7 +152,9 @@ Status CsvReader::Impl::Init() {
   name_ = src_->name();
   pool_ = ThreadPool::Default();
   threads_ = opts_.threads > 0 ? opts_.threads : pool_->num_threads();
-  if (opts_.threads > 0 && opts_.threads != pool_->num_threads()) {
+  if (opts_.threads == 1) {
+    pool_ = nullptr;  // everything on the calling thread
+  } else if (opts_.threads > 0 && opts_.threads != pool_->num_threads()) {
     own_pool_ = std::make_unique<ThreadPool>(opts_.threads);
     pool_ = own_pool_.get();
   }
@@ -189,11 +205,11 @@ Status CsvReader::Impl::Init() {
   const uint8_t* data = base();
   size_t avail = static_cast<size_t>(std::min<int64_t>(end_ - start_, kSniffBytes));
   bool avail_is_all = eof_ && static_cast<int64_t>(avail) == end_ - start_;
-  std::vector<uint32_t> pos(avail + 1);
+  std::unique_ptr<uint32_t[]> pos(new uint32_t[avail + 1]);
   MachineConfig mc = machine_;
   mc.lenient = true;
   MachineState ms;
-  MachineResult mr = SplitWithStateMachine(data, avail, -1, avail_is_all, mc, &ms, pos.data());
+  MachineResult mr = SplitWithStateMachine(data, avail, -1, avail_is_all, mc, &ms, pos.get());
   std::vector<std::vector<FieldRef>> rows;
   std::vector<uint32_t> row_ends;
   {
@@ -361,7 +377,7 @@ Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>&
   for (size_t i = 0; i < chunks.size(); ++i) {
     group.Submit([&, i] {
       Chunk& c = chunks[i];
-      c.pos.resize(c.end - c.begin + 1);
+      c.pos.Reserve(c.end - c.begin + 1);
       SplitCarry carry;
       carry.in_quote = c.start_in_quote;
       if (c.begin > 0) {
@@ -370,7 +386,7 @@ Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>&
         carry.prev_closer = (split_.quote != 0 && prev == split_.quote && c.start_in_quote == 0) ? 1 : 0;
       }
       int next = c.end < len ? data[c.end] : -1;
-      SplitResult r = k.split(data + c.begin, c.end - c.begin, next, split_, &carry, c.pos.data());
+      SplitResult r = k.split(data + c.begin, c.end - c.begin, next, split_, &carry, c.pos.data.get());
       // Positions come out chunk-relative; rebase them onto the block.
       for (size_t j = 0; j < r.count; ++j) c.pos[j] += c.begin;
       c.count = r.count;
@@ -389,9 +405,9 @@ Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, std::vector<Chun
   Chunk& c = chunks[0];
   c.begin = 0;
   c.end = len;
-  c.pos.resize(len + 1);
+  c.pos.Reserve(len + 1);
   MachineState st;
-  MachineResult r = SplitWithStateMachine(base(), len, -1, at_end, machine_, &st, c.pos.data());
+  MachineResult r = SplitWithStateMachine(base(), len, -1, at_end, machine_, &st, c.pos.data.get());
   c.count = r.count;
   c.line_breaks = r.line_breaks;
   if (r.error != MachineError::kNone) {
@@ -431,6 +447,9 @@ Status CsvReader::Impl::BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k
   }
   std::vector<FieldRef> cur;
   cur.reserve(static_cast<size_t>(ncols_) + 4);
+  // The chunk's separators bound its fields and rows (the last row may run a little past).
+  c.fields.reserve(c.count + static_cast<size_t>(ncols_) * 2);
+  c.rows.reserve(c.count / static_cast<size_t>(std::max(ncols_, 1)) + 2);
   auto emit_row = [&](uint32_t end) {
     if (end > row_start && data[end - 1] == '\r') cur.back().end = std::max(cur.back().start, end - 1);
     ++c.rows_seen;
@@ -608,9 +627,19 @@ Status CsvReader::Impl::ProcessBlock() {
   size_t nchunks = len < (1u << 20) ? 1 : static_cast<size_t>(threads_);
   chunks_.resize(nchunks);
   for (size_t i = 0; i < nchunks; ++i) {
-    Chunk fresh;
-    fresh.pos = std::move(chunks_[i].pos);  // keep the allocation
-    chunks_[i] = std::move(fresh);
+    // Reset the per-block results, keeping every allocation for the next block.
+    Chunk& c = chunks_[i];
+    c.count = 0;
+    c.line_breaks = 0;
+    c.anomaly = false;
+    c.start_in_quote = 0;
+    c.rows.clear();
+    c.fields.clear();
+    c.unfinished = -1;
+    c.rejected.clear();
+    c.batches.clear();
+    c.problem.reset();
+    c.blank = c.repaired = c.dropped = c.nulled = c.rows_seen = 0;
   }
   for (size_t i = 0; i < nchunks; ++i) {
     uint32_t b = static_cast<uint32_t>(static_cast<uint64_t>(len) * i / nchunks);
@@ -661,7 +690,10 @@ Status CsvReader::Impl::ProcessBlock() {
     c.batches.clear();
   }
   // consumed == 0 (one row fills the block): the next round's Fill doubles the buffer.
-  lines_before_ += CountLineBreaks(data, consumed);
+  // The splits counted every line break of the block; the unconsumed tail's are not ours yet.
+  int64_t breaks = 0;
+  for (const auto& c : chunks_) breaks += c.line_breaks;
+  lines_before_ += breaks - CountLineBreaks(data + consumed, len - consumed);
   offset_before_ += consumed;
   start_ += consumed;
   if (at_end && start_ >= end_) finished_ = true;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "quiver/csv/state_machine.h"
@@ -40,17 +41,18 @@ struct Candidate {
   int64_t rows = 0;
 };
 
-Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const CsvOptions& o) {
+Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const CsvOptions& o,
+                   std::unique_ptr<uint32_t[]>& pos_storage) {
   Candidate c;
   c.dialect = d;
   MachineConfig mc;
   mc.split = SplitConfig{static_cast<uint8_t>(d.delimiter), static_cast<uint8_t>(d.quote), static_cast<uint8_t>(d.escape)};
   mc.comment = o.comment;
   mc.lenient = false;
-  std::vector<uint32_t> pos(sample.size() + 1);
+  uint32_t* pos = pos_storage.get();
   MachineState st;
   const auto* data = reinterpret_cast<const uint8_t*>(sample.data());
-  MachineResult r = SplitWithStateMachine(data, sample.size(), -1, at_end, mc, &st, pos.data());
+  MachineResult r = SplitWithStateMachine(data, sample.size(), -1, at_end, mc, &st, pos);
   size_t usable = r.count;
   // An open quote at the end of a partial sample is not evidence against the dialect; other
   // errors rank the candidate below every clean one, judged on the rows before the error.
@@ -97,6 +99,16 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const
 }  // namespace
 
 Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const CsvOptions& o) {
+  // A bounded prefix is evidence enough and keeps sniffing cheap for every candidate; the
+  // cut is moved back to a line end so the last sampled row is whole.
+  constexpr size_t kMaxSniff = 256 << 10;
+  if (sample.size() > kMaxSniff) {
+    size_t cut = sample.rfind('\n', kMaxSniff);
+    sample = sample.substr(0, cut == std::string_view::npos ? kMaxSniff : cut + 1);
+    at_end = false;
+  }
+  // Positions are written before they are read: no need to zero them.
+  std::unique_ptr<uint32_t[]> pos_storage(new uint32_t[sample.size() + 1]);
   std::vector<char> delims = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
   std::vector<char> quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\0', '\''};
   Candidate best;
@@ -110,7 +122,7 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
         dialect.quote = q;
         dialect.escape = e;
         dialect.comment = o.comment;
-        Candidate c = Evaluate(sample, at_end, dialect, o);
+        Candidate c = Evaluate(sample, at_end, dialect, o, pos_storage);
         if (!c.valid) continue;
         // More agreeing rows first; then more columns; earlier candidates win exact ties.
         bool better = !best.valid;

@@ -14,6 +14,17 @@ bool ParseFloat64(std::string_view s, double* out) {
 }
 
 bool DaysFromCivil(int64_t y, unsigned m, unsigned d, int64_t* days) {
+  // Years 1970..2099 (most data) by table: days before each month, leap days counted
+  // directly; the general era formula below handles everything else.
+  static const uint16_t kBefore[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+  static const uint8_t kLen[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (y >= 1970 && y <= 2099 && m >= 1 && m <= 12 && d >= 1) {
+    const bool leap = (y & 3) == 0;  // 2000 is a leap year; 2100 is outside the range
+    if (d > static_cast<unsigned>(kLen[m - 1] + (m == 2 && leap))) return false;
+    const int64_t yy = y - 1970;
+    *days = yy * 365 + (yy + 1) / 4 + kBefore[m - 1] + (m > 2 && leap) + d - 1;
+    return true;
+  }
   static const unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (m < 1 || m > 12 || d < 1) return false;
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
@@ -109,6 +120,18 @@ int ParseTimePrefix(std::string_view s, int64_t* nanos) {
 }  // namespace
 
 bool ParseDate(std::string_view s, int32_t* days) {
+  // The common ISO form YYYY-MM-DD, checked in one go.
+  if (s.size() == 10 && s[4] == '-' && s[7] == '-') {
+    const char* p = s.data();
+    unsigned y0 = p[0] - '0', y1 = p[1] - '0', y2 = p[2] - '0', y3 = p[3] - '0';
+    unsigned m0 = p[5] - '0', m1 = p[6] - '0', d0 = p[8] - '0', d1 = p[9] - '0';
+    if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 10) {
+      int64_t out;
+      if (!DaysFromCivil(y0 * 1000 + y1 * 100 + y2 * 10 + y3, m0 * 10 + m1, d0 * 10 + d1, &out)) return false;
+      *days = static_cast<int32_t>(out);
+      return true;
+    }
+  }
   int64_t d;
   int n = ParseDatePrefix(s, &d);
   if (n == 0 || static_cast<size_t>(n) != s.size() || d < INT32_MIN || d > INT32_MAX) return false;
