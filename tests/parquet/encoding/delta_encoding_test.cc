@@ -83,13 +83,15 @@ TEST_P(DeltaTest, HeaderErrors) {
   EXPECT_EQ(dec.Reset(truncated, 3).message(), "DELTA_BINARY_PACKED header is truncated or malformed");
   const uint8_t huge_count[] = {0x80, 0x01, 0x04, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00};
   EXPECT_TRUE(dec.Reset(huge_count, sizeof(huge_count)).IsCorrupt());
-  // Count 3 but no block follows the header.
+  // Count 3 but no block follows the header: caught up front.
   const uint8_t no_block[] = {0x80, 0x01, 0x04, 0x03, 0x00};
-  ASSERT_TRUE(dec.Reset(no_block, 5).ok());
+  EXPECT_EQ(dec.Reset(no_block, 5).message(), "DELTA_BINARY_PACKED value count 3 cannot fit in 0 bytes");
+  // A block header (min delta 1, widths 5 0 0 0) without its miniblock bytes.
+  const uint8_t no_miniblock[] = {0x80, 0x01, 0x04, 0x03, 0x00, 0x02, 0x05, 0x00, 0x00, 0x00};
+  ASSERT_TRUE(dec.Reset(no_miniblock, sizeof(no_miniblock)).ok());
   int64_t out[3];
   Status st = dec.Decode(out, 3);
-  EXPECT_EQ(st.message(),
-            "DELTA_BINARY_PACKED data truncated in a block's min delta at byte 5 of 5 (2 of 3 values left)");
+  EXPECT_EQ(st.message(), "DELTA_BINARY_PACKED data truncated in a miniblock at byte 10 of 10 (2 of 3 values left)");
   // INT32 first value out of range.
   const uint8_t wide_first[] = {0x80, 0x01, 0x04, 0x01, 0x80, 0x80, 0x80, 0x80, 0x20};
   DeltaBinaryPackedDecoder<int32_t> dec32(GetParam());

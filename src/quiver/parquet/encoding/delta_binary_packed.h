@@ -22,7 +22,7 @@ class DeltaBinaryPackedDecoder {
   using U = std::make_unsigned_t<T>;
 
  public:
-  explicit DeltaBinaryPackedDecoder(SimdLevel level = ActiveSimdLevel()) : kernels_(&BitUnpackKernelsFor(level)) {}
+  explicit DeltaBinaryPackedDecoder(SimdLevel level = ActiveSimdLevel());
 
   // Parses the header. Corrupt on a malformed header (block size not a multiple of 128,
   // miniblock size not a multiple of 32, count beyond INT32_MAX... ).
@@ -45,6 +45,7 @@ class DeltaBinaryPackedDecoder {
   Status Truncated(const char* what) const;
 
   const BitUnpackKernels* kernels_;
+  U (*prefix_sum_)(U* deltas, int64_t n, U min_delta, U last);  // per SIMD level
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
   const uint8_t* end_ = nullptr;
