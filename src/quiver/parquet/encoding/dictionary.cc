@@ -229,50 +229,57 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
 
 template <typename T>
 DictionaryEncoder<T>::DictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, 0) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, Slot{0, -1}) {}
 
 template <typename T>
 void DictionaryEncoder<T>::Rehash() {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  std::vector<int32_t> slots(slots_.size() * 2, 0);
+  std::vector<Slot> slots(slots_.size() * 2, Slot{0, -1});
   const size_t mask = slots.size() - 1;
   for (size_t i = 0; i < dict_.size(); ++i) {
-    size_t s = Mix(std::bit_cast<U>(dict_[i])) & mask;
-    while (slots[s] != 0) s = (s + 1) & mask;
-    slots[s] = static_cast<int32_t>(i + 1);
+    const Bits key = std::bit_cast<Bits>(dict_[i]);
+    size_t s = Mix(key) & mask;
+    while (slots[s].index >= 0) s = (s + 1) & mask;
+    slots[s] = Slot{key, static_cast<int32_t>(i)};
   }
   slots_.swap(slots);
 }
 
 template <typename T>
 Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  indices_.reserve(indices_.size() + static_cast<size_t>(n));
+  const size_t start = indices_.size();
+  indices_.resize(start + static_cast<size_t>(n));
+  int32_t* out = indices_.data() + start;
   int64_t i = 0;
   for (; i < n; ++i) {
-    const U bits = std::bit_cast<U>(values[i]);
+    const Bits key = std::bit_cast<Bits>(values[i]);
     size_t mask = slots_.size() - 1;
-    size_t s = Mix(bits) & mask;
-    int32_t index = -1;
-    while (slots_[s] != 0) {
-      if (std::bit_cast<U>(dict_[slots_[s] - 1]) == bits) {
-        index = slots_[s] - 1;
+    size_t s = Mix(key) & mask;
+    int32_t index;
+    while (true) {
+      const Slot& slot = slots_[s];
+      if (slot.index < 0) {
+        index = -1;
+        break;
+      }
+      if (slot.key == key) {
+        index = slot.index;
         break;
       }
       s = (s + 1) & mask;
     }
-    if (index < 0) {
+    if (index < 0) [[unlikely]] {
       if (static_cast<int64_t>(dict_.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes_) {
         full_ = true;
         break;
       }
       index = static_cast<int32_t>(dict_.size());
       dict_.push_back(values[i]);
-      slots_[s] = index + 1;
+      slots_[s] = Slot{key, index};
       if (dict_.size() * 2 > slots_.size()) Rehash();
     }
-    indices_.push_back(index);
+    out[i] = index;
   }
+  indices_.resize(start + static_cast<size_t>(i));
   *consumed = i;
   return Status::OK();
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "quiver/core/buffer.h"
@@ -135,11 +136,17 @@ class DictionaryEncoder {
   Status FlushIndices(BufferBuilder* out);
 
  private:
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  // The key sits in the slot, so a probe touches one cache line, not the dictionary too.
+  struct Slot {
+    Bits key;
+    int32_t index;  // -1 = empty
+  };
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
   std::vector<T> dict_;
-  std::vector<int32_t> slots_;  // index + 1, 0 = empty; power-of-two size, linear probing
+  std::vector<Slot> slots_;  // power-of-two size, linear probing, at most half full
   std::vector<int32_t> indices_;
   bool full_ = false;
 };

@@ -92,9 +92,25 @@ void RleBitPackedEncoder::FlushLiteralRun(bool close) {
     out_.UnsafeAppendValue(uint8_t{0});
   }
   if (num_buffered_ > 0) {
-    uint64_t wide[8];
-    for (int i = 0; i < 8; ++i) wide[i] = i < num_buffered_ ? buffered_[i] : 0;
-    bit_util::PackBits(wide, bit_width_, 8, out_.mutable_data() + out_.size());
+    // Eight values of W bits are exactly W bytes: pack through a 64-bit accumulator that
+    // spills 4 bytes at a time (W <= 32 keeps it from overflowing).
+    for (int i = num_buffered_; i < 8; ++i) buffered_[i] = 0;
+    uint8_t* dst = out_.mutable_data() + out_.size();
+    const uint64_t mask = bit_width_ == 32 ? 0xffffffffull : (uint64_t{1} << bit_width_) - 1;
+    uint64_t acc = 0;
+    int bits = 0;
+    for (int i = 0; i < 8; ++i) {
+      acc |= (buffered_[i] & mask) << bits;
+      bits += bit_width_;
+      if (bits >= 32) {
+        const uint32_t word = static_cast<uint32_t>(acc);
+        std::memcpy(dst, &word, 4);
+        dst += 4;
+        acc >>= 32;
+        bits -= 32;
+      }
+    }
+    for (; bits > 0; bits -= 8, acc >>= 8) *dst++ = static_cast<uint8_t>(acc);
     out_.UnsafeSetSize(out_.size() + bit_width_);
     num_buffered_ = 0;
   }
