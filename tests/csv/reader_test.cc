@@ -331,3 +331,21 @@ TEST(CsvWriter, QuotesOnlyWhenNeededAndRoundTrips) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+TEST(CsvReader, SpacesAfterClosingQuoteAndPreambles) {
+  auto b = Read("ingredients,item\n\"onions\"  ,\",\"\n\"a \" ,b\n");
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Rows(**b), "onions|,\na |b\n");
+  Dialect d;
+  b = Read("some text\ndescription\n\nJohn,Doe,12\nJack,Roe,13\n", {}, nullptr, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.skip_lines, 3);
+  EXPECT_FALSE(d.header);
+  EXPECT_EQ(Rows(**b), "John|Doe|12\nJack|Roe|13\n");
+}
+
+}  // namespace
+}  // namespace quiver::csv

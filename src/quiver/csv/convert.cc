@@ -41,6 +41,8 @@ std::string_view FieldSyntax::TrimSpaces(std::string_view s) {
 }
 
 bool FieldSyntax::QuotedText(std::string_view raw, bool string_column, std::string_view* text, bool* quoted) const {
+  // Spaces after the closing quote are not part of the value ("a"  ,b).
+  while (raw.size() > 2 && (raw.back() == ' ' || raw.back() == '\t') ) raw.remove_suffix(1);
   if (raw.size() < 2 || raw.back() != quote) {
     // A lone or unbalanced quote (lenient reading): the bytes are the value.
     *quoted = false;

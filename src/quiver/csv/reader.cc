@@ -95,6 +95,7 @@ class CsvReader::Impl {
   Status ReportProblem(const ChunkProblem& p, std::vector<Chunk>& chunks, size_t k);
   Status WriteRejects(const Chunk& c, size_t k, std::vector<Chunk>& chunks);
   std::string Where(uint32_t pos, int col) const;
+  std::string DefaultName(int col) const;
   const uint8_t* base() const { return buf_->data() + start_; }
   int64_t LineAt(uint32_t pos) const { return lines_before_ + CountLineBreaks(base(), pos) + 1; }
 
@@ -123,16 +124,18 @@ class CsvReader::Impl {
 };
 
 Status CsvReader::Impl::Fill(int64_t target) {
-  if (!buf_) {
-    QUIVER_ASSIGN_OR_RETURN(buf_, Buffer::Allocate(target + 64));
-  }
-  // Move the unread tail to the front, then grow if one row needs more room than a block.
-  if (start_ > 0) {
+  if (!buf_ || buf_->size() < target + 64) {
+    // Grow by moving only the unread bytes; a resize would copy the whole old buffer.
+    QUIVER_ASSIGN_OR_RETURN(auto bigger, Buffer::Allocate(target + 64));
+    if (buf_ && end_ > start_) std::memcpy(bigger->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
+    end_ -= start_;
+    start_ = 0;
+    buf_ = std::move(bigger);
+  } else if (start_ > 0) {
     std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
     end_ -= start_;
     start_ = 0;
   }
-  if (buf_->size() < target + 64) QUIVER_RETURN_NOT_OK(buf_->Resize(target + 64));
   while (!eof_ && end_ < target) {
     QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, target - end_));
     if (n == 0) eof_ = true;
@@ -146,6 +149,12 @@ std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
   std::string w = fmt::format("{}:{}", name_, LineAt(pos));
   if (col >= 0) w += fmt::format(":{} '{}'", col + 1, names_[static_cast<size_t>(col)]);
   return w;
+}
+
+std::string CsvReader::Impl::DefaultName(int c) const {
+  // column0..column9, or column00.. when there are more than ten (names sort in order).
+  int width = static_cast<int>(std::to_string(std::max(ncols_ - 1, 0)).size());
+  return fmt::format("column{:0{}}", c, width);
 }
 
 Status CsvReader::Impl::Init() {
@@ -185,7 +194,6 @@ Status CsvReader::Impl::Init() {
   } else {
     QUIVER_ASSIGN_OR_RETURN(SniffResult sniffed, SniffDialect(sample, sample_is_all, opts_));
     dialect_ = sniffed.dialect;
-    if (!opts_.lenient && !opts_.skip_lines) dialect_.skip_lines = 0;  // preambles are a lenient repair
   }
   split_ = SplitConfig{static_cast<uint8_t>(dialect_.delimiter), static_cast<uint8_t>(dialect_.quote),
                        static_cast<uint8_t>(dialect_.escape)};
@@ -285,8 +293,17 @@ Status CsvReader::Impl::Init() {
       if (body.Contradicts(c, text)) contradicts = true;
       dup |= !seen.insert(std::string(text)).second;
     }
-    // All-text files: a first row with no empty and no repeated value reads as a header.
-    header = contradicts || (all_string && !any_null && !dup && rows.size() > 1) || (rows.size() == 1 && all_string);
+    if (rows.size() == 1) {
+      // One row: a header only if none of its values reads as a number, date or boolean.
+      TypeInferrer only(ncols_, syntax_);
+      only.Add(data, first.data(), 1);
+      bool typed = false;
+      for (int c = 0; c < ncols_; ++c) typed |= only.TypeOf(c)->id() != TypeId::kString;
+      header = !typed && !any_null;
+    } else {
+      // All-text files: a first row with no empty and no repeated value reads as a header.
+      header = contradicts || (all_string && !any_null && !dup);
+    }
   }
   dialect_.header = header;
 
@@ -309,13 +326,16 @@ Status CsvReader::Impl::Init() {
         }
         (void)raw;
       }
-      if (name.empty()) name = fmt::format("column{}", c);
+      // Header names lose surrounding spaces, as other engines do.
+      while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.erase(name.begin());
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
+      if (name.empty()) name = DefaultName(c);
       std::string unique = name;
       for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
       names_.push_back(unique);
     }
   } else {
-    for (int c = 0; c < ncols_; ++c) names_.push_back(fmt::format("column{}", c));
+    for (int c = 0; c < ncols_; ++c) names_.push_back(DefaultName(c));
   }
 
   // Types: explicit ones, then inference over the sample rows (the header excluded).

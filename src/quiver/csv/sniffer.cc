@@ -34,6 +34,7 @@ struct Candidate {
   Dialect dialect;
   bool valid = false;
   bool clean = false;  // parsed without a quoting error
+  bool quote_used = false;  // the quote character opens a field somewhere in the sample
   int64_t consistent = 0;  // rows with the dominant field count
   int ncols = 0;
   int64_t preamble_rows = 0;
@@ -75,6 +76,12 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const
   }
   if (at_end && r.error == MachineError::kNone && start < sample.size()) rows.emplace_back(fields, start);
   if (rows.empty()) return c;
+  if (d.quote != '\0') {
+    for (size_t i = 0; i < sample.size() && !c.quote_used; ++i) {
+      c.quote_used = data[i] == static_cast<uint8_t>(d.quote) &&
+                     (i == 0 || data[i - 1] == static_cast<uint8_t>(d.delimiter) || data[i - 1] == '\n' || data[i - 1] == '\r');
+    }
+  }
   std::map<int, int64_t> freq;
   for (auto& [f, s] : rows) ++freq[f];
   int mode = 0;
@@ -133,7 +140,8 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
           bool c_multi = c.ncols > 1, b_multi = best.ncols > 1;
           if (c_multi != b_multi) better = c_multi;
           else if (c.consistent != best.consistent) better = c.consistent > best.consistent;
-          else better = c.ncols > best.ncols;
+          else if (c.ncols != best.ncols) better = c.ncols > best.ncols;
+          else better = c.quote_used && !best.quote_used;  // a quote the file really uses
         }
         if (better) best = c;
       }

@@ -10,6 +10,7 @@ enum State : uint8_t {
   kQuotedEscape,  // after an escape character inside quotes
   kQuoteSeen,     // after a quote inside a quoted field: the end, or half of a doubled quote
   kComment,
+  kAfterQuote,    // spaces after a closing quote, before the delimiter: allowed and dropped
 };
 }  // namespace
 
@@ -91,6 +92,22 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
       case kQuotedEscape:
         s = kQuoted;
         break;
+      case kAfterQuote:
+        if (b == delim) {
+          *o++ = static_cast<uint32_t>(i);
+          s = kFieldStart;
+          row_start = false;
+        } else if (b == ' ' || b == '\t') {
+        } else if (cfg.lenient) {
+          s = kUnquoted;
+        } else {
+          r.error = MachineError::kTextAfterClosingQuote;
+          r.error_pos = i;
+          r.count = static_cast<size_t>(o - out);
+          st->state = s;
+          return r;
+        }
+        break;
       case kQuoteSeen:
         if (doubled && b == quote) {
           s = kQuoted;
@@ -98,6 +115,8 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           *o++ = static_cast<uint32_t>(i);
           s = kFieldStart;
           row_start = false;
+        } else if (b == ' ' || b == '\t') {
+          s = kAfterQuote;
         } else if (cfg.lenient) {
           s = kUnquoted;  // "a"b is read as the text "a"b
         } else {
