@@ -2,6 +2,7 @@
 // lineitem), and the whole parse into typed columns at 1 and 2 threads.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <vector>
 
 #include "quiver/csv/generate.h"
@@ -83,6 +84,46 @@ void BM_ParseTyped(benchmark::State& state) {
 
 BENCHMARK(BM_Split)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseTyped)->ArgsProduct({{1, 2}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+// Whole-file parse of $QUIVER_BENCH_CSV (e.g. 8M lineitem rows from ../shared/peers), to set
+// beside `peers.mjs duckdb csvread` and `polars csvread` on the same file.
+void BM_ReadFile(benchmark::State& state) {
+  const char* path = std::getenv("QUIVER_BENCH_CSV");
+  if (path == nullptr) {
+    state.SkipWithError("set QUIVER_BENCH_CSV to a CSV file");
+    return;
+  }
+  CsvOptions o;
+  o.threads = static_cast<int>(state.range(0));
+  int64_t rows = 0, bytes = 0;
+  for (auto _ : state) {
+    auto reader = CsvReader::Open(path, o);
+    if (!reader.ok()) {
+      state.SkipWithError(reader.status().ToString().c_str());
+      return;
+    }
+    for (;;) {
+      auto b = (*reader)->Next();
+      if (!b.ok()) {
+        state.SkipWithError(b.status().ToString().c_str());
+        return;
+      }
+      if (!*b) break;
+      rows += (*b)->num_rows();
+    }
+    bytes += (*reader)->stats().bytes_read;
+  }
+  state.counters["rows"] = static_cast<double>(rows) / static_cast<double>(state.iterations());
+  state.SetBytesProcessed(bytes);
+}
+
+BENCHMARK(BM_ReadFile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
 }  // namespace quiver::csv

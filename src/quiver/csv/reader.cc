@@ -124,20 +124,27 @@ class CsvReader::Impl {
 };
 
 Status CsvReader::Impl::Fill(int64_t target) {
-  if (!buf_ || buf_->size() < target + 64) {
-    // Grow by moving only the unread bytes; a resize would copy the whole old buffer.
-    QUIVER_ASSIGN_OR_RETURN(auto bigger, Buffer::Allocate(target + 64));
+  // Start small and double up to `target` while data keeps coming, so a small input never
+  // pays for a block-sized buffer. Growing moves only the unread bytes.
+  auto grow_to = [&](int64_t size) -> Status {
+    QUIVER_ASSIGN_OR_RETURN(auto bigger, Buffer::Allocate(size + 64));
     if (buf_ && end_ > start_) std::memcpy(bigger->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
     end_ -= start_;
     start_ = 0;
     buf_ = std::move(bigger);
+    return Status::OK();
+  };
+  if (!buf_) {
+    QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, 64 << 10)));
   } else if (start_ > 0) {
     std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
     end_ -= start_;
     start_ = 0;
   }
   while (!eof_ && end_ < target) {
-    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, target - end_));
+    const int64_t room = buf_->size() - 64;
+    if (end_ == room) QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, room * 2)));
+    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, buf_->size() - 64 - end_));
     if (n == 0) eof_ = true;
     end_ += n;
     stats_.bytes_read += n;
