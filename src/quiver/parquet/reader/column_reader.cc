@@ -1,0 +1,547 @@
+#include "quiver/parquet/reader/column_reader.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "quiver/core/bit_util.h"
+#include "quiver/parquet/encoding/byte_stream_split.h"
+#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_byte_array.h"
+#include "quiver/parquet/encoding/delta_length_byte_array.h"
+#include "quiver/parquet/encoding/dictionary.h"
+#include "quiver/parquet/encoding/plain.h"
+#include "quiver/parquet/encoding/rle_bitpacked.h"
+
+namespace quiver::parquet::reader {
+namespace {
+
+namespace enc = quiver::parquet::encoding;
+
+int BitWidthOf(int64_t max_value) {
+  int w = 0;
+  while ((int64_t{1} << w) <= max_value) ++w;
+  return w;
+}
+
+std::string EncName(Encoding e) {
+  const char* n = EncodingName(e);
+  return n ? std::string(n) : fmt::format("encoding {}", static_cast<int32_t>(e));
+}
+
+// Accumulates a chunk's non-null values in their physical form and its validity bits.
+class FlatDecoder {
+ public:
+  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool)
+      : col_(column),
+        physical_(column.physical_type),
+        pool_(pool),
+        values_(pool),
+        offsets_(pool),
+        validity_(pool),
+        dict_values_(pool),
+        dict_offsets_(pool) {
+    switch (physical_) {
+      case Type::INT32: case Type::FLOAT: width_ = 4; break;
+      case Type::INT64: case Type::DOUBLE: width_ = 8; break;
+      case Type::INT96: width_ = 12; break;
+      case Type::FIXED_LEN_BYTE_ARRAY: width_ = column.type_length; break;
+      default: width_ = 0; break;
+    }
+  }
+
+  Status Reserve(int64_t n) {
+    if (width_ > 0) return values_.Reserve(n * width_);
+    return Status::OK();
+  }
+
+  Status OnDictionary(const Page& page);
+  Status OnData(const Page& page);
+
+  int64_t rows() const { return rows_; }
+  int64_t non_null() const { return non_null_; }
+  int64_t null_count() const { return rows_ - non_null_; }
+  int width() const { return width_; }
+  BufferBuilder& values() { return values_; }
+  BufferBuilder& offsets() { return offsets_; }
+  BufferBuilder& validity() { return validity_; }
+
+ private:
+  Status DecodeLevels(const Page& page, const uint8_t** values, int64_t* values_size, int64_t* present);
+  Status DecodeValues(const Page& page, const uint8_t* data, int64_t size, int64_t n);
+  Status AppendValidity(const int16_t* levels, int64_t n, int64_t* present);
+
+  const ColumnDescriptor& col_;
+  Type physical_;
+  MemoryPool* pool_;
+  int width_ = 0;
+  int64_t rows_ = 0;
+  int64_t non_null_ = 0;
+  BufferBuilder values_;    // fixed-width values, BYTE_ARRAY bytes, or BOOLEAN bits
+  BufferBuilder offsets_;   // BYTE_ARRAY only
+  BufferBuilder validity_;  // one bit per row, kept only once a null shows up
+  bool has_validity_ = false;
+  bool has_dictionary_ = false;
+  int64_t dict_size_ = 0;
+  BufferBuilder dict_values_;
+  BufferBuilder dict_offsets_;
+  std::vector<int16_t> levels_;
+  enc::DictionaryDecoder dict_decoder_;
+  enc::DeltaByteArrayDecoder delta_byte_array_;
+  enc::DeltaLengthByteArrayDecoder delta_length_;
+  enc::ByteStreamSplitDecoder bss_;
+};
+
+Status FlatDecoder::OnDictionary(const Page& page) {
+  if (has_dictionary_) return Status::Corrupt("a second dictionary page in the column chunk");
+  if (page.encoding != Encoding::PLAIN && page.encoding != Encoding::PLAIN_DICTIONARY) {
+    return Status::NotImplemented(fmt::format("dictionary page encoded as {}", EncName(page.encoding)));
+  }
+  const int64_t n = page.num_values;
+  if (physical_ == Type::BYTE_ARRAY) {
+    enc::PlainByteArrayDecoder d;
+    d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()));
+    QUIVER_RETURN_NOT_OK(dict_offsets_.AppendValue<int32_t>(0));
+    QUIVER_RETURN_NOT_OK(d.Decode(n, &dict_offsets_, &dict_values_));
+  } else if (width_ > 0) {
+    enc::PlainFixedDecoder d;
+    QUIVER_RETURN_NOT_OK(d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()), width_));
+    QUIVER_RETURN_NOT_OK(dict_values_.Reserve(n * width_));
+    QUIVER_RETURN_NOT_OK(d.Decode(dict_values_.mutable_data(), n));
+    dict_values_.UnsafeSetSize(n * width_);
+  } else {
+    return Status::NotImplemented("dictionary-encoded BOOLEAN columns");
+  }
+  dict_size_ = n;
+  has_dictionary_ = true;
+  return Status::OK();
+}
+
+Status FlatDecoder::AppendValidity(const int16_t* levels, int64_t n, int64_t* present) {
+  const int16_t max_def = col_.max_definition_level;
+  int64_t count = 0;
+  int16_t max_seen = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    count += levels[i] == max_def;
+    max_seen = levels[i] > max_seen ? levels[i] : max_seen;
+  }
+  if (max_seen > max_def) {
+    return Status::Corrupt(fmt::format("definition level {} exceeds the column's maximum {}", max_seen, max_def));
+  }
+  *present = count;
+  if (count < n && !has_validity_) {
+    // The first null: every earlier row was valid.
+    const int64_t bytes = bit_util::BytesForBits(rows_);
+    QUIVER_RETURN_NOT_OK(validity_.Reserve(bytes));
+    if (bytes > 0) std::memset(validity_.mutable_data(), 0, static_cast<size_t>(bytes));
+    if (rows_ > 0) bit_util::SetBitsTo(validity_.mutable_data(), 0, rows_, true);
+    validity_.UnsafeSetSize(bytes);
+    has_validity_ = true;
+  }
+  if (has_validity_) {
+    // validity_.size() is always BytesForBits(rows_); bits past rows_ are zero.
+    const int64_t new_bytes = bit_util::BytesForBits(rows_ + n);
+    QUIVER_RETURN_NOT_OK(validity_.Reserve(new_bytes - validity_.size()));
+    uint8_t* bits = validity_.mutable_data();
+    std::memset(bits + validity_.size(), 0, static_cast<size_t>(new_bytes - validity_.size()));
+    for (int64_t i = 0; i < n; ++i) {
+      if (levels[i] == max_def) bit_util::SetBit(bits, rows_ + i);
+    }
+    validity_.UnsafeSetSize(new_bytes);
+  }
+  return Status::OK();
+}
+
+Status FlatDecoder::DecodeLevels(const Page& page, const uint8_t** values, int64_t* values_size, int64_t* present) {
+  const int64_t n = page.num_values;
+  const int16_t max_def = col_.max_definition_level;
+  const uint8_t* p = page.data.data();
+  int64_t left = static_cast<int64_t>(page.data.size());
+  if (max_def == 0) {
+    *present = n;
+    *values = p;
+    *values_size = left;
+    return Status::OK();
+  }
+  const int bw = BitWidthOf(max_def);
+  levels_.resize(static_cast<size_t>(n));
+  if (page.type == PageType::DATA_PAGE_V2) {
+    enc::RleBitPackedDecoder rle;
+    QUIVER_RETURN_NOT_OK(rle.Reset(page.definition_levels.data(),
+                                   static_cast<int64_t>(page.definition_levels.size()), bw));
+    QUIVER_RETURN_NOT_OK(rle.Decode(levels_.data(), n).WithContext("definition levels"));
+  } else if (page.definition_level_encoding == Encoding::RLE) {
+    if (left < 4) return Status::Corrupt("definition levels: length prefix runs past the page end");
+    uint32_t len;
+    std::memcpy(&len, p, 4);
+    if (len > static_cast<uint64_t>(left - 4)) {
+      return Status::Corrupt(fmt::format("definition levels: {} bytes declared, {} left in the page", len, left - 4));
+    }
+    enc::RleBitPackedDecoder rle;
+    QUIVER_RETURN_NOT_OK(rle.Reset(p + 4, len, bw));
+    QUIVER_RETURN_NOT_OK(rle.Decode(levels_.data(), n).WithContext("definition levels"));
+    p += 4 + len;
+    left -= 4 + static_cast<int64_t>(len);
+  } else if (page.definition_level_encoding == Encoding::BIT_PACKED) {
+    QUIVER_RETURN_NOT_OK(enc::DecodeLegacyBitPacked(p, left, bw, n, levels_.data()).WithContext("definition levels"));
+    const int64_t used = bit_util::BytesForBits(n * bw);
+    p += used;
+    left -= used;
+  } else {
+    return Status::NotImplemented(
+        fmt::format("definition levels encoded as {}", EncName(page.definition_level_encoding)));
+  }
+  QUIVER_RETURN_NOT_OK(AppendValidity(levels_.data(), n, present));
+  *values = p;
+  *values_size = left;
+  return Status::OK();
+}
+
+Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t size, int64_t n) {
+  const Encoding e = page.encoding;
+  auto unsupported = [&] {
+    return Status::NotImplemented(
+        fmt::format("{} encoding for {} values", EncName(e), TypeName(physical_) ? TypeName(physical_) : "unknown"));
+  };
+  if (physical_ == Type::BOOLEAN) {
+    // Bits go straight into the dense bitmap at bit non_null_.
+    const int64_t bytes = bit_util::BytesForBits(non_null_ + n);
+    QUIVER_RETURN_NOT_OK(values_.Reserve(bytes - values_.size() + 8));
+    std::memset(values_.mutable_data() + values_.size(), 0, static_cast<size_t>(bytes - values_.size() + 8));
+    if (e == Encoding::PLAIN) {
+      enc::PlainBooleanDecoder d;
+      d.Reset(data, size);
+      QUIVER_RETURN_NOT_OK(d.DecodeBitmap(values_.mutable_data(), non_null_, n));
+    } else if (e == Encoding::RLE) {
+      if (size < 4) return Status::Corrupt("RLE booleans: length prefix runs past the page end");
+      uint32_t len;
+      std::memcpy(&len, data, 4);
+      if (len > static_cast<uint64_t>(size - 4)) {
+        return Status::Corrupt(fmt::format("RLE booleans: {} bytes declared, {} left in the page", len, size - 4));
+      }
+      enc::RleBitPackedDecoder rle;
+      QUIVER_RETURN_NOT_OK(rle.Reset(data + 4, len, 1));
+      QUIVER_RETURN_NOT_OK(enc::DecodeBooleanBitmap(&rle, n, values_.mutable_data(), non_null_));
+    } else {
+      return unsupported();
+    }
+    values_.UnsafeSetSize(bytes);
+    return Status::OK();
+  }
+  if (physical_ == Type::BYTE_ARRAY) {
+    if (offsets_.size() == 0) QUIVER_RETURN_NOT_OK(offsets_.AppendValue<int32_t>(0));
+    switch (e) {
+      case Encoding::PLAIN: {
+        enc::PlainByteArrayDecoder d;
+        d.Reset(data, size);
+        return d.Decode(n, &offsets_, &values_);
+      }
+      case Encoding::PLAIN_DICTIONARY:
+      case Encoding::RLE_DICTIONARY:
+        if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+        QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+        return dict_decoder_.DecodeByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
+                                              dict_values_.data(), n, &offsets_, &values_);
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY:
+        QUIVER_RETURN_NOT_OK(delta_length_.Reset(data, size));
+        return delta_length_.Decode(n, &offsets_, &values_);
+      case Encoding::DELTA_BYTE_ARRAY:
+        QUIVER_RETURN_NOT_OK(delta_byte_array_.Reset(data, size));
+        return delta_byte_array_.Decode(n, &offsets_, &values_);
+      default:
+        return unsupported();
+    }
+  }
+  if (width_ <= 0) return Status::Corrupt(fmt::format("value width {} is not positive", width_));
+  QUIVER_RETURN_NOT_OK(values_.Reserve(n * width_));
+  uint8_t* out = values_.mutable_data() + values_.size();
+  switch (e) {
+    case Encoding::PLAIN: {
+      enc::PlainFixedDecoder d;
+      QUIVER_RETURN_NOT_OK(d.Reset(data, size, width_));
+      QUIVER_RETURN_NOT_OK(d.Decode(out, n));
+      break;
+    }
+    case Encoding::PLAIN_DICTIONARY:
+    case Encoding::RLE_DICTIONARY:
+      if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+      QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+      if (width_ == 4) {
+        QUIVER_RETURN_NOT_OK(dict_decoder_.Decode(reinterpret_cast<const uint32_t*>(dict_values_.data()),
+                                                  reinterpret_cast<uint32_t*>(out), n));
+      } else if (width_ == 8) {
+        QUIVER_RETURN_NOT_OK(dict_decoder_.Decode(reinterpret_cast<const uint64_t*>(dict_values_.data()),
+                                                  reinterpret_cast<uint64_t*>(out), n));
+      } else {
+        QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeFixed(dict_values_.data(), width_, out, n));
+      }
+      break;
+    case Encoding::DELTA_BINARY_PACKED:
+      if (physical_ == Type::INT32) {
+        enc::DeltaBinaryPackedDecoder<int32_t> d;
+        QUIVER_RETURN_NOT_OK(d.Reset(data, size));
+        QUIVER_RETURN_NOT_OK(d.Decode(reinterpret_cast<int32_t*>(out), n));
+      } else if (physical_ == Type::INT64) {
+        enc::DeltaBinaryPackedDecoder<int64_t> d;
+        QUIVER_RETURN_NOT_OK(d.Reset(data, size));
+        QUIVER_RETURN_NOT_OK(d.Decode(reinterpret_cast<int64_t*>(out), n));
+      } else {
+        return unsupported();
+      }
+      break;
+    case Encoding::DELTA_BYTE_ARRAY:
+      if (physical_ != Type::FIXED_LEN_BYTE_ARRAY) return unsupported();
+      QUIVER_RETURN_NOT_OK(delta_byte_array_.Reset(data, size));
+      QUIVER_RETURN_NOT_OK(delta_byte_array_.DecodeFixed(n, width_, out));
+      break;
+    case Encoding::BYTE_STREAM_SPLIT:
+      if (physical_ == Type::INT96) return unsupported();
+      QUIVER_RETURN_NOT_OK(bss_.Reset(data, size, width_));
+      QUIVER_RETURN_NOT_OK(bss_.Decode(out, n));
+      break;
+    default:
+      return unsupported();
+  }
+  values_.UnsafeSetSize(values_.size() + n * width_);
+  return Status::OK();
+}
+
+Status FlatDecoder::OnData(const Page& page) {
+  const uint8_t* data;
+  int64_t size, present;
+  QUIVER_RETURN_NOT_OK(DecodeLevels(page, &data, &size, &present));
+  QUIVER_RETURN_NOT_OK(DecodeValues(page, data, size, present));
+  rows_ += page.num_values;
+  non_null_ += present;
+  return Status::OK();
+}
+
+// ---- conversion of the dense physical values to the output type ----
+
+template <typename Out, typename In>
+void Narrow(const uint8_t* in, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    In v;
+    std::memcpy(&v, in + i * sizeof(In), sizeof(In));
+    const Out o = static_cast<Out>(v);
+    std::memcpy(out + i * sizeof(Out), &o, sizeof(Out));
+  }
+}
+
+void StoreDecimal(__int128 v, uint8_t* out) { std::memcpy(out, &v, 16); }
+
+// Big-endian two's complement of `len` bytes to a 16-byte little-endian decimal; false when it
+// does not fit in 128 bits.
+bool BigEndianToDecimal(const uint8_t* p, int64_t len, uint8_t* out) {
+  if (len == 0) {
+    std::memset(out, 0, 16);
+    return true;
+  }
+  const bool negative = (p[0] & 0x80) != 0;
+  int64_t skip = 0;
+  if (len > 16) {
+    skip = len - 16;
+    for (int64_t i = 0; i < skip; ++i) {
+      if (p[i] != (negative ? 0xff : 0x00)) return false;
+    }
+    if (((p[skip] & 0x80) != 0) != negative) return false;
+  }
+  uint8_t le[16];
+  std::memset(le, negative ? 0xff : 0x00, 16);
+  for (int64_t i = skip; i < len; ++i) le[len - 1 - i] = p[i];
+  std::memcpy(out, le, 16);
+  return true;
+}
+
+// Spreads `n` dense values of `width` bytes over `rows` slots by the validity bitmap.
+template <int W>
+void ScatterFixed(const uint8_t* dense, const uint8_t* validity, int64_t rows, uint8_t* out) {
+  int64_t j = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (bit_util::GetBit(validity, i)) {
+      std::memcpy(out + i * W, dense + j * W, W);
+      ++j;
+    }
+  }
+}
+
+void ScatterFixedAny(const uint8_t* dense, int width, const uint8_t* validity, int64_t rows, uint8_t* out) {
+  switch (width) {
+    case 1: return ScatterFixed<1>(dense, validity, rows, out);
+    case 2: return ScatterFixed<2>(dense, validity, rows, out);
+    case 4: return ScatterFixed<4>(dense, validity, rows, out);
+    case 8: return ScatterFixed<8>(dense, validity, rows, out);
+    case 16: return ScatterFixed<16>(dense, validity, rows, out);
+    default: break;
+  }
+  int64_t j = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (bit_util::GetBit(validity, i)) {
+      std::memcpy(out + i * width, dense + j * width, static_cast<size_t>(width));
+      ++j;
+    }
+  }
+}
+
+Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePtr& type, MemoryPool* pool) {
+  const int64_t rows = d.rows();
+  const int64_t n = d.non_null();
+  const int64_t nulls = d.null_count();
+  std::shared_ptr<Buffer> validity;
+  if (nulls > 0) { QUIVER_ASSIGN_OR_RETURN(validity, d.validity().Finish()); }
+  auto data = std::make_shared<ArrayData>();
+  data->type = type;
+  data->length = rows;
+  data->null_count = nulls;
+  const Type pt = col.physical_type;
+  const TypeId id = type->id();
+  auto mismatch = [&] {
+    return Status::NotImplemented(
+        fmt::format("{} values as {}", TypeName(pt) ? TypeName(pt) : "unknown", type->ToString()));
+  };
+
+  if (id == TypeId::kBool) {
+    if (pt != Type::BOOLEAN) return mismatch();
+    QUIVER_ASSIGN_OR_RETURN(auto dense, d.values().Finish());
+    if (nulls == 0) {
+      data->buffers = {nullptr, dense};
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(rows)));
+      int64_t j = 0;
+      const uint8_t* v = validity->data();
+      const uint8_t* src = dense ? dense->data() : nullptr;
+      for (int64_t i = 0; i < rows; ++i) {
+        if (bit_util::GetBit(v, i)) {
+          if (bit_util::GetBit(src, j)) bit_util::SetBit(bits->mutable_data(), i);
+          ++j;
+        }
+      }
+      data->buffers = {validity, bits};
+    }
+    return Array(data);
+  }
+
+  if (id == TypeId::kString || id == TypeId::kBinary) {
+    if (pt != Type::BYTE_ARRAY) return mismatch();
+    if (d.offsets().size() == 0) QUIVER_RETURN_NOT_OK(d.offsets().AppendValue<int32_t>(0));
+    QUIVER_ASSIGN_OR_RETURN(auto offsets, d.offsets().Finish());
+    QUIVER_ASSIGN_OR_RETURN(auto bytes, d.values().Finish());
+    if (!bytes) { QUIVER_ASSIGN_OR_RETURN(bytes, Buffer::Allocate(0, pool)); }
+    if (nulls > 0) {
+      // Null slots take no bytes, so the value bytes stay as they are; only offsets repeat.
+      QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate((rows + 1) * 4, pool));
+      const int32_t* src = offsets->data_as<int32_t>();
+      int32_t* dst = out->mutable_data_as<int32_t>();
+      const uint8_t* v = validity->data();
+      int64_t j = 0;
+      dst[0] = src[0];
+      for (int64_t i = 0; i < rows; ++i) {
+        if (bit_util::GetBit(v, i)) ++j;
+        dst[i + 1] = src[j];
+      }
+      offsets = out;
+    }
+    data->buffers = {validity, offsets, bytes};
+    return Array(data);
+  }
+
+  // Fixed-width output: convert the dense values first when the layout differs.
+  const int out_width = type->byte_width();
+  if (out_width <= 0) return mismatch();
+  std::shared_ptr<Buffer> dense;
+  auto converted = [&]() -> Result<uint8_t*> {
+    QUIVER_ASSIGN_OR_RETURN(dense, Buffer::Allocate(n * out_width, pool));
+    return dense->mutable_data();
+  };
+  const uint8_t* in = d.values().data();
+  if (id == TypeId::kDecimal128) {
+    QUIVER_ASSIGN_OR_RETURN(uint8_t* out, converted());
+    if (pt == Type::INT32) {
+      for (int64_t i = 0; i < n; ++i) {
+        int32_t v;
+        std::memcpy(&v, in + i * 4, 4);
+        StoreDecimal(v, out + i * 16);
+      }
+    } else if (pt == Type::INT64) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t v;
+        std::memcpy(&v, in + i * 8, 8);
+        StoreDecimal(v, out + i * 16);
+      }
+    } else if (pt == Type::FIXED_LEN_BYTE_ARRAY) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!BigEndianToDecimal(in + i * d.width(), d.width(), out + i * 16)) {
+          return Status::Corrupt(fmt::format("decimal value {} does not fit in 128 bits", i));
+        }
+      }
+    } else if (pt == Type::BYTE_ARRAY) {
+      const int32_t* off = reinterpret_cast<const int32_t*>(d.offsets().data());
+      for (int64_t i = 0; i < n; ++i) {
+        if (!BigEndianToDecimal(in + off[i], off[i + 1] - off[i], out + i * 16)) {
+          return Status::Corrupt(fmt::format("decimal value {} does not fit in 128 bits", i));
+        }
+      }
+    } else {
+      return mismatch();
+    }
+  } else if (pt == Type::INT96) {
+    if (id != TypeId::kTimestamp) return mismatch();
+    QUIVER_ASSIGN_OR_RETURN(uint8_t* out, converted());
+    // Nanoseconds of the day, then the Julian day; 2440588 is 1970-01-01. Wraps like the
+    // writers' int64 arithmetic for instants outside the int64-nanosecond range.
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t nanos;
+      int32_t julian;
+      std::memcpy(&nanos, in + i * 12, 8);
+      std::memcpy(&julian, in + i * 12 + 8, 4);
+      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(julian) - 2440588) * 86400000000000ull + nanos;
+      std::memcpy(out + i * 8, &v, 8);
+    }
+  } else if (d.width() == out_width) {
+    if (pt == Type::BOOLEAN || pt == Type::BYTE_ARRAY) return mismatch();
+    QUIVER_ASSIGN_OR_RETURN(dense, d.values().Finish());
+  } else if (pt == Type::INT32 && out_width < 4) {
+    QUIVER_ASSIGN_OR_RETURN(uint8_t* out, converted());
+    if (out_width == 1) Narrow<int8_t, int32_t>(in, n, out);
+    else Narrow<int16_t, int32_t>(in, n, out);
+  } else {
+    return mismatch();
+  }
+  if (!dense) { QUIVER_ASSIGN_OR_RETURN(dense, Buffer::Allocate(0, pool)); }
+  if (nulls == 0) {
+    data->buffers = {nullptr, dense};
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::AllocateZeroed(rows * out_width, pool));
+    ScatterFixedAny(dense->data(), out_width, validity->data(), rows, out->mutable_data());
+    data->buffers = {validity, out};
+  }
+  return Array(data);
+}
+
+}  // namespace
+
+Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
+                                  compress::Codec codec, int64_t num_values, const PageReaderOptions& options) {
+  if (column.max_repetition_level > 0) {
+    return Status::NotImplemented(fmt::format("column '{}' is repeated (nested data)", column.dotted_path()));
+  }
+  if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
+  PageReader pages(std::move(chunk), codec, num_values, options);
+  FlatDecoder decoder(column, options.pool);
+  QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
+  Page page;
+  while (true) {
+    QUIVER_ASSIGN_OR_RETURN(bool more, pages.Next(&page));
+    if (!more) break;
+    Status st = page.type == PageType::DICTIONARY_PAGE ? decoder.OnDictionary(page) : decoder.OnData(page);
+    if (!st.ok()) return std::move(st).WithContext(fmt::format("page {}", page.index));
+  }
+  if (decoder.rows() != num_values) {
+    return Status::Corrupt(
+        fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder.rows()));
+  }
+  return Assemble(decoder, column, type, options.pool);
+}
+
+}  // namespace quiver::parquet::reader

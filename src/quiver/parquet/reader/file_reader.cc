@@ -1,0 +1,151 @@
+#include "quiver/parquet/reader/file_reader.h"
+
+#include <fmt/format.h>
+
+#include <string_view>
+#include <tuple>
+
+#include "quiver/compress/codec.h"
+#include "quiver/parquet/reader/column_reader.h"
+
+namespace quiver::parquet {
+namespace {
+
+// parquet-mr up to 1.2.8 left the dictionary page header out of total_compressed_size
+// (PARQUET-816, IMPALA-694); a created_by without a version counts as such a writer.
+bool OmitsDictionaryHeaderSize(std::string_view created_by) {
+  if (!created_by.starts_with("parquet-mr")) return false;
+  const size_t v = created_by.find("version ");
+  if (v == std::string_view::npos) return true;
+  int parts[3] = {0, 0, 0};
+  size_t i = v + 8;
+  for (int k = 0; k < 3 && i < created_by.size(); ++k) {
+    while (i < created_by.size() && created_by[i] >= '0' && created_by[i] <= '9') {
+      parts[k] = parts[k] * 10 + (created_by[i] - '0');
+      if (parts[k] > 100000) return false;
+      ++i;
+    }
+    if (i < created_by.size() && created_by[i] == '.') ++i;
+    else break;
+  }
+  return std::make_tuple(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(const std::string& path,
+                                                                   ParquetReaderOptions options) {
+  QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path));
+  return Open(std::move(file), options);
+}
+
+Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
+                                                                   ParquetReaderOptions options) {
+  std::unique_ptr<ParquetFileReader> r(new ParquetFileReader());
+  r->path_ = file->path();
+  r->file_ = std::move(file);
+  r->options_ = options;
+  auto ctx = [&](Status st) { return std::move(st).WithContext(r->path_); };
+  auto footer = ReadFooter(*r->file_);
+  if (!footer.ok()) return ctx(footer.status());
+  r->footer_ = std::move(*footer);
+  auto tree = SchemaTree::Make(r->footer_->metadata().schema);
+  if (!tree.ok()) return ctx(tree.status());
+  r->tree_ = std::move(*tree);
+  auto fields = r->tree_.ToFields();
+  if (!fields.ok()) return ctx(fields.status());
+  r->schema_ = std::make_shared<const Schema>(std::move(*fields));
+  const auto& md = r->footer_->metadata();
+  for (size_t i = 0; i < md.row_groups.size(); ++i) {
+    if (static_cast<int>(md.row_groups[i].columns.size()) != r->tree_.num_columns()) {
+      return ctx(Status::Corrupt(fmt::format("row group {} has {} column chunks, the schema {} leaf columns", i,
+                                             md.row_groups[i].columns.size(), r->tree_.num_columns())));
+    }
+  }
+  return r;
+}
+
+Result<Array> ParquetFileReader::ReadColumnChunk(int row_group, int field) const {
+  const SchemaNode& node = tree_.node(tree_.root().children[static_cast<size_t>(field)]);
+  if (!node.is_leaf()) {
+    return Status::NotImplemented(
+        fmt::format("nested column '{}' ({}) is not supported yet", node.name, schema_->field(field).type->ToString()));
+  }
+  const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(node.leaf_index)];
+  const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(node.leaf_index)];
+  if (!chunk.meta_data) {
+    if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
+      return Status::NotImplemented("encrypted column chunks are not supported");
+    }
+    return Status::Corrupt("column chunk without meta_data");
+  }
+  const ColumnMetaData& md = *chunk.meta_data;
+  if (chunk.file_path) return Status::NotImplemented("column chunks in other files (file_path) are not supported");
+  const auto codec = static_cast<compress::Codec>(md.codec);
+  if (!compress::IsCodecSupported(codec)) {
+    const char* name = CodecName(md.codec);
+    return Status::NotImplemented(
+        fmt::format("compression codec {} is not supported", name ? name : std::to_string(static_cast<int32_t>(md.codec))));
+  }
+  int64_t start = md.data_page_offset;
+  // Some writers store 0 for "no dictionary page"; the dictionary comes first when there is one.
+  if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) {
+    start = *md.dictionary_page_offset;
+  }
+  int64_t length = md.total_compressed_size;
+  if (start < 0 || length < 0 || start > file_->size() || length > file_->size() - start) {
+    return Status::Corrupt(fmt::format("column chunk bytes [{}, +{}) lie outside the file ({} bytes)", start, length,
+                                       file_->size()));
+  }
+  if (OmitsDictionaryHeaderSize(footer_->metadata().created_by.value_or(""))) {
+    // The largest dictionary page header such writers produce, as other readers allow.
+    length += std::min<int64_t>(100, file_->size() - start - length);
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, file_->ReadAt(start, length));
+  reader::PageReaderOptions po;
+  po.verify_crc = options_.verify_crc;
+  po.pool = options_.pool;
+  return reader::ReadFlatColumnChunk(col, schema_->field(field).type, std::move(bytes), codec, md.num_values, po);
+}
+
+Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, const std::vector<int>& columns) {
+  if (i < 0 || i >= num_row_groups()) {
+    return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, i, num_row_groups()));
+  }
+  std::vector<int> chosen = columns;
+  if (chosen.empty()) {
+    for (int f = 0; f < schema_->num_fields(); ++f) chosen.push_back(f);
+  }
+  for (int f : chosen) {
+    if (f < 0 || f >= schema_->num_fields()) {
+      return Status::Invalid(fmt::format("{}: column {} out of range (schema has {})", path_, f, schema_->num_fields()));
+    }
+  }
+  const int64_t rows = footer_->metadata().row_groups[static_cast<size_t>(i)].num_rows;
+  std::vector<Array> arrays(chosen.size());
+  std::vector<Field> fields;
+  for (int f : chosen) fields.push_back(schema_->field(f));
+  {
+    TaskGroup group(chosen.size() > 1 ? options_.thread_pool : nullptr);
+    for (size_t k = 0; k < chosen.size(); ++k) {
+      group.Submit([this, i, k, rows, &chosen, &arrays]() -> Status {
+        const int f = chosen[k];
+        auto ctx = [&](Status st) {
+          return std::move(st).WithContext(
+              fmt::format("{}: row group {}, column '{}'", path_, i, schema_->field(f).name));
+        };
+        auto a = ReadColumnChunk(i, f);
+        if (!a.ok()) return ctx(a.status());
+        if (a->length() != rows) {
+          return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+        }
+        arrays[k] = std::move(*a);
+        return Status::OK();
+      });
+    }
+    QUIVER_RETURN_NOT_OK(group.Wait());
+  }
+  return std::make_shared<RecordBatch>(std::make_shared<const Schema>(std::move(fields)), rows, std::move(arrays));
+}
+
+}  // namespace quiver::parquet

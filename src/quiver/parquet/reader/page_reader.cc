@@ -1,0 +1,138 @@
+#include "quiver/parquet/reader/page_reader.h"
+
+#include <fmt/format.h>
+#include <libdeflate.h>
+
+#include "quiver/parquet/footer.h"
+
+namespace quiver::parquet::reader {
+
+PageReader::PageReader(std::shared_ptr<Buffer> chunk, compress::Codec codec, int64_t num_values,
+                       PageReaderOptions options)
+    : chunk_(std::move(chunk)), codec_(codec), num_values_(num_values), options_(options), arena_(options.pool) {}
+
+Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_size,
+                              std::span<const uint8_t>* out) {
+  if (uncompressed_size < 0) return Status::Corrupt(fmt::format("negative uncompressed size {}", uncompressed_size));
+  if (codec_ == compress::Codec::kUncompressed) {
+    if (static_cast<int64_t>(in.size()) != uncompressed_size) {
+      return Status::Corrupt(fmt::format("uncompressed page body is {} bytes, header says {}", in.size(),
+                                         uncompressed_size));
+    }
+    *out = in;
+    return Status::OK();
+  }
+  // An empty body (all-null or empty V2 page) has no compressed stream to decode.
+  if (uncompressed_size == 0) {
+    *out = {};
+    return Status::OK();
+  }
+  if (!scratch_) {
+    QUIVER_ASSIGN_OR_RETURN(scratch_, Buffer::Allocate(uncompressed_size, options_.pool));
+  } else {
+    QUIVER_RETURN_NOT_OK(scratch_->Resize(uncompressed_size));
+  }
+  std::span<uint8_t> dst(scratch_->mutable_data(), static_cast<size_t>(uncompressed_size));
+  QUIVER_RETURN_NOT_OK(compress::Decompress(codec_, in, dst));
+  *out = dst;
+  return Status::OK();
+}
+
+Result<bool> PageReader::Next(Page* page) {
+  const uint8_t* base = chunk_->data();
+  const int64_t size = chunk_->size();
+  while (values_seen_ < num_values_ && pos_ < size) {
+    const int32_t index = page_index_++;
+    auto fail = [&](Status st) { return std::move(st).WithContext(fmt::format("page {}", index)); };
+    arena_.Reset();
+    PageHeader h;
+    size_t header_len = 0;
+    Status st = DecodePageHeader({base + pos_, static_cast<size_t>(size - pos_)}, &arena_, &h, &header_len);
+    if (!st.ok()) return fail(std::move(st));
+    pos_ += static_cast<int64_t>(header_len);
+    if (h.compressed_page_size < 0 || h.compressed_page_size > size - pos_) {
+      return fail(Status::Corrupt(fmt::format("compressed page size {} exceeds the {} bytes left in the column chunk",
+                                              h.compressed_page_size, size - pos_)));
+    }
+    std::span<const uint8_t> body(base + pos_, static_cast<size_t>(h.compressed_page_size));
+    pos_ += h.compressed_page_size;
+    if (options_.verify_crc && h.crc) {
+      const uint32_t crc = libdeflate_crc32(0, body.data(), body.size());
+      if (crc != static_cast<uint32_t>(*h.crc)) {
+        return fail(Status::Corrupt(fmt::format("page CRC mismatch: header says {:08x}, page bytes give {:08x}",
+                                                static_cast<uint32_t>(*h.crc), crc)));
+      }
+    }
+    *page = Page{};
+    page->index = index;
+    page->type = h.type;
+    switch (h.type) {
+      case PageType::DICTIONARY_PAGE: {
+        if (!h.dictionary_page_header) {
+          return fail(Status::Corrupt("dictionary page without a dictionary_page_header"));
+        }
+        const auto& d = *h.dictionary_page_header;
+        if (d.num_values < 0) return fail(Status::Corrupt(fmt::format("dictionary has {} entries", d.num_values)));
+        page->num_values = d.num_values;
+        page->encoding = d.encoding;
+        st = Decompress(body, h.uncompressed_page_size, &page->data);
+        if (!st.ok()) return fail(std::move(st));
+        return true;
+      }
+      case PageType::DATA_PAGE: {
+        if (!h.data_page_header) return fail(Status::Corrupt("data page without a data_page_header"));
+        const auto& d = *h.data_page_header;
+        if (d.num_values < 0) return fail(Status::Corrupt(fmt::format("data page has {} values", d.num_values)));
+        page->num_values = d.num_values;
+        page->encoding = d.encoding;
+        page->definition_level_encoding = d.definition_level_encoding;
+        page->repetition_level_encoding = d.repetition_level_encoding;
+        st = Decompress(body, h.uncompressed_page_size, &page->data);
+        if (!st.ok()) return fail(std::move(st));
+        values_seen_ += d.num_values;
+        return true;
+      }
+      case PageType::DATA_PAGE_V2: {
+        if (!h.data_page_header_v2) return fail(Status::Corrupt("data page V2 without a data_page_header_v2"));
+        const auto& d = *h.data_page_header_v2;
+        if (d.num_values < 0 || d.num_nulls < 0 || d.num_nulls > d.num_values) {
+          return fail(Status::Corrupt(fmt::format("data page V2 has {} values and {} nulls", d.num_values, d.num_nulls)));
+        }
+        const int64_t rep_len = d.repetition_levels_byte_length, def_len = d.definition_levels_byte_length;
+        if (rep_len < 0 || def_len < 0 || rep_len + def_len > static_cast<int64_t>(body.size()) ||
+            rep_len + def_len > h.uncompressed_page_size) {
+          return fail(Status::Corrupt(fmt::format(
+              "data page V2 level lengths {} + {} exceed the page ({} bytes compressed, {} uncompressed)", rep_len,
+              def_len, body.size(), h.uncompressed_page_size)));
+        }
+        page->num_values = d.num_values;
+        page->num_nulls = d.num_nulls;
+        page->encoding = d.encoding;
+        page->repetition_levels = body.subspan(0, static_cast<size_t>(rep_len));
+        page->definition_levels = body.subspan(static_cast<size_t>(rep_len), static_cast<size_t>(def_len));
+        std::span<const uint8_t> values = body.subspan(static_cast<size_t>(rep_len + def_len));
+        const int64_t values_size = h.uncompressed_page_size - rep_len - def_len;
+        if (d.is_compressed.value_or(true)) {
+          st = Decompress(values, values_size, &page->data);
+          if (!st.ok()) return fail(std::move(st));
+        } else {
+          if (static_cast<int64_t>(values.size()) != values_size) {
+            return fail(Status::Corrupt(fmt::format("uncompressed V2 values are {} bytes, header says {}",
+                                                    values.size(), values_size)));
+          }
+          page->data = values;
+        }
+        values_seen_ += d.num_values;
+        return true;
+      }
+      case PageType::INDEX_PAGE:
+        continue;
+      default:
+        // Unknown page types are skipped, as the format's forward-compatibility rules ask.
+        continue;
+    }
+  }
+  return false;
+}
+
+}  // namespace quiver::parquet::reader

@@ -1,0 +1,67 @@
+// Iterates the pages of one column chunk: parses page headers, checks CRCs, decompresses page
+// bodies into a reused tracked buffer, and hands out dictionary and data pages (V1 and V2).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "quiver/compress/codec.h"
+#include "quiver/core/arena.h"
+#include "quiver/core/buffer.h"
+#include "quiver/core/result.h"
+#include "quiver/parquet/metadata.h"
+
+namespace quiver::parquet::reader {
+
+struct PageReaderOptions {
+  // Page CRCs are optional in the format; when a page carries one, a mismatch is Corrupt.
+  bool verify_crc = true;
+  MemoryPool* pool = default_memory_pool();
+};
+
+// One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
+// reader's scratch buffer and stay valid only until the next call to Next().
+struct Page {
+  PageType type = PageType::DATA_PAGE;  // DATA_PAGE, DATA_PAGE_V2 or DICTIONARY_PAGE
+  int32_t index = 0;                    // position in the chunk, counting every page
+  int32_t num_values = 0;               // level entries of a data page; entries of a dictionary
+  Encoding encoding = Encoding::PLAIN;
+  // V1 only: how the levels at the start of `data` are encoded.
+  Encoding definition_level_encoding = Encoding::RLE;
+  Encoding repetition_level_encoding = Encoding::RLE;
+  // V2 only: the levels, stored uncompressed and without length prefixes.
+  std::span<const uint8_t> repetition_levels;
+  std::span<const uint8_t> definition_levels;
+  int32_t num_nulls = 0;  // V2 only
+  // V1: levels then values; V2: values; dictionary page: the PLAIN dictionary entries.
+  std::span<const uint8_t> data;
+};
+
+class PageReader {
+ public:
+  // `chunk` holds the column chunk's bytes (dictionary page first, if any); `num_values` is the
+  // chunk's value count from its metadata, which ends the iteration even when bytes follow.
+  PageReader(std::shared_ptr<Buffer> chunk, compress::Codec codec, int64_t num_values,
+             PageReaderOptions options = {});
+
+  // The next dictionary or data page (index pages are skipped). False at the end of the chunk.
+  // Errors name the page ("page 3: ..."); callers add row group and column.
+  Result<bool> Next(Page* page);
+
+ private:
+  Status Decompress(std::span<const uint8_t> in, int64_t uncompressed_size, std::span<const uint8_t>* out);
+
+  std::shared_ptr<Buffer> chunk_;
+  compress::Codec codec_;
+  int64_t num_values_;
+  PageReaderOptions options_;
+  int64_t pos_ = 0;
+  int64_t values_seen_ = 0;
+  int32_t page_index_ = 0;
+  Arena arena_;
+  std::shared_ptr<Buffer> scratch_;  // decompressed page bodies, reused page after page
+};
+
+}  // namespace quiver::parquet::reader
