@@ -76,3 +76,25 @@ TEST(PrettyPrint, Table) {
 
 }  // namespace
 }  // namespace quiver
+
+namespace quiver {
+namespace {
+
+TEST(PrettyPrint, TimestampExtremesDoNotOverflow) {
+  std::string s;
+  FormatTimestamp(INT64_MIN, TimeUnit::kNano, false, &s);
+  EXPECT_EQ(s, "1677-09-21 00:12:43.145224192");
+  s.clear();
+  FormatTimestamp(INT64_MAX, TimeUnit::kMilli, true, &s);
+  EXPECT_EQ(s, "292278994-08-17 07:12:55.807Z");
+  s.clear();
+  FormatTimestamp(INT64_MIN, TimeUnit::kMilli, false, &s);
+  EXPECT_EQ(s, "-292275055-05-16 16:47:04.192");
+  s.clear();
+  FormatDecimal(5, 60, &s);  // a hostile scale must not overrun anything
+  EXPECT_EQ(s.size(), 62u);
+  EXPECT_EQ(s.substr(0, 3), "0.0");
+}
+
+}  // namespace
+}  // namespace quiver

@@ -47,6 +47,17 @@ int UnitDigits(TimeUnit unit) {
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+// Whole units (floored) and the non-negative remainder, with no multiplication that could
+// overflow at the ends of int64.
+void SplitFloor(int64_t v, int64_t per, int64_t* whole, int64_t* rest) {
+  *whole = v / per;
+  *rest = v % per;
+  if (*rest < 0) {
+    *rest += per;
+    *whole -= 1;
+  }
+}
+
 void AppendQuoted(std::string_view s, std::string* out) {
   out->push_back('"');
   for (char c : s) {
@@ -91,7 +102,7 @@ float HalfToFloat(uint16_t h) {
   return sign ? -v : v;
 }
 
-void FormatDate(int32_t days, std::string* out) {
+void FormatDate(int64_t days, std::string* out) {
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
@@ -102,35 +113,40 @@ void FormatDate(int32_t days, std::string* out) {
 
 void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out) {
   const int64_t per_sec = UnitsPerSecond(unit);
-  int64_t secs = FloorDiv(value, per_sec);
-  int64_t frac = value - secs * per_sec;
+  int64_t secs, frac;
+  SplitFloor(value, per_sec, &secs, &frac);
   fmt::format_to(std::back_inserter(*out), "{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
   if (frac != 0) fmt::format_to(std::back_inserter(*out), ".{:0{}}", frac, UnitDigits(unit));
 }
 
 void FormatTimestamp(int64_t value, TimeUnit unit, bool utc, std::string* out) {
-  const int64_t per_day = UnitsPerSecond(unit) * 86400;
-  int64_t days = FloorDiv(value, per_day);
-  FormatDate(static_cast<int32_t>(days), out);
+  // Seconds first, then days: days * units-per-day could overflow near INT64_MIN.
+  const int64_t per_sec = UnitsPerSecond(unit);
+  int64_t secs, frac, days, sod;
+  SplitFloor(value, per_sec, &secs, &frac);
+  SplitFloor(secs, 86400, &days, &sod);
+  FormatDate(days, out);
   out->push_back(' ');
-  FormatTimeOfDay(value - days * per_day, unit, out);
+  // Time of day printed from its parts: sod * per_sec + frac fits easily.
+  FormatTimeOfDay(sod * per_sec + frac, unit, out);
   if (utc) out->push_back('Z');
 }
 
 void FormatDecimal(__int128 value, int32_t scale, std::string* out) {
-  bool neg = value < 0;
+  // Digits are built in a string: the scale may come from a hostile file and be any size.
+  const bool neg = value < 0;
   unsigned __int128 u = neg ? -static_cast<unsigned __int128>(value) : static_cast<unsigned __int128>(value);
-  char digits[48];
-  int n = 0;
+  std::string digits;
   do {
-    digits[n++] = static_cast<char>('0' + static_cast<int>(u % 10));
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
     u /= 10;
   } while (u != 0);
-  while (n <= scale) digits[n++] = '0';
+  const size_t frac = scale > 0 ? static_cast<size_t>(scale) : 0;
+  if (digits.size() <= frac) digits.append(frac + 1 - digits.size(), '0');  // one digit before the point
   if (neg) out->push_back('-');
-  for (int i = n - 1; i >= 0; --i) {
+  for (size_t i = digits.size(); i-- > 0;) {
     out->push_back(digits[i]);
-    if (i == scale && scale > 0) out->push_back('.');
+    if (i == frac && frac > 0) out->push_back('.');
   }
 }
 

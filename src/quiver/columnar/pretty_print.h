@@ -16,7 +16,7 @@ std::string FormatValue(const Array& array, int64_t i);
 
 // Value helpers shared with writers: days since 1970-01-01 as YYYY-MM-DD, a timestamp in
 // `unit` as ISO 8601 ("1970-01-01 00:00:00.123456", with "Z" when `utc`), a decimal.
-void FormatDate(int32_t days, std::string* out);
+void FormatDate(int64_t days, std::string* out);
 void FormatTimestamp(int64_t value, TimeUnit unit, bool utc, std::string* out);
 void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out);
 void FormatDecimal(__int128 value, int32_t scale, std::string* out);

@@ -2,6 +2,8 @@
 // LogicalTypes.md's backward-compatibility rules) and statistics value printing.
 #include "quiver/parquet/schema.h"
 
+#include "quiver/columnar/pretty_print.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -395,25 +397,10 @@ std::string LogicalTypeToString(const LogicalType& t) {
 
 namespace {
 
-// Days since 1970-01-01 to a civil date (proleptic Gregorian).
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t yy = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = yy + (*m <= 2);
-}
-
 std::string FormatDate(int64_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+  std::string s;
+  quiver::FormatDate(days, &s);
+  return s;
 }
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -453,21 +440,8 @@ std::string Hex(std::string_view b) {
 }
 
 std::string FormatUnscaled(__int128 v, int32_t scale) {
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  char buf[48];
-  int n = 0;
-  do {
-    buf[n++] = static_cast<char>('0' + static_cast<int>(u % 10));
-    u /= 10;
-  } while (u != 0);
-  while (n <= scale && n < 40) buf[n++] = '0';  // at least one digit before the point
   std::string s;
-  if (neg) s += '-';
-  for (int i = n - 1; i >= 0; --i) {
-    s += buf[i];
-    if (scale > 0 && i == scale) s += '.';
-  }
+  FormatDecimal(v, scale, &s);
   return s;
 }
 
@@ -478,15 +452,6 @@ bool BigEndianToInt128(std::string_view b, __int128* out) {
   for (unsigned char c : b) v = static_cast<__int128>((static_cast<unsigned __int128>(v) << 8) | c);
   *out = v;
   return true;
-}
-
-float HalfToFloat(uint16_t h) {
-  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
 }
 
 template <typename T>
