@@ -11,6 +11,7 @@
 #include "quiver/csv/reader.h"
 #include "quiver/csv/writer.h"
 #include "quiver/jsonl/writer.h"
+#include "quiver/parquet/reader/file_reader.h"
 
 namespace quiver::cli {
 namespace {
@@ -39,8 +40,21 @@ Status RunCat(const CatArgs& a) {
   if (a.format != "table" && a.format != "csv" && a.format != "jsonl") {
     return Status::Invalid(fmt::format("cat: --format must be table, csv or jsonl, got '{}'", a.format));
   }
-  QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
-  QUIVER_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(a.path, opts));
+  // Batches come from the CSV reader or, for .parquet files, one row group at a time.
+  SchemaPtr schema;
+  std::function<Result<std::shared_ptr<RecordBatch>>()> next;
+  std::shared_ptr<csv::CsvReader> csv_reader;
+  std::shared_ptr<parquet::ParquetFileReader> pq_reader;
+  const bool is_parquet = a.path.size() > 8 && a.path.ends_with(".parquet");
+  if (is_parquet) {
+    QUIVER_ASSIGN_OR_RETURN(pq_reader, parquet::ParquetFileReader::Open(a.path));
+    schema = pq_reader->schema();
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
+    QUIVER_ASSIGN_OR_RETURN(csv_reader, csv::CsvReader::Open(a.path, opts));
+    schema = csv_reader->schema();
+    next = [&csv_reader] { return csv_reader->Next(); };
+  }
   std::vector<int> idx;
   if (!a.columns.empty()) {
     size_t i = 0;
@@ -48,12 +62,20 @@ Status RunCat(const CatArgs& a) {
       size_t j = a.columns.find(',', i);
       if (j == std::string::npos) j = a.columns.size();
       std::string name = a.columns.substr(i, j - i);
-      int k = reader->schema()->GetFieldIndex(name);
+      int k = schema->GetFieldIndex(name);
       if (k < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", a.path, name));
       idx.push_back(k);
       i = j + 1;
     }
   }
+  if (is_parquet) {
+    // Only the chosen columns are decoded; they arrive in the order asked for.
+    next = [&pq_reader, &idx, g = 0]() mutable -> Result<std::shared_ptr<RecordBatch>> {
+      if (g >= pq_reader->num_row_groups()) return std::shared_ptr<RecordBatch>();
+      return pq_reader->ReadRowGroup(g++, idx);
+    };
+  }
+  const std::vector<int> project = is_parquet ? std::vector<int>{} : idx;
   // A table needs every shown row at once to size its columns, so it shows 100 by default.
   const int64_t limit = a.limit >= 0 ? a.limit : (a.format == "table" ? 100 : -1);
   QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open("-"));
@@ -62,17 +84,17 @@ Status RunCat(const CatArgs& a) {
   std::vector<std::shared_ptr<RecordBatch>> shown;
   int64_t rows = 0;
   while (limit < 0 || rows < limit) {
-    QUIVER_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    QUIVER_ASSIGN_OR_RETURN(auto batch, next());
     if (!batch) break;
     if (limit >= 0 && rows + batch->num_rows() > limit) batch = batch->Slice(0, limit - rows);
     rows += batch->num_rows();
-    QUIVER_ASSIGN_OR_RETURN(batch, Project(batch, idx));
+    QUIVER_ASSIGN_OR_RETURN(batch, Project(batch, project));
     if (a.format == "table") shown.push_back(batch);
     else if (a.format == "csv") QUIVER_RETURN_NOT_OK(csv_writer.Write(*batch));
     else QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
   }
   if (a.format == "table") {
-    QUIVER_ASSIGN_OR_RETURN(auto dummy, Project(std::make_shared<RecordBatch>(reader->schema(), 0, std::vector<Array>{}), {}));
+    QUIVER_ASSIGN_OR_RETURN(auto dummy, Project(std::make_shared<RecordBatch>(schema, 0, std::vector<Array>{}), {}));
     (void)dummy;
     SchemaPtr schema = shown.empty() ? nullptr : shown[0]->schema();
     if (schema) {
