@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "quiver/cli/command.h"
+#include "quiver/columnar/pretty_print.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
@@ -24,20 +25,9 @@ struct MetaArgs {
 };
 
 std::string JsonQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonQuoted(s, &out);
+  return out;
 }
 
 // Printable text for arbitrary bytes (key-value metadata may be binary): invalid UTF-8 is hex.

@@ -58,23 +58,6 @@ void SplitFloor(int64_t v, int64_t per, int64_t* whole, int64_t* rest) {
   }
 }
 
-void AppendQuoted(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) *out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
-
 void AppendHex(std::string_view s, std::string* out) {
   static const char* digits = "0123456789abcdef";
   *out += "0x";
@@ -92,6 +75,23 @@ void AppendFloat(F v, std::string* out) {
 }
 
 }  // namespace
+
+void AppendJsonQuoted(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': *out += "\\\""; break;
+      case '\\': *out += "\\\\"; break;
+      case '\n': *out += "\\n"; break;
+      case '\r': *out += "\\r"; break;
+      case '\t': *out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) fmt::format_to(std::back_inserter(*out), "\\u{:04x}", static_cast<unsigned>(c));
+        else out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
 
 float HalfToFloat(uint16_t h) {
   uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
@@ -185,7 +185,7 @@ void FormatValue(const Array& a, int64_t i, std::string* out, bool quote_strings
     case TypeId::kTimestamp: FormatTimestamp(raw(int64_t{}), t.unit(), t.timezone() == "UTC", out); return;
     case TypeId::kString: {
       auto v = BinaryArray(a).GetView(i);
-      if (quote_strings) AppendQuoted(v, out);
+      if (quote_strings) AppendJsonQuoted(v, out);
       else *out += v;
       return;
     }

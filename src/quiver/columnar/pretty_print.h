@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "quiver/columnar/array.h"
 #include "quiver/columnar/record_batch.h"
@@ -21,6 +22,8 @@ void FormatTimestamp(int64_t value, TimeUnit unit, bool utc, std::string* out);
 void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out);
 void FormatDecimal(__int128 value, int32_t scale, std::string* out);
 float HalfToFloat(uint16_t half);
+// Appends s as a JSON string literal (quotes, backslash escapes, \u00XX for control bytes).
+void AppendJsonQuoted(std::string_view s, std::string* out);
 
 // "[1, null, 3]"; at most `max_items` values shown, then "...".
 std::string ArrayToString(const Array& array, int64_t max_items = 100);

@@ -8,22 +8,7 @@
 
 namespace quiver::jsonl {
 
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) fmt::format_to(std::back_inserter(*out), "\\u{:04x}", static_cast<unsigned>(c));
-        else out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
+void AppendJsonString(std::string_view s, std::string* out) { AppendJsonQuoted(s, out); }
 
 void AppendJsonValue(const Array& a, int64_t i, std::string* out) {
   if (a.IsNull(i)) {
