@@ -477,7 +477,9 @@ TEST(ParquetCorpusValues, BadDataFailsCleanly) {
       }
       if (flat.empty()) continue;
       auto b = (*r)->ReadRowGroup(g, flat);
-      if (!b.ok()) EXPECT_FALSE(b.status().message().empty()) << e.path();
+      if (!b.ok()) {
+        EXPECT_FALSE(b.status().message().empty()) << e.path();
+      }
     }
   }
 }

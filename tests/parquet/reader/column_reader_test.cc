@@ -1,0 +1,246 @@
+// Column chunks built by hand (page headers through the Thrift encoder, bodies through the
+// encoders) decoded by ReadFlatColumnChunk: levels, dictionaries, V2 pages, CRCs, edge cases.
+#include <gtest/gtest.h>
+#include <libdeflate.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "quiver/columnar/pretty_print.h"
+#include "quiver/parquet/encoding/dictionary.h"
+#include "quiver/parquet/encoding/plain.h"
+#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/footer.h"
+#include "quiver/parquet/reader/column_reader.h"
+
+namespace quiver::parquet::reader {
+namespace {
+
+namespace enc = quiver::parquet::encoding;
+
+std::string Bytes(BufferBuilder& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+ColumnDescriptor Column(Type t, int16_t max_def, int32_t type_length = 0) {
+  ColumnDescriptor c;
+  c.path = {"c"};
+  c.physical_type = t;
+  c.type_length = type_length;
+  c.max_definition_level = max_def;
+  return c;
+}
+
+// Appends header + body to `chunk`. `crc` adds the page CRC (optionally a wrong one).
+void AddPage(std::string* chunk, PageHeader h, const std::string& body, bool crc = false, bool bad_crc = false) {
+  h.compressed_page_size = static_cast<int32_t>(body.size());
+  if (h.uncompressed_page_size == 0) h.uncompressed_page_size = static_cast<int32_t>(body.size());
+  if (crc) {
+    uint32_t v = libdeflate_crc32(0, body.data(), body.size());
+    if (bad_crc) v ^= 1;
+    h.crc = static_cast<int32_t>(v);
+  }
+  BufferBuilder out;
+  ASSERT_TRUE(EncodePageHeader(h, &out).ok());
+  *chunk += Bytes(out);
+  *chunk += body;
+}
+
+PageHeader DataV1(int32_t n, Encoding e) {
+  PageHeader h;
+  h.type = PageType::DATA_PAGE;
+  DataPageHeader d;
+  d.num_values = n;
+  d.encoding = e;
+  d.definition_level_encoding = Encoding::RLE;
+  d.repetition_level_encoding = Encoding::RLE;
+  h.data_page_header = d;
+  return h;
+}
+
+// RLE definition levels with their 4-byte length prefix (V1 layout).
+std::string V1Levels(const std::vector<int16_t>& levels, int bit_width) {
+  enc::RleBitPackedEncoder e(bit_width);
+  EXPECT_TRUE(e.Put(levels.data(), static_cast<int64_t>(levels.size())).ok());
+  BufferBuilder b;
+  EXPECT_TRUE(e.Finish(&b).ok());
+  std::string s = Bytes(b);
+  uint32_t len = static_cast<uint32_t>(s.size());
+  return std::string(reinterpret_cast<const char*>(&len), 4) + s;
+}
+
+std::string PlainInt32(const std::vector<int32_t>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+}
+
+Result<Array> Read(const ColumnDescriptor& col, TypePtr type, const std::string& chunk, int64_t num_values,
+                   bool verify_crc = true, compress::Codec codec = compress::Codec::kUncompressed) {
+  auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
+  if (!buf.ok()) return buf.status();
+  PageReaderOptions o;
+  o.verify_crc = verify_crc;
+  return ReadFlatColumnChunk(col, type, *buf, codec, num_values, o);
+}
+
+TEST(FlatColumnReader, RequiredPlainAcrossPages) {
+  std::string chunk;
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), PlainInt32({1, -2, 3}));
+  AddPage(&chunk, DataV1(2, Encoding::PLAIN), PlainInt32({40, 50}));
+  auto a = Read(Column(Type::INT32, 0), int32(), chunk, 5);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[1, -2, 3, 40, 50]");
+  EXPECT_EQ(a->null_count(), 0);
+}
+
+TEST(FlatColumnReader, NullsFromDefinitionLevelsNarrowedToInt8) {
+  std::string chunk;
+  AddPage(&chunk, DataV1(4, Encoding::PLAIN), V1Levels({1, 0, 0, 1}, 1) + PlainInt32({7, -8}));
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), V1Levels({0, 1, 0}, 1) + PlainInt32({9}));
+  auto a = Read(Column(Type::INT32, 1), int8(), chunk, 7);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[7, null, null, -8, null, 9, null]");
+  EXPECT_EQ(a->null_count(), 4);
+}
+
+TEST(FlatColumnReader, AllNullPageThenValues) {
+  std::string chunk;
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), V1Levels({0, 0, 0}, 1));
+  AddPage(&chunk, DataV1(0, Encoding::PLAIN), V1Levels({}, 1));
+  AddPage(&chunk, DataV1(1, Encoding::PLAIN), V1Levels({1}, 1) + PlainInt32({5}));
+  auto a = Read(Column(Type::INT32, 1), int32(), chunk, 4);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[null, null, null, 5]");
+}
+
+std::string DictPage(std::string* chunk, const std::vector<std::string>& entries) {
+  PageHeader h;
+  h.type = PageType::DICTIONARY_PAGE;
+  DictionaryPageHeader d;
+  d.num_values = static_cast<int32_t>(entries.size());
+  d.encoding = Encoding::PLAIN_DICTIONARY;
+  h.dictionary_page_header = d;
+  std::string body;
+  for (const auto& e : entries) {
+    uint32_t len = static_cast<uint32_t>(e.size());
+    body += std::string(reinterpret_cast<const char*>(&len), 4) + e;
+  }
+  AddPage(chunk, h, body);
+  return body;
+}
+
+std::string Indices(const std::vector<int32_t>& idx, int bit_width) {
+  BufferBuilder b;
+  EXPECT_TRUE(enc::EncodeDictionaryIndices(idx.data(), static_cast<int64_t>(idx.size()), bit_width, &b).ok());
+  return Bytes(b);
+}
+
+TEST(FlatColumnReader, DictionaryStringsWithNulls) {
+  std::string chunk;
+  DictPage(&chunk, {"apple", "", "pear"});
+  AddPage(&chunk, DataV1(5, Encoding::RLE_DICTIONARY), V1Levels({1, 1, 0, 1, 1}, 1) + Indices({2, 0, 1, 2}, 2));
+  auto a = Read(Column(Type::BYTE_ARRAY, 1), utf8(), chunk, 5);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), R"(["pear", "apple", null, "", "pear"])");
+}
+
+TEST(FlatColumnReader, DictionaryIndexOutOfRangeIsCorrupt) {
+  std::string chunk;
+  DictPage(&chunk, {"a", "b"});
+  AddPage(&chunk, DataV1(2, Encoding::RLE_DICTIONARY), Indices({0, 3}, 2));
+  auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, 2);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(a.status().IsCorrupt()) << a.status().ToString();
+  EXPECT_NE(a.status().ToString().find("page 1"), std::string::npos) << a.status().ToString();
+}
+
+TEST(FlatColumnReader, DictionaryPageMissingIsCorrupt) {
+  std::string chunk;
+  AddPage(&chunk, DataV1(1, Encoding::RLE_DICTIONARY), Indices({0}, 1));
+  auto a = Read(Column(Type::INT32, 0), int32(), chunk, 1);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(a.status().IsCorrupt());
+}
+
+TEST(FlatColumnReader, CrcCheckedWhenPresent) {
+  std::string good, bad;
+  AddPage(&good, DataV1(2, Encoding::PLAIN), PlainInt32({1, 2}), /*crc=*/true);
+  AddPage(&bad, DataV1(2, Encoding::PLAIN), PlainInt32({1, 2}), /*crc=*/true, /*bad_crc=*/true);
+  EXPECT_TRUE(Read(Column(Type::INT32, 0), int32(), good, 2).ok());
+  auto a = Read(Column(Type::INT32, 0), int32(), bad, 2);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().ToString().find("CRC mismatch"), std::string::npos) << a.status().ToString();
+  auto unchecked = Read(Column(Type::INT32, 0), int32(), bad, 2, /*verify_crc=*/false);
+  ASSERT_TRUE(unchecked.ok());
+  EXPECT_EQ(ArrayToString(*unchecked), "[1, 2]");
+}
+
+TEST(FlatColumnReader, DataPageV2UncompressedValuesUnderACodec) {
+  // is_compressed = false: the values are stored raw although the chunk's codec is snappy.
+  std::string levels_full = V1Levels({1, 0, 1}, 1);
+  std::string levels = levels_full.substr(4);  // V2 levels carry no length prefix
+  PageHeader h;
+  h.type = PageType::DATA_PAGE_V2;
+  DataPageHeaderV2 d;
+  d.num_values = 3;
+  d.num_nulls = 1;
+  d.num_rows = 3;
+  d.encoding = Encoding::PLAIN;
+  d.definition_levels_byte_length = static_cast<int32_t>(levels.size());
+  d.repetition_levels_byte_length = 0;
+  d.is_compressed = false;
+  h.data_page_header_v2 = d;
+  std::string chunk;
+  AddPage(&chunk, h, levels + PlainInt32({11, 33}));
+  auto a = Read(Column(Type::INT32, 1), int32(), chunk, 3, true, compress::Codec::kSnappy);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[11, null, 33]");
+}
+
+TEST(FlatColumnReader, RleBooleansWithNulls) {
+  enc::RleBitPackedEncoder e(1);
+  std::vector<uint8_t> bits = {1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0};
+  ASSERT_TRUE(e.Put(bits.data(), static_cast<int64_t>(bits.size())).ok());
+  BufferBuilder b;
+  ASSERT_TRUE(e.Finish(&b).ok());
+  std::string runs = Bytes(b);
+  uint32_t len = static_cast<uint32_t>(runs.size());
+  std::vector<int16_t> levels(12, 1);
+  levels[5] = 0;
+  std::string chunk;
+  AddPage(&chunk, DataV1(12, Encoding::RLE),
+          V1Levels(levels, 1) + std::string(reinterpret_cast<const char*>(&len), 4) + runs);
+  auto a = Read(Column(Type::BOOLEAN, 1), boolean(), chunk, 12);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[true, false, false, true, true, null, true, true, true, true, true, false]");
+}
+
+TEST(FlatColumnReader, DecimalFromBigEndianFixedBytes) {
+  // 3-byte big-endian two's complement: 1234, -1, -8388608.
+  const unsigned char raw[] = {0x00, 0x04, 0xd2, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00};
+  std::string chunk;
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), std::string(reinterpret_cast<const char*>(raw), sizeof raw));
+  auto a = Read(Column(Type::FIXED_LEN_BYTE_ARRAY, 0, 3), decimal128(7, 2), chunk, 3);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), "[12.34, -0.01, -83886.08]");
+}
+
+TEST(FlatColumnReader, TruncatedPagesAndBadCountsFailCleanly) {
+  std::string chunk;
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), PlainInt32({1, 2, 3}));
+  // Every prefix of the chunk is an error, never a crash.
+  for (size_t cut = 0; cut < chunk.size(); ++cut) {
+    auto a = Read(Column(Type::INT32, 0), int32(), chunk.substr(0, cut), 3);
+    EXPECT_FALSE(a.ok()) << cut;
+  }
+  // More values promised by the metadata than the pages hold.
+  auto a = Read(Column(Type::INT32, 0), int32(), chunk, 4);
+  EXPECT_FALSE(a.ok());
+  // A definition level above the maximum (2, so levels take 2 bits and 3 is encodable).
+  std::string bad;
+  AddPage(&bad, DataV1(2, Encoding::PLAIN), V1Levels({2, 3}, 2) + PlainInt32({1}));
+  auto b = Read(Column(Type::INT32, 2), int32(), bad, 2);
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(b.status().IsCorrupt()) << b.status().ToString();
+}
+
+}  // namespace
+}  // namespace quiver::parquet::reader
