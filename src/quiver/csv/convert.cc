@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "quiver/core/bit_util.h"
 #include "quiver/core/buffer.h"
@@ -157,8 +158,9 @@ class Validity {
   int64_t nulls_ = 0;
 };
 
-template <typename T>
-Result<Array> ConvertFixed(const TypePtr& type, ParseFn<T> parse, const uint8_t* data, const FieldRef* fields,
+// The parser is a template argument so that it inlines into the per-row loop.
+template <typename T, ParseFn<T> parse>
+Result<Array> ConvertFixed(const TypePtr& type, const uint8_t* data, const FieldRef* fields,
                            int64_t rows, int ncols, int col, const FieldSyntax& syn, bool null_on_error,
                            int64_t* nulled, ConvertError* error, MemoryPool* pool) {
   QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(rows * static_cast<int64_t>(sizeof(T)), pool));
@@ -254,7 +256,9 @@ Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const Fiel
     if (f->start != FieldRef::kMissing) total += f->end - f->start;
   }
   BufferBuilder bytes(pool);
-  QUIVER_RETURN_NOT_OK(bytes.Reserve(total));
+  // 16 bytes of slack let short values be copied with one fixed-size move (the block buffer
+  // the fields point into has padding past its end as well).
+  QUIVER_RETURN_NOT_OK(bytes.Reserve(total + 16));
   Validity validity(rows, pool);
   std::string scratch;
   const bool check_utf8 = type->id() == TypeId::kString;
@@ -269,8 +273,11 @@ Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const Fiel
       scratch.clear();
       syn.Unescape(text, &scratch);
       QUIVER_RETURN_NOT_OK(bytes.Append(scratch));
-    } else {
+    } else if (text.size() <= 16 && bytes.size() + 16 <= bytes.capacity()) {
       // Unquoted and plain quoted text: the reserve above covers it.
+      std::memcpy(bytes.mutable_data() + bytes.size(), text.data(), 16);
+      bytes.UnsafeSetSize(bytes.size() + static_cast<int64_t>(text.size()));
+    } else {
       bytes.UnsafeAppend(text.data(), static_cast<int64_t>(text.size()));
     }
     if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
@@ -324,23 +331,23 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
                             MemoryPool* pool) {
   switch (type->id()) {
     case TypeId::kInt64:
-      return ConvertFixed<int64_t>(type, ParseInt64Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int64_t, ParseInt64Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kInt32:
-      return ConvertFixed<int32_t>(type, ParseInt32Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int32_t, ParseInt32Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kFloat64:
-      return ConvertFixed<double>(type, ParseDoubleFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<double, ParseDoubleFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kFloat32:
-      return ConvertFixed<float>(type, ParseFloatFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<float, ParseFloatFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kDate32:
-      return ConvertFixed<int32_t>(type, ParseDateFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int32_t, ParseDateFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kTimestamp:
-      return ConvertFixed<int64_t>(type, ParseTimestampFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int64_t, ParseTimestampFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kTime64:
-      return ConvertFixed<int64_t>(type, ParseTime64Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int64_t, ParseTime64Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kTime32:
-      return ConvertFixed<int32_t>(type, ParseTime32Fn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<int32_t, ParseTime32Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kDecimal128:
-      return ConvertFixed<__int128>(type, ParseDecimalFn, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      return ConvertFixed<__int128, ParseDecimalFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kBool:
       return ConvertBool(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kString:

@@ -8,6 +8,34 @@ bool ParseFloat64(std::string_view s, double* out) {
   const char* p = s.data();
   const char* end = p + s.size();
   if (p == end) return false;
+  // Plain decimals ([-]digits[.digits], at most 15 digits) are exact: the digits as an
+  // integer below 2^53 divided by an exact power of ten rounds correctly (Clinger).
+  if (s.size() <= 17) {
+    static const double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* q = p;
+    bool neg = *q == '-';
+    q += neg;
+    uint64_t m = 0;
+    int digits = 0, frac = -1;
+    for (; q < end; ++q) {
+      unsigned d = static_cast<unsigned char>(*q - '0');
+      if (d < 10) {
+        m = m * 10 + d;
+        ++digits;
+        if (frac >= 0) ++frac;
+      } else if (*q == '.' && frac < 0) {
+        frac = 0;
+      } else {
+        break;
+      }
+    }
+    if (q == end && digits > 0 && digits <= 15 && frac != 0) {
+      double v = static_cast<double>(m);
+      if (frac > 0) v /= kPow10[frac];
+      *out = neg ? -v : v;
+      return true;
+    }
+  }
   if (*p == '+') ++p;  // fast_float rejects a leading plus
   auto r = fast_float::from_chars(p, end, *out);
   return r.ec == std::errc() && r.ptr == end;
