@@ -120,7 +120,7 @@ class CsvReader::Impl {
   std::vector<Chunk> chunks_;
   std::deque<std::shared_ptr<RecordBatch>> ready_;
   std::unique_ptr<io::AtomicFile> rejects_;
-  bool inferred_ = false;  // types came from a sample (errors then suggest --types)
+  std::vector<bool> inferred_;  // per column: the type came from a sample (errors then suggest --types)
 };
 
 Status CsvReader::Impl::Fill(int64_t target) {
@@ -354,10 +354,14 @@ Status CsvReader::Impl::Init() {
   std::vector<Field> fields;
   for (int c = 0; c < ncols_; ++c) {
     TypePtr t = opts_.infer_types ? inferrer.TypeOf(c) : utf8();
-    inferred_ = opts_.infer_types;
+    bool inferred = opts_.infer_types;
     for (const auto& [n, explicit_type] : opts_.column_types) {
-      if (n == names_[static_cast<size_t>(c)]) t = explicit_type;
+      if (n == names_[static_cast<size_t>(c)]) {
+        t = explicit_type;
+        inferred = false;
+      }
     }
+    inferred_.push_back(inferred);
     fields.push_back(field(names_[static_cast<size_t>(c)], t));
   }
   for (const auto& [n, t] : opts_.column_types) {
@@ -605,7 +609,7 @@ Status CsvReader::Impl::ReportProblem(const ChunkProblem& p, std::vector<Chunk>&
     msg += fmt::format(", got \"{}\"", shown);
   }
   msg += fmt::format(" (byte {})", offset_before_ + p.pos);
-  if (p.col >= 0 && inferred_ && p.message.rfind("cannot convert", 0) == 0) {
+  if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {
     msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
                        opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
   }

@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "testing/run_cli.h"
+
+namespace quiver {
+namespace {
+
+using testing::RunCli;
+
+class CsvCommands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = "/tmp/quiver-cli-csv-" + std::to_string(getpid()) + ".csv";
+    std::ofstream(path_) << "id;name;when\n1;\"a;b\";2024-01-02\n2;c;2024-02-03\n";
+  }
+  void TearDown() override { std::filesystem::remove(path_); }
+  std::string path_;
+};
+
+TEST_F(CsvCommands, SniffPrintsDialectAndSchema) {
+  auto r = RunCli("sniff " + path_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "delimiter: ;\nquote: \"\nescape: doubled quote\nheader: true\nskip_lines: 0\ncolumns: 3\n"
+            "  id: int64\n  name: string\n  when: date32\n");
+}
+
+TEST_F(CsvCommands, CatFormats) {
+  auto r = RunCli("cat " + path_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id  name  when\n--  ----  ----------\n1   a;b   2024-01-02\n2   c     2024-02-03\n");
+  r = RunCli("cat " + path_ + " --format csv");
+  EXPECT_EQ(r.out, "id,name,when\n1,a;b,2024-01-02\n2,c,2024-02-03\n");
+  r = RunCli("cat " + path_ + " --format jsonl --columns when,id --limit 1");
+  EXPECT_EQ(r.out, "{\"when\":\"2024-01-02\",\"id\":1}\n");
+  r = RunCli("cat - --format csv --delimiter ';' < " + path_);
+  EXPECT_EQ(r.out, "id,name,when\n1,a;b,2024-01-02\n2,c,2024-02-03\n");
+}
+
+TEST_F(CsvCommands, ErrorsAndOptions) {
+  auto r = RunCli("cat " + path_ + " --columns nope");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + path_ + ": no column named 'nope'\n");
+  r = RunCli("cat " + path_ + " --types 'id=bool'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + path_ + ":3:1 'id': cannot convert to bool, got \"2\" (byte 32)\n");
+  r = RunCli("cat " + path_ + " --on-error maybe");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: --on-error must be fail, skip or null, got 'maybe'\n");
+  r = RunCli("cat /nonexistent.csv");
+  EXPECT_EQ(r.err, "quiver: /nonexistent.csv: No such file or directory\n");
+}
+
+}  // namespace
+}  // namespace quiver
