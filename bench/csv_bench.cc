@@ -46,7 +46,7 @@ void BM_Split(benchmark::State& state) {
   const SplitKernels& k = GetSplitKernels(level);
   // Chunks of 8 MiB, as the reader uses them; the output array is reused.
   const size_t chunk = 8 << 20;
-  std::vector<uint32_t> out(chunk + 1);
+  std::vector<uint32_t> out(chunk + kSplitOutputSlack);
   for (auto _ : state) {
     SplitCarry carry;
     size_t total = 0;

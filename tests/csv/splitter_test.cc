@@ -22,7 +22,7 @@ Split RunKernel(SimdLevel level, const std::string& text, const SplitConfig& cfg
   const SplitKernels& k = GetSplitKernels(level);
   Split s;
   SplitCarry carry;
-  std::vector<uint32_t> out(text.size() + 1);
+  std::vector<uint32_t> out(text.size() + kSplitOutputSlack);
   const auto* data = reinterpret_cast<const uint8_t*>(text.data());
   // Optionally in pieces, to exercise the carries between calls.
   size_t step = piece == 0 ? text.size() : piece;

@@ -408,7 +408,7 @@ Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>&
   for (size_t i = 0; i < chunks.size(); ++i) {
     group.Submit([&, i] {
       Chunk& c = chunks[i];
-      c.pos.Reserve(c.end - c.begin + 1);
+      c.pos.Reserve(c.end - c.begin + kSplitOutputSlack);
       SplitCarry carry;
       carry.in_quote = c.start_in_quote;
       if (c.begin > 0) {

@@ -70,12 +70,19 @@ inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next
   c->prev_boundary = boundary >> 63;
   c->prev_closer = closers >> 63;
 
+  // Positions are written eight at a time without checking the count (simdjson's trick):
+  // the branch per position is what costs, and `out` has room for the overshoot.
   uint64_t s = structural;
-  while (s != 0) {
-    int i = std::countr_zero(s);
-    *out++ = (base + static_cast<uint32_t>(i)) | (static_cast<uint32_t>((row_end >> i) & 1) << 31);
-    s &= s - 1;
+  const int count = std::popcount(s);
+  uint32_t* o = out;
+  for (int k = 0; k < count; k += 8) {
+    for (int j = 0; j < 8; ++j) {
+      const int i = std::countr_zero(s | (uint64_t{1} << 63));
+      o[k + j] = (base + static_cast<uint32_t>(i)) | (static_cast<uint32_t>((row_end >> i) & 1) << 31);
+      s &= s - 1;
+    }
   }
+  out += count;
 }
 
 inline bool IsBoundaryByte(int b, const SplitConfig& cfg) {

@@ -28,6 +28,8 @@ struct SplitCarry {
 // by LF) rather than a field separator.
 inline constexpr uint32_t kRowEndFlag = 0x80000000u;
 inline constexpr uint32_t kPositionMask = 0x7fffffffu;
+// Room a kernel may write past the last position it reports.
+inline constexpr size_t kSplitOutputSlack = 72;
 
 struct SplitResult {
   size_t count = 0;         // positions written
@@ -39,7 +41,7 @@ struct SplitResult {
 };
 
 // Scans data[0, n). `next_byte` is the byte after the chunk (-1 at end of input). `out`
-// must hold n + 1 entries. Chunks must be shorter than 2 GiB.
+// must hold n + kSplitOutputSlack entries. Chunks must be shorter than 2 GiB.
 using SplitKernel = SplitResult (*)(const uint8_t* data, size_t n, int next_byte, const SplitConfig& config,
                                     SplitCarry* carry, uint32_t* out);
 
