@@ -33,8 +33,10 @@ std::string EncName(Encoding e) {
 // Accumulates a chunk's non-null values in their physical form and its validity bits.
 class FlatDecoder {
  public:
-  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool)
+  // `keep_levels`: retain every level entry (nested leaves rebuild lists and structs from them).
+  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool, bool keep_levels = false)
       : col_(column),
+        keep_levels_(keep_levels),
         physical_(column.physical_type),
         pool_(pool),
         values_(pool),
@@ -66,13 +68,22 @@ class FlatDecoder {
   BufferBuilder& values() { return values_; }
   BufferBuilder& offsets() { return offsets_; }
   BufferBuilder& validity() { return validity_; }
+  const std::vector<int16_t>& all_def_levels() const { return all_def_; }
+  const std::vector<int16_t>& all_rep_levels() const { return all_rep_; }
 
  private:
   Status DecodeLevels(const Page& page, const uint8_t** values, int64_t* values_size, int64_t* present);
   Status DecodeValues(const Page& page, const uint8_t* data, int64_t size, int64_t n);
   Status AppendValidity(const int16_t* levels, int64_t n, int64_t* present);
 
+  Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
+                        const uint8_t** p, int64_t* left, int16_t* out, const char* what);
+
   const ColumnDescriptor& col_;
+  bool keep_levels_ = false;
+  std::vector<int16_t> all_def_;
+  std::vector<int16_t> all_rep_;
+  std::vector<int16_t> rep_;
   Type physical_;
   MemoryPool* pool_;
   int width_ = 0;
@@ -153,46 +164,70 @@ Status FlatDecoder::AppendValidity(const int16_t* levels, int64_t n, int64_t* pr
   return Status::OK();
 }
 
+// One level stream: V2 pages give its bytes; V1 pages hold it at *p (RLE behind a 4-byte length,
+// or legacy BIT_PACKED), and *p/*left move past it.
+Status FlatDecoder::DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level,
+                                   std::span<const uint8_t> v2_bytes, const uint8_t** p, int64_t* left, int16_t* out,
+                                   const char* what) {
+  const int64_t n = page.num_values;
+  const int bw = BitWidthOf(max_level);
+  if (page.type == PageType::DATA_PAGE_V2) {
+    enc::RleBitPackedDecoder rle;
+    QUIVER_RETURN_NOT_OK(rle.Reset(v2_bytes.data(), static_cast<int64_t>(v2_bytes.size()), bw));
+    return rle.Decode(out, n).WithContext(what);
+  }
+  if (encoding == Encoding::RLE) {
+    if (*left < 4) return Status::Corrupt(fmt::format("{}: length prefix runs past the page end", what));
+    uint32_t len;
+    std::memcpy(&len, *p, 4);
+    if (len > static_cast<uint64_t>(*left - 4)) {
+      return Status::Corrupt(fmt::format("{}: {} bytes declared, {} left in the page", what, len, *left - 4));
+    }
+    enc::RleBitPackedDecoder rle;
+    QUIVER_RETURN_NOT_OK(rle.Reset(*p + 4, len, bw));
+    QUIVER_RETURN_NOT_OK(rle.Decode(out, n).WithContext(what));
+    *p += 4 + len;
+    *left -= 4 + static_cast<int64_t>(len);
+    return Status::OK();
+  }
+  if (encoding == Encoding::BIT_PACKED) {
+    QUIVER_RETURN_NOT_OK(enc::DecodeLegacyBitPacked(*p, *left, bw, n, out).WithContext(what));
+    const int64_t used = bit_util::BytesForBits(n * bw);
+    *p += used;
+    *left -= used;
+    return Status::OK();
+  }
+  return Status::NotImplemented(fmt::format("{} encoded as {}", what, EncName(encoding)));
+}
+
 Status FlatDecoder::DecodeLevels(const Page& page, const uint8_t** values, int64_t* values_size, int64_t* present) {
   const int64_t n = page.num_values;
   const int16_t max_def = col_.max_definition_level;
+  const int16_t max_rep = col_.max_repetition_level;
   const uint8_t* p = page.data.data();
   int64_t left = static_cast<int64_t>(page.data.size());
+  if (max_rep > 0) {
+    rep_.resize(static_cast<size_t>(n));
+    QUIVER_RETURN_NOT_OK(DecodeLevelRun(page, page.repetition_level_encoding, max_rep, page.repetition_levels, &p,
+                                        &left, rep_.data(), "repetition levels"));
+    int16_t max_seen = 0;
+    for (int16_t r : rep_) max_seen = r > max_seen ? r : max_seen;
+    if (max_seen > max_rep) {
+      return Status::Corrupt(fmt::format("repetition level {} exceeds the column's maximum {}", max_seen, max_rep));
+    }
+    if (keep_levels_) all_rep_.insert(all_rep_.end(), rep_.begin(), rep_.end());
+  }
   if (max_def == 0) {
     *present = n;
     *values = p;
     *values_size = left;
     return Status::OK();
   }
-  const int bw = BitWidthOf(max_def);
   levels_.resize(static_cast<size_t>(n));
-  if (page.type == PageType::DATA_PAGE_V2) {
-    enc::RleBitPackedDecoder rle;
-    QUIVER_RETURN_NOT_OK(rle.Reset(page.definition_levels.data(),
-                                   static_cast<int64_t>(page.definition_levels.size()), bw));
-    QUIVER_RETURN_NOT_OK(rle.Decode(levels_.data(), n).WithContext("definition levels"));
-  } else if (page.definition_level_encoding == Encoding::RLE) {
-    if (left < 4) return Status::Corrupt("definition levels: length prefix runs past the page end");
-    uint32_t len;
-    std::memcpy(&len, p, 4);
-    if (len > static_cast<uint64_t>(left - 4)) {
-      return Status::Corrupt(fmt::format("definition levels: {} bytes declared, {} left in the page", len, left - 4));
-    }
-    enc::RleBitPackedDecoder rle;
-    QUIVER_RETURN_NOT_OK(rle.Reset(p + 4, len, bw));
-    QUIVER_RETURN_NOT_OK(rle.Decode(levels_.data(), n).WithContext("definition levels"));
-    p += 4 + len;
-    left -= 4 + static_cast<int64_t>(len);
-  } else if (page.definition_level_encoding == Encoding::BIT_PACKED) {
-    QUIVER_RETURN_NOT_OK(enc::DecodeLegacyBitPacked(p, left, bw, n, levels_.data()).WithContext("definition levels"));
-    const int64_t used = bit_util::BytesForBits(n * bw);
-    p += used;
-    left -= used;
-  } else {
-    return Status::NotImplemented(
-        fmt::format("definition levels encoded as {}", EncName(page.definition_level_encoding)));
-  }
+  QUIVER_RETURN_NOT_OK(DecodeLevelRun(page, page.definition_level_encoding, max_def, page.definition_levels, &p,
+                                      &left, levels_.data(), "definition levels"));
   QUIVER_RETURN_NOT_OK(AppendValidity(levels_.data(), n, present));
+  if (keep_levels_) all_def_.insert(all_def_.end(), levels_.begin(), levels_.end());
   *values = p;
   *values_size = left;
   return Status::OK();
@@ -384,12 +419,13 @@ void ScatterFixedAny(const uint8_t* dense, int width, const uint8_t* validity, i
   }
 }
 
-Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePtr& type, MemoryPool* pool) {
-  const int64_t rows = d.rows();
+// `validity` (null when nulls == 0) marks which of the `rows` slots take the next dense value.
+Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePtr& type, MemoryPool* pool,
+                       std::shared_ptr<Buffer> validity, int64_t rows, int64_t nulls) {
   const int64_t n = d.non_null();
-  const int64_t nulls = d.null_count();
-  std::shared_ptr<Buffer> validity;
-  if (nulls > 0) { QUIVER_ASSIGN_OR_RETURN(validity, d.validity().Finish()); }
+  if (rows - nulls != n) {
+    return Status::Corrupt(fmt::format("{} values decoded but the levels place {}", n, rows - nulls));
+  }
   auto data = std::make_shared<ArrayData>();
   data->type = type;
   data->length = rows;
@@ -541,7 +577,74 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
     return Status::Corrupt(
         fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder.rows()));
   }
-  return Assemble(decoder, column, type, options.pool);
+  std::shared_ptr<Buffer> validity;
+  if (decoder.null_count() > 0) {
+    QUIVER_ASSIGN_OR_RETURN(validity, decoder.validity().Finish());
+  }
+  return Assemble(decoder, column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count());
+}
+
+struct LeafChunk::Impl {
+  Impl(const ColumnDescriptor& c, TypePtr t, MemoryPool* p) : column(c), type(std::move(t)), pool(p), decoder(column, p, true) {}
+  ColumnDescriptor column;
+  TypePtr type;
+  MemoryPool* pool;
+  FlatDecoder decoder;
+  bool consumed = false;
+};
+
+LeafChunk::LeafChunk() = default;
+LeafChunk::~LeafChunk() = default;
+
+int64_t LeafChunk::num_levels() const { return impl_->decoder.rows(); }
+const std::vector<int16_t>& LeafChunk::def_levels() const { return impl_->decoder.all_def_levels(); }
+const std::vector<int16_t>& LeafChunk::rep_levels() const { return impl_->decoder.all_rep_levels(); }
+const ColumnDescriptor& LeafChunk::column() const { return impl_->column; }
+
+Result<Array> LeafChunk::ToArray(const std::vector<int64_t>& slots) {
+  if (impl_->consumed) return Status::Invalid("LeafChunk::ToArray called twice");
+  impl_->consumed = true;
+  const int64_t rows = static_cast<int64_t>(slots.size());
+  const auto& def = impl_->decoder.all_def_levels();
+  const int16_t max_def = impl_->column.max_definition_level;
+  std::shared_ptr<Buffer> validity;
+  int64_t nulls = 0;
+  if (max_def > 0) {
+    QUIVER_ASSIGN_OR_RETURN(validity, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), impl_->pool));
+    uint8_t* bits = validity->mutable_data();
+    for (int64_t k = 0; k < rows; ++k) {
+      if (def[static_cast<size_t>(slots[static_cast<size_t>(k)])] == max_def) {
+        bit_util::SetBit(bits, k);
+      } else {
+        ++nulls;
+      }
+    }
+    if (nulls == 0) validity.reset();
+  }
+  return Assemble(impl_->decoder, impl_->column, impl_->type, impl_->pool, std::move(validity), rows, nulls);
+}
+
+Result<std::unique_ptr<LeafChunk>> ReadLeafColumnChunk(const ColumnDescriptor& column, const TypePtr& type,
+                                                       std::shared_ptr<Buffer> chunk, compress::Codec codec,
+                                                       int64_t num_values, const PageReaderOptions& options) {
+  if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
+  std::unique_ptr<LeafChunk> leaf(new LeafChunk());
+  leaf->impl_ = std::make_unique<LeafChunk::Impl>(column, type, options.pool);
+  FlatDecoder& decoder = leaf->impl_->decoder;
+  PageReader pages(std::move(chunk), codec, num_values, options);
+  QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
+  Page page;
+  while (true) {
+    QUIVER_ASSIGN_OR_RETURN(bool more, pages.Next(&page));
+    if (!more) break;
+    Status st = page.type == PageType::DICTIONARY_PAGE ? decoder.OnDictionary(page) : decoder.OnData(page);
+    if (!st.ok()) return std::move(st).WithContext(fmt::format("page {}", page.index));
+  }
+  if (decoder.rows() != num_values) {
+    return Status::Corrupt(
+        fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder.rows()));
+  }
+  return leaf;
 }
 
 }  // namespace quiver::parquet::reader

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "quiver/columnar/array.h"
 #include "quiver/compress/codec.h"
@@ -20,5 +21,32 @@ namespace quiver::parquet::reader {
 // NotImplemented for repeated leaves and for encodings the physical type does not allow.
 Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                                   compress::Codec codec, int64_t num_values, const PageReaderOptions& options = {});
+
+// The decoded chunk of any leaf, nested or not: every definition and repetition level (empty
+// when the leaf's maximum is 0) and its non-null values, waiting to be placed into slots.
+class LeafChunk {
+ public:
+  ~LeafChunk();
+  int64_t num_levels() const;
+  const std::vector<int16_t>& def_levels() const;
+  const std::vector<int16_t>& rep_levels() const;
+  const ColumnDescriptor& column() const;
+  // The leaf's array over the level entries `slots` (increasing indices): slot k is valid when
+  // its definition level is the maximum. Corrupt unless the valid slots take every decoded
+  // value. Consumes the values: call once.
+  Result<Array> ToArray(const std::vector<int64_t>& slots);
+
+ private:
+  friend Result<std::unique_ptr<LeafChunk>> ReadLeafColumnChunk(const ColumnDescriptor&, const TypePtr&,
+                                                                std::shared_ptr<Buffer>, compress::Codec, int64_t,
+                                                                const PageReaderOptions&);
+  LeafChunk();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+Result<std::unique_ptr<LeafChunk>> ReadLeafColumnChunk(const ColumnDescriptor& column, const TypePtr& type,
+                                                       std::shared_ptr<Buffer> chunk, compress::Codec codec,
+                                                       int64_t num_values, const PageReaderOptions& options = {});
 
 }  // namespace quiver::parquet::reader

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string_view>
 #include <tuple>
 
 #include "quiver/compress/codec.h"
 #include "quiver/parquet/reader/column_reader.h"
+#include "quiver/parquet/reader/nested.h"
 
 namespace quiver::parquet {
 namespace {
@@ -65,14 +67,10 @@ Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_p
   return r;
 }
 
-Result<Array> ParquetFileReader::ReadColumnChunk(int row_group, int field) const {
-  const SchemaNode& node = tree_.node(tree_.root().children[static_cast<size_t>(field)]);
-  if (!node.is_leaf()) {
-    return Status::NotImplemented(
-        fmt::format("nested column '{}' ({}) is not supported yet", node.name, schema_->field(field).type->ToString()));
-  }
-  const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(node.leaf_index)];
-  const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(node.leaf_index)];
+Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int leaf, compress::Codec* codec,
+                                                              int64_t* num_values) const {
+  const ColumnChunk& chunk =
+      footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
   if (!chunk.meta_data) {
     if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
       return Status::NotImplemented("encrypted column chunks are not supported");
@@ -81,12 +79,13 @@ Result<Array> ParquetFileReader::ReadColumnChunk(int row_group, int field) const
   }
   const ColumnMetaData& md = *chunk.meta_data;
   if (chunk.file_path) return Status::NotImplemented("column chunks in other files (file_path) are not supported");
-  const auto codec = static_cast<compress::Codec>(md.codec);
-  if (!compress::IsCodecSupported(codec)) {
+  *codec = static_cast<compress::Codec>(md.codec);
+  if (!compress::IsCodecSupported(*codec)) {
     const char* name = CodecName(md.codec);
-    return Status::NotImplemented(
-        fmt::format("compression codec {} is not supported", name ? name : std::to_string(static_cast<int32_t>(md.codec))));
+    return Status::NotImplemented(fmt::format("compression codec {} is not supported",
+                                              name ? name : std::to_string(static_cast<int32_t>(md.codec))));
   }
+  *num_values = md.num_values;
   int64_t start = md.data_page_offset;
   // Some writers store 0 for "no dictionary page"; the dictionary comes first when there is one.
   if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) {
@@ -101,11 +100,7 @@ Result<Array> ParquetFileReader::ReadColumnChunk(int row_group, int field) const
     // The largest dictionary page header such writers produce, as other readers allow.
     length += std::min<int64_t>(100, file_->size() - start - length);
   }
-  QUIVER_ASSIGN_OR_RETURN(auto bytes, file_->ReadAt(start, length));
-  reader::PageReaderOptions po;
-  po.verify_crc = options_.verify_crc;
-  po.pool = options_.pool;
-  return reader::ReadFlatColumnChunk(col, schema_->field(field).type, std::move(bytes), codec, md.num_values, po);
+  return file_->ReadAt(start, length);
 }
 
 Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, const std::vector<int>& columns) {
@@ -125,25 +120,74 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
   std::vector<Array> arrays(chosen.size());
   std::vector<Field> fields;
   for (int f : chosen) fields.push_back(schema_->field(f));
+  reader::PageReaderOptions po;
+  po.verify_crc = options_.verify_crc;
+  po.pool = options_.pool;
+  // Flat top-level leaves decode straight into their arrays; the leaves of nested fields keep
+  // their levels and are assembled once all of them are decoded.
+  std::vector<std::unique_ptr<reader::LeafChunk>> leaves(static_cast<size_t>(tree_.num_columns()));
+  struct Task {
+    size_t slot;  // index into `arrays` (flat) or -1
+    int leaf;
+    int field;
+  };
+  std::vector<Task> tasks;
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
+    const SchemaNode& n = tree_.node(node);
+    if (n.is_leaf() && n.repetition != FieldRepetitionType::REPEATED) {
+      tasks.push_back({k, n.leaf_index, chosen[k]});
+    } else {
+      for (int32_t leaf : tree_.LeavesUnder(node)) tasks.push_back({SIZE_MAX, leaf, chosen[k]});
+    }
+  }
   {
-    TaskGroup group(chosen.size() > 1 ? options_.thread_pool : nullptr);
-    for (size_t k = 0; k < chosen.size(); ++k) {
-      group.Submit([this, i, k, rows, &chosen, &arrays]() -> Status {
-        const int f = chosen[k];
+    TaskGroup group(tasks.size() > 1 ? options_.thread_pool : nullptr);
+    for (const Task& t : tasks) {
+      group.Submit([this, i, t, rows, &po, &arrays, &leaves]() -> Status {
+        const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(t.leaf)];
         auto ctx = [&](Status st) {
-          return std::move(st).WithContext(
-              fmt::format("{}: row group {}, column '{}'", path_, i, schema_->field(f).name));
+          return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, i, col.dotted_path()));
         };
-        auto a = ReadColumnChunk(i, f);
-        if (!a.ok()) return ctx(a.status());
-        if (a->length() != rows) {
-          return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+        compress::Codec codec;
+        int64_t num_values = 0;
+        auto bytes = ChunkBytes(i, t.leaf, &codec, &num_values);
+        if (!bytes.ok()) return ctx(bytes.status());
+        if (t.slot != SIZE_MAX) {
+          auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, std::move(*bytes), codec,
+                                               num_values, po);
+          if (!a.ok()) return ctx(a.status());
+          if (a->length() != rows) {
+            return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+          }
+          arrays[t.slot] = std::move(*a);
+        } else {
+          auto leaf_type = tree_.ToField(col.node);
+          if (!leaf_type.ok()) return ctx(leaf_type.status());
+          TypePtr type = leaf_type->type;
+          // A repeated leaf maps to a list of itself; the values have the element type.
+          if (tree_.node(col.node).repetition == FieldRepetitionType::REPEATED) type = type->field(0).type;
+          auto leaf = reader::ReadLeafColumnChunk(col, type, std::move(*bytes), codec, num_values, po);
+          if (!leaf.ok()) return ctx(leaf.status());
+          leaves[static_cast<size_t>(t.leaf)] = std::move(*leaf);
         }
-        arrays[k] = std::move(*a);
         return Status::OK();
       });
     }
     QUIVER_RETURN_NOT_OK(group.Wait());
+  }
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    if (arrays[k].data()) continue;
+    const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
+    auto ctx = [&](Status st) {
+      return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, i, fields[k].name));
+    };
+    auto a = reader::AssembleNested(tree_, node, fields[k].type, leaves);
+    if (!a.ok()) return ctx(a.status());
+    if (a->length() != rows) {
+      return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+    }
+    arrays[k] = std::move(*a);
   }
   return std::make_shared<RecordBatch>(std::make_shared<const Schema>(std::move(fields)), rows, std::move(arrays));
 }

@@ -9,6 +9,7 @@
 
 #include "quiver/columnar/record_batch.h"
 #include "quiver/core/result.h"
+#include "quiver/compress/codec.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
@@ -38,12 +39,14 @@ class ParquetFileReader {
   int64_t num_rows() const { return footer_->metadata().num_rows; }
 
   // Row group `i` with the top-level fields `columns` (indices into schema(); empty = all), in
-  // the order given. NotImplemented when a chosen field is nested (lists, maps, structs).
+  // the order given. Nested fields (lists, maps, structs) are rebuilt from their leaves' levels.
   Result<std::shared_ptr<RecordBatch>> ReadRowGroup(int i, const std::vector<int>& columns = {});
 
  private:
   ParquetFileReader() = default;
-  Result<Array> ReadColumnChunk(int row_group, int field) const;
+  // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count.
+  Result<std::shared_ptr<Buffer>> ChunkBytes(int row_group, int leaf, compress::Codec* codec,
+                                             int64_t* num_values) const;
 
   std::string path_;
   std::shared_ptr<io::RandomAccessFile> file_;
