@@ -349,3 +349,33 @@ TEST(CsvReader, SpacesAfterClosingQuoteAndPreambles) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+TEST(CsvReader, InferAllSeesLateValues) {
+  std::string text = "id,v\n";
+  for (int i = 0; i < 50; ++i) text += std::to_string(i) + "," + std::to_string(i) + "\n";
+  text += "x,2.5\n";
+  CsvOptions sampled;
+  sampled.infer_rows = 10;
+  EXPECT_TRUE(Read(text, sampled).status().IsInvalid());
+  CsvOptions all = sampled;
+  all.infer_all = true;
+  auto b = Read(text, all);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:string v:double ");
+  EXPECT_EQ((*b)->num_rows(), 51);
+  // Explicit types still win, and a headerless file keeps its generated names.
+  all.column_types = {{"id", utf8()}};
+  b = Read(text, all);
+  EXPECT_EQ(Types(**b), "id:string v:double ");
+  all.column_types.clear();
+  all.header = false;
+  b = Read("1,a\n2,b\n", all);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "column0:int64 column1:string ");
+}
+
+}  // namespace
+}  // namespace quiver::csv

@@ -753,7 +753,66 @@ Result<std::shared_ptr<RecordBatch>> CsvReader::Impl::Next() {
 CsvReader::CsvReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CsvReader::~CsvReader() = default;
 
+namespace {
+
+// --infer-all: a first pass reads every column as text and infers each column's type from all
+// of its values; the second pass then reads with those types and the same dialect, so no late
+// value can contradict a type guessed from a sample.
+template <typename OpenFn>
+Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
+  CsvOptions first = options;
+  first.infer_all = false;
+  first.infer_types = false;
+  first.on_error = OnError::kFail;
+  first.rejects_path.clear();
+  QUIVER_ASSIGN_OR_RETURN(auto reader, open(first));
+  const Dialect d = reader->dialect();
+  const SchemaPtr schema = reader->schema();
+  FieldSyntax syntax = FieldSyntax::From(options, d);
+  TypeInferrer inferrer(schema->num_fields(), syntax);
+  for (;;) {
+    QUIVER_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    for (int c = 0; c < batch->num_columns(); ++c) {
+      BinaryArray col(batch->column(c));
+      for (int64_t r = 0; r < batch->num_rows(); ++r) {
+        // Empty values are nulls to inference, as they are in the sampled path.
+        if (col.IsValid(r) && !col.GetView(r).empty()) inferrer.AddValue(c, col.GetView(r));
+      }
+    }
+  }
+  CsvOptions second = options;
+  second.infer_all = false;
+  second.delimiter = d.delimiter;
+  second.quote = d.quote;
+  second.escape = d.escape;
+  second.header = d.header;
+  second.skip_lines = d.skip_lines;
+  std::vector<std::pair<std::string, TypePtr>> types;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    const std::string& name = schema->field(c).name;
+    TypePtr t = inferrer.TypeOf(c);
+    for (const auto& [n, explicit_type] : options.column_types) {
+      if (n == name) t = explicit_type;
+    }
+    types.emplace_back(name, t);
+  }
+  second.column_types = std::move(types);
+  if (!d.header) second.column_names = [&] {
+    std::vector<std::string> names;
+    for (const auto& f : schema->fields()) names.push_back(f.name);
+    return names;
+  }();
+  return second;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, CsvOptions options) {
+  if (options.infer_all) {
+    if (path == "-") return Status::Invalid("--infer-all reads the input twice: give a file, not stdin");
+    QUIVER_ASSIGN_OR_RETURN(options, InferOverWholeInput(std::move(options), [&](const CsvOptions& o) { return Open(path, o); }));
+  }
   QUIVER_ASSIGN_OR_RETURN(auto src, OpenByteSource(path, options.encoding));
   auto impl = std::make_unique<Impl>(std::move(src), std::move(options));
   QUIVER_RETURN_NOT_OK(impl->Init());
@@ -762,6 +821,11 @@ Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, CsvO
 
 Result<std::unique_ptr<CsvReader>> CsvReader::OpenBuffer(std::shared_ptr<Buffer> bytes, CsvOptions options,
                                                          std::string name) {
+  if (options.infer_all) {
+    QUIVER_ASSIGN_OR_RETURN(options, InferOverWholeInput(std::move(options), [&](const CsvOptions& o) {
+      return OpenBuffer(bytes, o, name);
+    }));
+  }
   QUIVER_ASSIGN_OR_RETURN(auto src, OpenMemoryByteSource(std::move(bytes), std::move(name), options.encoding));
   auto impl = std::make_unique<Impl>(std::move(src), std::move(options));
   QUIVER_RETURN_NOT_OK(impl->Init());
