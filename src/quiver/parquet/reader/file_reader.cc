@@ -71,12 +71,11 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
                                                               int64_t* num_values) const {
   const ColumnChunk& chunk =
       footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
-  if (!chunk.meta_data) {
-    if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
-      return Status::NotImplemented("encrypted column chunks are not supported");
-    }
-    return Status::Corrupt("column chunk without meta_data");
+  // A plaintext footer can describe encrypted pages; their headers are not Thrift to us.
+  if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
+    return Status::NotImplemented("encrypted column chunks are not supported");
   }
+  if (!chunk.meta_data) return Status::Corrupt("column chunk without meta_data");
   const ColumnMetaData& md = *chunk.meta_data;
   if (chunk.file_path) return Status::NotImplemented("column chunks in other files (file_path) are not supported");
   *codec = static_cast<compress::Codec>(md.codec);
