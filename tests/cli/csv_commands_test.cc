@@ -50,6 +50,10 @@ TEST_F(CsvCommands, ErrorsAndOptions) {
   r = RunCli("cat " + path_ + " --on-error maybe");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "quiver: --on-error must be fail, skip or null, got 'maybe'\n");
+  r = RunCli("cat " + path_ + " --types 'id=bool' --on-error null --format csv");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "id,name,when\ntrue,a;b,2024-01-02\n,c,2024-02-03\n");
+  EXPECT_EQ(r.err, "quiver: " + path_ + ": 2 rows read, 2 written, 0 rejected, 1 cells nulled, 0 rows repaired (0 extra fields dropped), 0 blank lines skipped\n");
   r = RunCli("cat /nonexistent.csv");
   EXPECT_EQ(r.err, "quiver: /nonexistent.csv: No such file or directory\n");
 }

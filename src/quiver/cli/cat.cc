@@ -94,15 +94,23 @@ Status RunCat(const CatArgs& a) {
     else QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
   }
   if (a.format == "table") {
-    QUIVER_ASSIGN_OR_RETURN(auto dummy, Project(std::make_shared<RecordBatch>(schema, 0, std::vector<Array>{}), {}));
-    (void)dummy;
     SchemaPtr schema = shown.empty() ? nullptr : shown[0]->schema();
     if (schema) {
       QUIVER_ASSIGN_OR_RETURN(auto all, ConcatenateBatches(schema, shown));
       QUIVER_RETURN_NOT_OK(out->stream()->Write(FormatTable(*all, all->num_rows())));
     }
   }
-  return out->Commit();
+  QUIVER_RETURN_NOT_OK(out->Commit());
+  // Nothing is dropped or changed silently: rejected rows, nulled cells and repairs are reported.
+  if (csv_reader) {
+    const auto& st = csv_reader->stats();
+    if (st.rows_rejected || st.cells_nulled || st.rows_repaired || st.blank_lines) {
+      fmt::print(stderr, "quiver: {}: {} rows read, {} written, {} rejected, {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped\n",
+                 a.path, st.rows_read, st.rows_written, st.rows_rejected, st.cells_nulled, st.rows_repaired,
+                 st.fields_dropped, st.blank_lines);
+    }
+  }
+  return Status::OK();
 }
 
 const bool registered = RegisterCommand({"cat", "Print a file's rows (table, CSV or JSON Lines)", 30, [](CLI::App* app) {
