@@ -43,7 +43,9 @@ class FlatDecoder {
         offsets_(pool),
         validity_(pool),
         dict_values_(pool),
-        dict_offsets_(pool) {
+        dict_offsets_(pool),
+        delta_byte_array_(ActiveSimdLevel(), pool),
+        delta_length_(ActiveSimdLevel(), pool) {
     switch (physical_) {
       case Type::INT32: case Type::FLOAT: width_ = 4; break;
       case Type::INT64: case Type::DOUBLE: width_ = 8; break;
@@ -343,8 +345,8 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
 }
 
 Status FlatDecoder::OnData(const Page& page) {
-  const uint8_t* data;
-  int64_t size, present;
+  const uint8_t* data = nullptr;
+  int64_t size = 0, present = 0;
   QUIVER_RETURN_NOT_OK(DecodeLevels(page, &data, &size, &present));
   QUIVER_RETURN_NOT_OK(DecodeValues(page, data, size, present));
   rows_ += page.num_values;
@@ -443,7 +445,7 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
     if (nulls == 0) {
       data->buffers = {nullptr, dense};
     } else {
-      QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(rows)));
+      QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), pool));
       int64_t j = 0;
       const uint8_t* v = validity->data();
       const uint8_t* src = dense ? dense->data() : nullptr;

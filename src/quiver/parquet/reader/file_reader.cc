@@ -181,7 +181,7 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
     auto ctx = [&](Status st) {
       return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, i, fields[k].name));
     };
-    auto a = reader::AssembleNested(tree_, node, fields[k].type, leaves);
+    auto a = reader::AssembleNested(tree_, node, fields[k].type, leaves, options_.pool);
     if (!a.ok()) return ctx(a.status());
     if (a->length() != rows) {
       return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));

@@ -12,7 +12,8 @@ namespace {
 // repetition level is at most the node's. Those entries are the node's slots.
 class Assembler {
  public:
-  Assembler(const SchemaTree& tree, std::vector<std::unique_ptr<LeafChunk>>& leaves) : tree_(tree), leaves_(leaves) {}
+  Assembler(const SchemaTree& tree, std::vector<std::unique_ptr<LeafChunk>>& leaves, MemoryPool* pool)
+      : tree_(tree), leaves_(leaves), pool_(pool) {}
 
   Result<Array> Build(int32_t node, const TypePtr& type, bool as_element, int depth);
 
@@ -53,12 +54,12 @@ class Assembler {
   }
 
   // Validity of `slots` for a node defined at `def_level` (null when every slot is valid).
-  static Result<std::shared_ptr<Buffer>> Validity(const LeafChunk& leaf, const std::vector<int64_t>& slots,
+  Result<std::shared_ptr<Buffer>> Validity(const LeafChunk& leaf, const std::vector<int64_t>& slots,
                                                   int16_t def_level, int64_t* nulls) {
     *nulls = 0;
     const auto& def = leaf.def_levels();
     if (def.empty() || def_level == 0) return std::shared_ptr<Buffer>();
-    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::AllocateZeroed(bit_util::BytesForBits(static_cast<int64_t>(slots.size()))));
+    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::AllocateZeroed(bit_util::BytesForBits(static_cast<int64_t>(slots.size())), pool_));
     for (size_t k = 0; k < slots.size(); ++k) {
       if (def[static_cast<size_t>(slots[k])] >= def_level) {
         bit_util::SetBit(buf->mutable_data(), static_cast<int64_t>(k));
@@ -71,9 +72,9 @@ class Assembler {
   }
 
   // List offsets: how many element slots fall in each list slot's range of entries.
-  static Result<std::shared_ptr<Buffer>> Offsets(const LeafChunk& leaf, const std::vector<int64_t>& lists,
+  Result<std::shared_ptr<Buffer>> Offsets(const LeafChunk& leaf, const std::vector<int64_t>& lists,
                                                  const std::vector<int64_t>& elements) {
-    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::Allocate(static_cast<int64_t>(lists.size() + 1) * 4));
+    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::Allocate(static_cast<int64_t>(lists.size() + 1) * 4, pool_));
     int32_t* off = buf->mutable_data_as<int32_t>();
     if (!elements.empty() && (lists.empty() || elements[0] < lists[0])) {
       return Status::Corrupt("repetition levels place list elements outside any list");
@@ -94,6 +95,7 @@ class Assembler {
 
   const SchemaTree& tree_;
   std::vector<std::unique_ptr<LeafChunk>>& leaves_;
+  MemoryPool* pool_;
 };
 
 Result<Array> Assembler::ListOf(int32_t list_node, const TypePtr& type, const std::vector<int64_t>& slots,
@@ -195,8 +197,8 @@ Result<Array> Assembler::Build(int32_t index, const TypePtr& type, bool as_eleme
 }  // namespace
 
 Result<Array> AssembleNested(const SchemaTree& tree, int32_t node, const TypePtr& type,
-                             std::vector<std::unique_ptr<LeafChunk>>& leaves) {
-  Assembler a(tree, leaves);
+                             std::vector<std::unique_ptr<LeafChunk>>& leaves, MemoryPool* pool) {
+  Assembler a(tree, leaves, pool);
   return a.Build(node, type, false, 0);
 }
 

@@ -17,6 +17,7 @@ namespace quiver::parquet::reader {
 // from `leaves`, indexed by leaf column index and holding at least every leaf under `node`.
 // Each leaf's values are consumed. Corrupt when the leaves' levels disagree with each other.
 Result<Array> AssembleNested(const SchemaTree& tree, int32_t node, const TypePtr& type,
-                             std::vector<std::unique_ptr<LeafChunk>>& leaves);
+                             std::vector<std::unique_ptr<LeafChunk>>& leaves,
+                             MemoryPool* pool = default_memory_pool());
 
 }  // namespace quiver::parquet::reader
