@@ -36,6 +36,14 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
   bool row_start = true;  // only meaningful in kFieldStart; reset on every field separator
   uint32_t* o = out;
   size_t open_at = 0;  // where the current quoted field opened, for the unterminated error
+  // Stops at a malformed byte: what was split so far is kept, with the error and its position.
+  auto fail = [&](MachineError e, size_t at) {
+    r.error = e;
+    r.error_pos = at;
+    r.count = static_cast<size_t>(o - out);
+    st->state = s;
+    return r;
+  };
   for (size_t i = 0; i < n; ++i) {
     const uint8_t b = data[i];
     const bool lf = b == '\n';
@@ -75,11 +83,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           s = kFieldStart;
           row_start = false;
         } else if (quote != 0 && b == quote && !cfg.lenient) {
-          r.error = MachineError::kQuoteInUnquotedField;
-          r.error_pos = i;
-          r.count = static_cast<size_t>(o - out);
-          st->state = s;
-          return r;
+          return fail(MachineError::kQuoteInUnquotedField, i);
         }
         break;
       case kQuoted:
@@ -101,11 +105,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         } else if (cfg.lenient) {
           s = kUnquoted;
         } else {
-          r.error = MachineError::kTextAfterClosingQuote;
-          r.error_pos = i;
-          r.count = static_cast<size_t>(o - out);
-          st->state = s;
-          return r;
+          return fail(MachineError::kTextAfterClosingQuote, i);
         }
         break;
       case kQuoteSeen:
@@ -120,11 +120,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         } else if (cfg.lenient) {
           s = kUnquoted;  // "a"b is read as the text "a"b
         } else {
-          r.error = MachineError::kTextAfterClosingQuote;
-          r.error_pos = i;
-          r.count = static_cast<size_t>(o - out);
-          st->state = s;
-          return r;
+          return fail(MachineError::kTextAfterClosingQuote, i);
         }
         break;
     }
