@@ -92,8 +92,8 @@ class CsvReader::Impl {
   void ParseChunk(size_t k, std::vector<Chunk>& chunks, uint32_t len, bool at_end);
   Status BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end);
   void ConvertChunk(Chunk& c);
-  Status ReportProblem(const ChunkProblem& p, std::vector<Chunk>& chunks, size_t k);
-  Status WriteRejects(const Chunk& c, size_t k, std::vector<Chunk>& chunks);
+  Status ReportProblem(const ChunkProblem& p) const;
+  Status WriteRejects(const Chunk& c);
   std::string Where(uint32_t pos, int col) const;
   std::string DefaultName(int col) const;
   const uint8_t* base() const { return buf_->data() + start_; }
@@ -326,12 +326,10 @@ Status CsvReader::Impl::Init() {
       std::string name;
       const FieldRef& f = first[static_cast<size_t>(c)];
       if (f.start != FieldRef::kMissing) {
-        std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
         if (syntax_.Text(data, f, true, &text, &quoted)) {
           if (quoted) syntax_.Unescape(text, &name);
           else name = std::string(text);
         }
-        (void)raw;
       }
       // Header names lose surrounding spaces, as other engines do.
       while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.erase(name.begin());
@@ -602,7 +600,7 @@ void CsvReader::Impl::ConvertChunk(Chunk& c) {
   }
 }
 
-Status CsvReader::Impl::ReportProblem(const ChunkProblem& p, std::vector<Chunk>&, size_t) {
+Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
     std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
@@ -616,7 +614,7 @@ Status CsvReader::Impl::ReportProblem(const ChunkProblem& p, std::vector<Chunk>&
   return Status::Invalid(std::move(msg));
 }
 
-Status CsvReader::Impl::WriteRejects(const Chunk& c, size_t, std::vector<Chunk>&) {
+Status CsvReader::Impl::WriteRejects(const Chunk& c) {
   if (!rejects_) return Status::OK();
   std::string out;
   for (const auto& [row, reason] : c.rejected) {
@@ -707,12 +705,12 @@ Status CsvReader::Impl::ProcessBlock() {
   uint32_t consumed = len;
   for (size_t i = 0; i < chunks_.size(); ++i) {
     Chunk& c = chunks_[i];
-    if (c.problem) return ReportProblem(*c.problem, chunks_, i);
+    if (c.problem) return ReportProblem(*c.problem);
     if (c.unfinished >= 0) consumed = std::min(consumed, static_cast<uint32_t>(c.unfinished));
   }
   for (size_t i = 0; i < chunks_.size(); ++i) {
     Chunk& c = chunks_[i];
-    QUIVER_RETURN_NOT_OK(WriteRejects(c, i, chunks_));
+    QUIVER_RETURN_NOT_OK(WriteRejects(c));
     stats_.rows_read += c.rows_seen;
     stats_.rows_rejected += static_cast<int64_t>(c.rejected.size());
     stats_.cells_nulled += c.nulled;
