@@ -1,0 +1,632 @@
+#include "quiver/parquet/writer/column_writer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "quiver/core/bit_util.h"
+#include "quiver/parquet/encoding/dictionary.h"
+#include "quiver/parquet/encoding/plain.h"
+#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/footer.h"
+
+namespace quiver::parquet {
+
+namespace {
+
+LogicalType IntLogical(int bits, bool is_signed) {
+  LogicalType t;
+  t.INTEGER = IntType{static_cast<int8_t>(bits), is_signed};
+  return t;
+}
+
+TimeUnit ParquetUnit(quiver::TimeUnit u) {
+  TimeUnit t;
+  switch (u) {
+    case quiver::TimeUnit::kSecond:  // stored as milliseconds
+    case quiver::TimeUnit::kMilli: t.MILLIS = MilliSeconds{}; break;
+    case quiver::TimeUnit::kMicro: t.MICROS = MicroSeconds{}; break;
+    case quiver::TimeUnit::kNano: t.NANOS = NanoSeconds{}; break;
+  }
+  return t;
+}
+
+// Smallest two's complement width that holds every decimal of `precision` digits.
+int32_t DecimalBytes(int32_t precision) {
+  for (int32_t n = 1; n < 16; ++n) {
+    // 10^precision - 1 <= 2^(8n-1) - 1  <=>  precision <= log10(2^(8n-1))
+    if (precision <= static_cast<int32_t>(std::floor((8.0 * n - 1) * std::log10(2.0)))) return n;
+  }
+  return 16;
+}
+
+}  // namespace
+
+Result<LeafType> LeafTypeFor(const DataType& type) {
+  LeafType l;
+  switch (type.id()) {
+    case TypeId::kBool: l.physical = Type::BOOLEAN; break;
+    case TypeId::kInt8: l.physical = Type::INT32; l.logical = IntLogical(8, true); l.converted = ConvertedType::INT_8; break;
+    case TypeId::kInt16: l.physical = Type::INT32; l.logical = IntLogical(16, true); l.converted = ConvertedType::INT_16; break;
+    case TypeId::kInt32: l.physical = Type::INT32; l.logical = IntLogical(32, true); l.converted = ConvertedType::INT_32; break;
+    case TypeId::kInt64: l.physical = Type::INT64; l.logical = IntLogical(64, true); l.converted = ConvertedType::INT_64; break;
+    case TypeId::kUInt8: l.physical = Type::INT32; l.logical = IntLogical(8, false); l.converted = ConvertedType::UINT_8; break;
+    case TypeId::kUInt16: l.physical = Type::INT32; l.logical = IntLogical(16, false); l.converted = ConvertedType::UINT_16; break;
+    case TypeId::kUInt32: l.physical = Type::INT32; l.logical = IntLogical(32, false); l.converted = ConvertedType::UINT_32; break;
+    case TypeId::kUInt64: l.physical = Type::INT64; l.logical = IntLogical(64, false); l.converted = ConvertedType::UINT_64; break;
+    case TypeId::kFloat16: {
+      l.physical = Type::FIXED_LEN_BYTE_ARRAY;
+      l.type_length = 2;
+      LogicalType t;
+      t.FLOAT16 = Float16Type{};
+      l.logical = t;
+      break;
+    }
+    case TypeId::kFloat32: l.physical = Type::FLOAT; break;
+    case TypeId::kFloat64: l.physical = Type::DOUBLE; break;
+    case TypeId::kDecimal128: {
+      const int32_t p = type.precision();
+      if (p <= 9) l.physical = Type::INT32;
+      else if (p <= 18) l.physical = Type::INT64;
+      else {
+        l.physical = Type::FIXED_LEN_BYTE_ARRAY;
+        l.type_length = DecimalBytes(p);
+      }
+      LogicalType t;
+      t.DECIMAL = DecimalType{type.scale(), p};
+      l.logical = t;
+      l.converted = ConvertedType::DECIMAL;
+      l.scale = type.scale();
+      l.precision = p;
+      break;
+    }
+    case TypeId::kDate32: {
+      l.physical = Type::INT32;
+      LogicalType t;
+      t.DATE = DateType{};
+      l.logical = t;
+      l.converted = ConvertedType::DATE;
+      break;
+    }
+    case TypeId::kTime32:
+    case TypeId::kTime64: {
+      l.physical = type.id() == TypeId::kTime32 ? Type::INT32 : Type::INT64;
+      // Local times: DuckDB reads an adjusted-to-UTC TIME as TIME WITH TIME ZONE.
+      LogicalType t;
+      t.TIME = TimeType{false, ParquetUnit(type.unit())};
+      l.logical = t;
+      break;
+    }
+    case TypeId::kTimestamp: {
+      l.physical = Type::INT64;
+      const bool utc = !type.timezone().empty();
+      LogicalType t;
+      t.TIMESTAMP = TimestampType{utc, ParquetUnit(type.unit())};
+      l.logical = t;
+      // The legacy annotations mean instants, so only adjusted timestamps carry them.
+      if (utc && type.unit() != quiver::TimeUnit::kNano) {
+        l.converted = type.unit() == quiver::TimeUnit::kMicro ? ConvertedType::TIMESTAMP_MICROS
+                                                               : ConvertedType::TIMESTAMP_MILLIS;
+      }
+      break;
+    }
+    case TypeId::kString: {
+      l.physical = Type::BYTE_ARRAY;
+      LogicalType t;
+      t.STRING = StringType{};
+      l.logical = t;
+      l.converted = ConvertedType::UTF8;
+      break;
+    }
+    case TypeId::kBinary: l.physical = Type::BYTE_ARRAY; break;
+    case TypeId::kFixedSizeBinary:
+      l.physical = Type::FIXED_LEN_BYTE_ARRAY;
+      l.type_length = type.fixed_size();
+      if (l.type_length <= 0) return Status::NotImplemented("fixed_size_binary of width 0 has no Parquet form");
+      break;
+    case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      return Status::NotImplemented(fmt::format("the Parquet writer takes flat columns; {} is nested", type.ToString()));
+  }
+  return l;
+}
+
+namespace {
+
+enum class Order { kSigned, kUnsigned, kFloat, kBytes, kSignedBigEndian, kNone };
+
+Order OrderFor(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kUInt32:
+    case TypeId::kUInt64: return Order::kUnsigned;
+    case TypeId::kFloat32:
+    case TypeId::kFloat64: return Order::kFloat;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixedSizeBinary: return Order::kBytes;
+    case TypeId::kDecimal128: return t.precision() > 18 ? Order::kSignedBigEndian : Order::kSigned;
+    case TypeId::kFloat16: return Order::kNone;
+    default: return Order::kSigned;  // bool (0 < 1), small unsigned widened to non-negative int32, dates, times
+  }
+}
+
+// Compares two PLAIN-encoded values of one chunk in its sort order.
+bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
+  auto load = [](std::string_view s, auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, s.data(), sizeof(v));
+    return v;
+  };
+  switch (order) {
+    case Order::kBytes: return a < b;  // std::string_view compares as unsigned bytes
+    case Order::kSignedBigEndian: {
+      const int8_t ha = static_cast<int8_t>(a[0]), hb = static_cast<int8_t>(b[0]);
+      if (ha != hb) return ha < hb;
+      return a.substr(1) < b.substr(1);
+    }
+    case Order::kFloat:
+      return physical == Type::FLOAT ? load(a, 0.0f) < load(b, 0.0f) : load(a, 0.0) < load(b, 0.0);
+    case Order::kUnsigned:
+      return physical == Type::INT32 ? load(a, uint32_t{}) < load(b, uint32_t{}) : load(a, uint64_t{}) < load(b, uint64_t{});
+    case Order::kSigned:
+      if (physical == Type::BOOLEAN) return load(a, uint8_t{}) < load(b, uint8_t{});
+      return physical == Type::INT32 ? load(a, int32_t{}) < load(b, int32_t{}) : load(a, int64_t{}) < load(b, int64_t{});
+    case Order::kNone: return false;
+  }
+  return false;
+}
+
+class ChunkWriter {
+ public:
+  ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out)
+      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), levels_(1, o.pool),
+        scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool) {
+    switch (leaf.physical) {
+      case Type::BOOLEAN: width_ = 1; break;
+      case Type::INT32:
+      case Type::FLOAT: width_ = 4; break;
+      case Type::INT64:
+      case Type::DOUBLE: width_ = 8; break;
+      case Type::FIXED_LEN_BYTE_ARRAY: width_ = leaf.type_length; break;
+      default: width_ = 0; break;  // BYTE_ARRAY
+    }
+  }
+
+  // False in *fits when the dictionary outgrew its limit: the caller starts over with PLAIN.
+  Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
+    *fits = true;
+    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
+    if (dictionary_) MakeDictionary();
+    for (const Array& piece : pieces) {
+      const ArrayData& a = *piece.data();
+      constexpr int64_t kSlice = 4096;  // page sizes are checked this often
+      for (int64_t r = 0; r < a.length; r += kSlice) {
+        const int64_t n = std::min(kSlice, a.length - r);
+        QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
+        if (dictionary_ && DictionaryFull()) {
+          *fits = false;
+          return Status::OK();
+        }
+        if (page_plain_bytes_ >= o_.page_size) QUIVER_RETURN_NOT_OK(FlushPage());
+      }
+    }
+    QUIVER_RETURN_NOT_OK(FlushPage());
+    if (dictionary_) QUIVER_RETURN_NOT_OK(PrependDictionaryPage());
+    out_->data_encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    FinishStats();
+    return Status::OK();
+  }
+
+ private:
+  void MakeDictionary() {
+    const int64_t lim = o_.dictionary_size_limit;
+    switch (leaf_.physical) {
+      case Type::INT32: dict32_ = std::make_unique<encoding::DictionaryEncoder<int32_t>>(lim, o_.pool); break;
+      case Type::INT64: dict64_ = std::make_unique<encoding::DictionaryEncoder<int64_t>>(lim, o_.pool); break;
+      case Type::FLOAT: dictf_ = std::make_unique<encoding::DictionaryEncoder<float>>(lim, o_.pool); break;
+      case Type::DOUBLE: dictd_ = std::make_unique<encoding::DictionaryEncoder<double>>(lim, o_.pool); break;
+      default: dictb_ = std::make_unique<encoding::ByteArrayDictionaryEncoder>(lim, o_.pool); break;
+    }
+  }
+  bool DictionaryFull() const {
+    return (dict32_ && dict32_->full()) || (dict64_ && dict64_->full()) || (dictf_ && dictf_->full()) ||
+           (dictd_ && dictd_->full()) || (dictb_ && dictb_->full());
+  }
+
+  // Non-null values of rows [r, r + n) in their physical form, into scratch_; returns the count.
+  template <typename Out, typename In, typename F>
+  Result<int64_t> Dense(const ArrayData& a, int64_t r, int64_t n, F&& convert) {
+    QUIVER_RETURN_NOT_OK(scratch_.Reserve(n * static_cast<int64_t>(sizeof(Out))));
+    scratch_.Clear();
+    Out* out = reinterpret_cast<Out*>(scratch_.mutable_data());
+    const In* in = a.values<In>() + r;
+    const uint8_t* v = a.validity();
+    int64_t k = 0;
+    if (v == nullptr) {
+      for (int64_t i = 0; i < n; ++i) out[i] = convert(in[i]);
+      k = n;
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (bit_util::GetBit(v, a.offset + r + i)) out[k++] = convert(in[i]);
+      }
+    }
+    scratch_.UnsafeSetSize(k * static_cast<int64_t>(sizeof(Out)));
+    return k;
+  }
+
+  template <typename Out, typename In>
+  Result<int64_t> DenseCast(const ArrayData& a, int64_t r, int64_t n) {
+    return Dense<Out, In>(a, r, n, [](In x) { return static_cast<Out>(x); });
+  }
+
+  // Seconds become milliseconds (Parquet has no seconds unit); overflow is an error, not a wrap.
+  template <typename Out, typename In>
+  Result<int64_t> DenseSecondsToMillis(const ArrayData& a, int64_t r, int64_t n) {
+    bool overflow = false;
+    QUIVER_ASSIGN_OR_RETURN(int64_t k, (Dense<Out, In>(a, r, n, [&](In x) {
+                              Out y;
+                              if (__builtin_mul_overflow(static_cast<Out>(x), Out{1000}, &y)) overflow = true;
+                              return y;
+                            })));
+    if (overflow) {
+      return Status::Invalid(fmt::format("column '{}': a value in seconds does not fit in milliseconds", field_.name));
+    }
+    return k;
+  }
+
+  Result<int64_t> DenseValues(const ArrayData& a, int64_t r, int64_t n) {
+    const DataType& t = *a.type;
+    switch (t.id()) {
+      case TypeId::kBool: {
+        QUIVER_RETURN_NOT_OK(scratch_.Reserve(n));
+        scratch_.Clear();
+        uint8_t* out = scratch_.mutable_data();
+        const uint8_t* bits = a.buffers[1]->data();
+        const uint8_t* v = a.validity();
+        int64_t k = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t j = a.offset + r + i;
+          if (v == nullptr || bit_util::GetBit(v, j)) out[k++] = bit_util::GetBit(bits, j) ? 1 : 0;
+        }
+        scratch_.UnsafeSetSize(k);
+        return k;
+      }
+      case TypeId::kInt8: return DenseCast<int32_t, int8_t>(a, r, n);
+      case TypeId::kInt16: return DenseCast<int32_t, int16_t>(a, r, n);
+      case TypeId::kUInt8: return DenseCast<int32_t, uint8_t>(a, r, n);
+      case TypeId::kUInt16: return DenseCast<int32_t, uint16_t>(a, r, n);
+      case TypeId::kInt32:
+      case TypeId::kUInt32:
+      case TypeId::kDate32: return DenseCast<int32_t, int32_t>(a, r, n);
+      case TypeId::kTime32:
+        if (t.unit() == quiver::TimeUnit::kSecond) return DenseSecondsToMillis<int32_t, int32_t>(a, r, n);
+        return DenseCast<int32_t, int32_t>(a, r, n);
+      case TypeId::kInt64:
+      case TypeId::kUInt64:
+      case TypeId::kTime64: return DenseCast<int64_t, int64_t>(a, r, n);
+      case TypeId::kTimestamp:
+        if (t.unit() == quiver::TimeUnit::kSecond) return DenseSecondsToMillis<int64_t, int64_t>(a, r, n);
+        return DenseCast<int64_t, int64_t>(a, r, n);
+      case TypeId::kFloat32: return DenseCast<float, float>(a, r, n);
+      case TypeId::kFloat64: return DenseCast<double, double>(a, r, n);
+      case TypeId::kDecimal128: {
+        // Arrow's decimal128 is a little-endian int128; the low bits hold any value that fits.
+        if (leaf_.physical == Type::INT32) {
+          return Dense<int32_t, __int128>(a, r, n, [](__int128 x) { return static_cast<int32_t>(x); });
+        }
+        if (leaf_.physical == Type::INT64) {
+          return Dense<int64_t, __int128>(a, r, n, [](__int128 x) { return static_cast<int64_t>(x); });
+        }
+        return DenseFixed(a, r, n, 16, /*big_endian=*/true);
+      }
+      case TypeId::kFloat16: return DenseFixed(a, r, n, 2, false);
+      case TypeId::kFixedSizeBinary: return DenseFixed(a, r, n, t.fixed_size(), false);
+      default: return Status::NotImplemented(fmt::format("column '{}': no dense form for {}", field_.name, t.ToString()));
+    }
+  }
+
+  // FIXED_LEN_BYTE_ARRAY values of width_ bytes from source values of `src_width` bytes; decimals
+  // keep the low width_ bytes of the int128, most significant first.
+  Result<int64_t> DenseFixed(const ArrayData& a, int64_t r, int64_t n, int src_width, bool big_endian) {
+    const int w = width_;
+    QUIVER_RETURN_NOT_OK(scratch_.Reserve(n * w));
+    scratch_.Clear();
+    uint8_t* out = scratch_.mutable_data();
+    const uint8_t* in = a.buffers[1]->data() + (a.offset + r) * src_width;
+    const uint8_t* v = a.validity();
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (v != nullptr && !bit_util::GetBit(v, a.offset + r + i)) continue;
+      const uint8_t* src = in + i * src_width;
+      uint8_t* dst = out + k * w;
+      if (big_endian) {
+        for (int b = 0; b < w; ++b) dst[b] = src[w - 1 - b];
+      } else {
+        std::memcpy(dst, src, static_cast<size_t>(w));
+      }
+      ++k;
+    }
+    scratch_.UnsafeSetSize(k * w);
+    return k;
+  }
+
+  void UpdateStats(std::string_view v) {
+    if (order_ == Order::kNone) return;
+    if (order_ == Order::kFloat) {
+      const bool nan = leaf_.physical == Type::FLOAT ? std::isnan(Load<float>(v)) : std::isnan(Load<double>(v));
+      if (nan) return;
+    }
+    if (!out_->min) {
+      out_->min.emplace(v);
+      out_->max.emplace(v);
+      return;
+    }
+    if (Less(order_, leaf_.physical, v, *out_->min)) out_->min->assign(v);
+    if (Less(order_, leaf_.physical, *out_->max, v)) out_->max->assign(v);
+  }
+  template <typename T>
+  static T Load(std::string_view s) {
+    T x;
+    std::memcpy(&x, s.data(), sizeof(T));
+    return x;
+  }
+
+  // Typed min/max over one slice first, so the common case compares values, not strings.
+  template <typename T>
+  void SliceStats(const T* v, int64_t k) {
+    if (k == 0 || order_ == Order::kNone) return;
+    int64_t i = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+      while (i < k && std::isnan(v[i])) ++i;
+      if (i == k) return;
+    }
+    T mn = v[i], mx = v[i];
+    for (; i < k; ++i) {
+      const T x = v[i];
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x)) continue;
+      }
+      mn = x < mn ? x : mn;
+      mx = mx < x ? x : mx;
+    }
+    UpdateStats(std::string_view(reinterpret_cast<const char*>(&mn), sizeof(T)));
+    UpdateStats(std::string_view(reinterpret_cast<const char*>(&mx), sizeof(T)));
+  }
+
+  Status PutSlice(const ArrayData& a, int64_t r, int64_t n) {
+    const uint8_t* v = a.validity();
+    const int64_t nulls = v == nullptr ? 0 : n - bit_util::CountSetBits(v, a.offset + r, n);
+    if (nulls > 0 && !field_.nullable) {
+      return Status::Invalid(fmt::format("column '{}' is not nullable but holds nulls", field_.name));
+    }
+    if (field_.nullable) {
+      if (nulls == 0) {
+        QUIVER_RETURN_NOT_OK(levels_.PutRepeated(1, n));
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          const uint32_t d = bit_util::GetBit(v, a.offset + r + i) ? 1 : 0;
+          QUIVER_RETURN_NOT_OK(levels_.Put(&d, 1));
+        }
+      }
+    }
+    out_->null_count += nulls;
+    out_->num_values += n;
+    page_rows_ += n;
+
+    if (leaf_.physical == Type::BYTE_ARRAY) {
+      const int32_t* offsets = a.values<int32_t>(1) + r;
+      const uint8_t* data = a.buffers[2]->data();
+      page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
+      for (int64_t i = 0; i < n; ++i) {
+        if (v != nullptr && !bit_util::GetBit(v, a.offset + r + i)) continue;
+        UpdateStats(std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
+                                     static_cast<size_t>(offsets[i + 1] - offsets[i])));
+      }
+      if (dictionary_) {
+        int64_t consumed = 0;
+        return dictb_->Put(offsets, data, n, &consumed, v, a.offset + r);
+      }
+      return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
+    }
+
+    QUIVER_ASSIGN_OR_RETURN(const int64_t k, DenseValues(a, r, n));
+    const uint8_t* d = scratch_.data();
+    page_plain_bytes_ += k * width_;
+    switch (leaf_.physical) {
+      case Type::BOOLEAN:
+        SliceStats(reinterpret_cast<const uint8_t*>(d), k);
+        return bools_.Put(d, k);
+      case Type::INT32:
+        if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint32_t*>(d), k);
+        else SliceStats(reinterpret_cast<const int32_t*>(d), k);
+        if (dictionary_) return PutDict(dict32_.get(), reinterpret_cast<const int32_t*>(d), k);
+        break;
+      case Type::INT64:
+        if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint64_t*>(d), k);
+        else SliceStats(reinterpret_cast<const int64_t*>(d), k);
+        if (dictionary_) return PutDict(dict64_.get(), reinterpret_cast<const int64_t*>(d), k);
+        break;
+      case Type::FLOAT:
+        SliceStats(reinterpret_cast<const float*>(d), k);
+        if (dictionary_) return PutDict(dictf_.get(), reinterpret_cast<const float*>(d), k);
+        break;
+      case Type::DOUBLE:
+        SliceStats(reinterpret_cast<const double*>(d), k);
+        if (dictionary_) return PutDict(dictd_.get(), reinterpret_cast<const double*>(d), k);
+        break;
+      case Type::FIXED_LEN_BYTE_ARRAY: {
+        for (int64_t i = 0; i < k; ++i) {
+          UpdateStats(std::string_view(reinterpret_cast<const char*>(d) + i * width_, static_cast<size_t>(width_)));
+        }
+        if (dictionary_) {
+          fixed_offsets_.resize(static_cast<size_t>(k + 1));
+          for (int64_t i = 0; i <= k; ++i) fixed_offsets_[static_cast<size_t>(i)] = static_cast<int32_t>(i * width_);
+          int64_t consumed = 0;
+          return dictb_->Put(fixed_offsets_.data(), d, k, &consumed);
+        }
+        break;
+      }
+      default: return Status::NotImplemented("unexpected physical type");
+    }
+    return plain_.Append(d, k * width_);
+  }
+
+  template <typename T>
+  Status PutDict(encoding::DictionaryEncoder<T>* e, const T* values, int64_t k) {
+    int64_t consumed = 0;
+    return e->Put(values, k, &consumed);
+  }
+
+  Status WritePage(const PageHeader& header_in, const BufferBuilder& body) {
+    PageHeader h = header_in;
+    const uint8_t* payload = body.data();
+    int64_t payload_size = body.size();
+    if (o_.codec != compress::Codec::kUncompressed) {
+      compressed_.Clear();
+      QUIVER_RETURN_NOT_OK(compress::Compress(o_.codec, o_.compression_level,
+                                              std::span<const uint8_t>(body.data(), static_cast<size_t>(body.size())),
+                                              &compressed_));
+      payload = compressed_.data();
+      payload_size = compressed_.size();
+    }
+    if (body.size() > INT32_MAX || payload_size > INT32_MAX) {
+      return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
+    }
+    h.uncompressed_page_size = static_cast<int32_t>(body.size());
+    h.compressed_page_size = static_cast<int32_t>(payload_size);
+    const int64_t before = out_->bytes.size();
+    QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
+    out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
+    return out_->bytes.Append(payload, payload_size);
+  }
+
+  Status FlushPage() {
+    if (page_rows_ == 0) return Status::OK();
+    body_.Clear();
+    if (field_.nullable) {
+      // V1 pages carry the levels' byte length in front of them.
+      QUIVER_RETURN_NOT_OK(body_.AppendZeros(4));
+      QUIVER_RETURN_NOT_OK(levels_.Finish(&body_));
+      const uint32_t len = static_cast<uint32_t>(body_.size() - 4);
+      std::memcpy(body_.mutable_data(), &len, 4);
+    }
+    if (dictionary_) {
+      if (dict32_) QUIVER_RETURN_NOT_OK(dict32_->FlushIndices(&body_));
+      if (dict64_) QUIVER_RETURN_NOT_OK(dict64_->FlushIndices(&body_));
+      if (dictf_) QUIVER_RETURN_NOT_OK(dictf_->FlushIndices(&body_));
+      if (dictd_) QUIVER_RETURN_NOT_OK(dictd_->FlushIndices(&body_));
+      if (dictb_) QUIVER_RETURN_NOT_OK(dictb_->FlushIndices(&body_));
+    } else if (leaf_.physical == Type::BOOLEAN) {
+      QUIVER_RETURN_NOT_OK(bools_.Finish(&body_));
+    } else {
+      QUIVER_RETURN_NOT_OK(body_.Append(plain_.data(), plain_.size()));
+      plain_.Clear();
+    }
+    if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
+    PageHeader h;
+    h.type = PageType::DATA_PAGE;
+    DataPageHeader dp;
+    dp.num_values = static_cast<int32_t>(page_rows_);
+    dp.encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    dp.definition_level_encoding = Encoding::RLE;
+    dp.repetition_level_encoding = Encoding::RLE;
+    h.data_page_header = dp;
+    QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    ++out_->data_pages;
+    page_rows_ = 0;
+    page_plain_bytes_ = 0;
+    return Status::OK();
+  }
+
+  // The dictionary is complete only after the last data page, but it must come first in the
+  // chunk: the data pages are moved behind it.
+  Status PrependDictionaryPage() {
+    body_.Clear();
+    int64_t entries = 0;
+    if (dict32_) { QUIVER_RETURN_NOT_OK(dict32_->WriteDictionaryPage(&body_)); entries = dict32_->dict_size(); }
+    if (dict64_) { QUIVER_RETURN_NOT_OK(dict64_->WriteDictionaryPage(&body_)); entries = dict64_->dict_size(); }
+    if (dictf_) { QUIVER_RETURN_NOT_OK(dictf_->WriteDictionaryPage(&body_)); entries = dictf_->dict_size(); }
+    if (dictd_) { QUIVER_RETURN_NOT_OK(dictd_->WriteDictionaryPage(&body_)); entries = dictd_->dict_size(); }
+    if (dictb_) {
+      if (leaf_.physical == Type::FIXED_LEN_BYTE_ARRAY) {
+        QUIVER_RETURN_NOT_OK(dictb_->WriteDictionaryPageFixed(width_, &body_));
+      } else {
+        QUIVER_RETURN_NOT_OK(dictb_->WriteDictionaryPage(&body_));
+      }
+      entries = dictb_->dict_size();
+    }
+    BufferBuilder data_pages(o_.pool);
+    std::swap(data_pages, out_->bytes);
+    PageHeader h;
+    h.type = PageType::DICTIONARY_PAGE;
+    DictionaryPageHeader dh;
+    dh.num_values = static_cast<int32_t>(entries);
+    dh.encoding = Encoding::PLAIN;
+    h.dictionary_page_header = dh;
+    QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    out_->has_dictionary = true;
+    out_->data_page_offset = out_->bytes.size();
+    return out_->bytes.Append(data_pages.data(), data_pages.size());
+  }
+
+  void FinishStats() {
+    if (order_ != Order::kFloat || !out_->min) return;
+    // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
+    // written as the widest zero (Parquet's rule).
+    if (leaf_.physical == Type::FLOAT) {
+      if (Load<float>(*out_->min) == 0.0f) { const float z = -0.0f; out_->min->assign(reinterpret_cast<const char*>(&z), 4); }
+      if (Load<float>(*out_->max) == 0.0f) { const float z = 0.0f; out_->max->assign(reinterpret_cast<const char*>(&z), 4); }
+    } else {
+      if (Load<double>(*out_->min) == 0.0) { const double z = -0.0; out_->min->assign(reinterpret_cast<const char*>(&z), 8); }
+      if (Load<double>(*out_->max) == 0.0) { const double z = 0.0; out_->max->assign(reinterpret_cast<const char*>(&z), 8); }
+    }
+  }
+
+  const Field& field_;
+  const LeafType& leaf_;
+  const ColumnWriterOptions& o_;
+  EncodedChunk* out_;
+  Order order_;
+  int width_ = 0;
+  bool dictionary_ = false;
+  encoding::RleBitPackedEncoder levels_;
+  BufferBuilder scratch_, plain_, body_, compressed_;
+  encoding::PlainBooleanEncoder bools_;
+  std::unique_ptr<encoding::DictionaryEncoder<int32_t>> dict32_;
+  std::unique_ptr<encoding::DictionaryEncoder<int64_t>> dict64_;
+  std::unique_ptr<encoding::DictionaryEncoder<float>> dictf_;
+  std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
+  std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
+  std::vector<int32_t> fixed_offsets_;
+  int64_t page_rows_ = 0;
+  int64_t page_plain_bytes_ = 0;
+};
+
+}  // namespace
+
+Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
+                         const ColumnWriterOptions& options, EncodedChunk* out) {
+  for (const Array& p : pieces) {
+    if (!p.type()->Equals(*field.type)) {
+      return Status::Invalid(fmt::format("column '{}': expected {}, got {}", field.name, field.type->ToString(),
+                                         p.type()->ToString()));
+    }
+  }
+  bool fits = true;
+  if (options.dictionary) {
+    *out = EncodedChunk(options.pool);
+    ChunkWriter w(field, leaf, options, out);
+    QUIVER_RETURN_NOT_OK(w.Run(pieces, true, &fits));
+    if (fits) return Status::OK();
+  }
+  // Too many distinct values for the dictionary limit: the whole chunk is written PLAIN, so
+  // no reader meets a chunk that switches encodings halfway.
+  *out = EncodedChunk(options.pool);
+  ChunkWriter w(field, leaf, options, out);
+  return w.Run(pieces, false, &fits);
+}
+
+}  // namespace quiver::parquet
