@@ -25,6 +25,37 @@ TEST(ParquetFileReader, ProjectsColumnsInTheOrderAsked) {
   EXPECT_FALSE((*r)->ReadRowGroup(0, {99}).ok());
 }
 
+TEST(ParquetFileReader, StreamsBatchesOfTheChosenSize) {
+  QUIVER_CORPUS_OR_SKIP(root);
+  auto r = ParquetFileReader::Open((root / "parquet-testing/data/alltypes_tiny_pages.parquet").string());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  auto cols = (*r)->ResolveFields({"int_col", "id"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_FALSE((*r)->ResolveFields({"nope"}).ok());
+  auto whole = (*r)->ReadRowGroup(0, *cols);
+  ASSERT_TRUE(whole.ok());
+  auto stream = (*r)->GetBatchReader({}, *cols, 1000);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  int64_t rows = 0;
+  int batches = 0;
+  int64_t id_sum = 0, expected_sum = 0;
+  for (;;) {
+    auto b = (*stream)->Next();
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    if (!*b) break;
+    EXPECT_LE((*b)->num_rows(), 1000);
+    EXPECT_EQ((*b)->schema()->field(1).name, "id");
+    PrimitiveArray<int32_t> ids((*b)->column(1));
+    for (int64_t i = 0; i < ids.length(); ++i) id_sum += ids.Value(i);
+    rows += (*b)->num_rows();
+    ++batches;
+  }
+  EXPECT_EQ(rows, (*r)->num_rows());
+  EXPECT_GE(batches, 8);
+  for (int64_t i = 0; i < rows; ++i) expected_sum += i;  // ids are 0..n-1 in some order
+  EXPECT_EQ(id_sum, expected_sum);
+}
+
 TEST(ParquetFileReader, MemoryLimitGivesOutOfMemory) {
   QUIVER_CORPUS_OR_SKIP(root);
   MemoryTracker tracker("parquet-read", MemoryTracker::Process(), {.limit = 64 * 1024, .quantum = 0});

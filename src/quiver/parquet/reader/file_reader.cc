@@ -191,4 +191,46 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
   return std::make_shared<RecordBatch>(std::make_shared<const Schema>(std::move(fields)), rows, std::move(arrays));
 }
 
+Result<std::vector<int>> ParquetFileReader::ResolveFields(const std::vector<std::string>& names) const {
+  std::vector<int> out;
+  for (const std::string& name : names) {
+    const int k = schema_->GetFieldIndex(name);
+    if (k < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", path_, name));
+    out.push_back(k);
+  }
+  return out;
+}
+
+Result<std::unique_ptr<ParquetBatchReader>> ParquetFileReader::GetBatchReader(std::vector<int> row_groups,
+                                                                              std::vector<int> columns,
+                                                                              int64_t batch_rows) {
+  if (batch_rows <= 0) return Status::Invalid(fmt::format("batch size must be positive, got {}", batch_rows));
+  if (row_groups.empty()) {
+    for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
+  }
+  for (int g : row_groups) {
+    if (g < 0 || g >= num_row_groups()) {
+      return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, g, num_row_groups()));
+    }
+  }
+  std::unique_ptr<ParquetBatchReader> r(new ParquetBatchReader());
+  r->file_ = this;
+  r->row_groups_ = std::move(row_groups);
+  r->columns_ = std::move(columns);
+  r->batch_rows_ = batch_rows;
+  return r;
+}
+
+Result<std::shared_ptr<RecordBatch>> ParquetBatchReader::Next() {
+  while (!current_ || offset_ >= current_->num_rows()) {
+    if (next_group_ >= row_groups_.size()) return std::shared_ptr<RecordBatch>();
+    QUIVER_ASSIGN_OR_RETURN(current_, file_->ReadRowGroup(row_groups_[next_group_++], columns_));
+    offset_ = 0;
+  }
+  const int64_t n = std::min(batch_rows_, current_->num_rows() - offset_);
+  auto out = offset_ == 0 && n == current_->num_rows() ? current_ : current_->Slice(offset_, n);
+  offset_ += n;
+  return out;
+}
+
 }  // namespace quiver::parquet

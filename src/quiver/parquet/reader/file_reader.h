@@ -25,6 +25,8 @@ struct ParquetReaderOptions {
   MemoryPool* pool = default_memory_pool();
 };
 
+class ParquetBatchReader;
+
 class ParquetFileReader {
  public:
   static Result<std::unique_ptr<ParquetFileReader>> Open(const std::string& path, ParquetReaderOptions options = {});
@@ -42,6 +44,15 @@ class ParquetFileReader {
   // the order given. Nested fields (lists, maps, structs) are rebuilt from their leaves' levels.
   Result<std::shared_ptr<RecordBatch>> ReadRowGroup(int i, const std::vector<int>& columns = {});
 
+  // Indices into schema() of the top-level fields named `names`; Invalid naming an unknown one.
+  Result<std::vector<int>> ResolveFields(const std::vector<std::string>& names) const;
+
+  // Streams `row_groups` (empty = all, in file order) as batches of at most `batch_rows` rows.
+  // The reader must outlive the stream.
+  Result<std::unique_ptr<ParquetBatchReader>> GetBatchReader(std::vector<int> row_groups = {},
+                                                             std::vector<int> columns = {},
+                                                             int64_t batch_rows = 64 * 1024);
+
  private:
   ParquetFileReader() = default;
   // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count.
@@ -54,6 +65,24 @@ class ParquetFileReader {
   SchemaTree tree_;
   SchemaPtr schema_;
   ParquetReaderOptions options_;
+};
+
+// Each row group is decoded whole, then handed out in zero-copy slices.
+class ParquetBatchReader {
+ public:
+  // The next batch, or nullptr after the last one.
+  Result<std::shared_ptr<RecordBatch>> Next();
+
+ private:
+  friend class ParquetFileReader;
+  ParquetBatchReader() = default;
+  ParquetFileReader* file_ = nullptr;
+  std::vector<int> row_groups_;
+  std::vector<int> columns_;
+  int64_t batch_rows_ = 0;
+  size_t next_group_ = 0;
+  std::shared_ptr<RecordBatch> current_;
+  int64_t offset_ = 0;
 };
 
 }  // namespace quiver::parquet
