@@ -18,7 +18,9 @@ if "$QUIVER" --help | grep -qE "^  convert "; then
   "$QUIVER" schema demo/lineitem.parquet
   echo
   echo "== quiver meta demo/lineitem.parquet"
-  "$QUIVER" meta demo/lineitem.parquet | head -n 40
+  # Through a file: `head` closing the pipe early would kill meta with SIGPIPE under pipefail.
+  "$QUIVER" meta demo/lineitem.parquet > demo/lineitem.meta.txt
+  head -n 40 demo/lineitem.meta.txt
 else
   echo "== available commands (conversion lands with the Parquet writer)"
   "$QUIVER" --help

@@ -1,0 +1,159 @@
+// `quiver convert IN OUT`: CSV or Parquet in, Parquet, CSV or JSON Lines out, formats chosen by
+// extension (or --from/--to); streamed batch by batch, written atomically, with a summary.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <memory>
+
+#include "quiver/cli/command.h"
+#include "quiver/cli/csv_options.h"
+#include "quiver/cli/output.h"
+#include "quiver/cli/progress.h"
+#include "quiver/csv/reader.h"
+#include "quiver/csv/writer.h"
+#include "quiver/jsonl/writer.h"
+#include "quiver/parquet/reader/file_reader.h"
+#include "quiver/parquet/writer/file_writer.h"
+
+namespace quiver::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string in, out, from, to;
+  std::string compression = "snappy";
+  int compression_level = compress::kDefaultCompressionLevel;
+  int64_t row_group_size = 1 << 20;
+  int64_t page_size = 1 << 20;
+  bool dictionary = true;
+  std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+};
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The format a path names by its extension, looking past a compression suffix.
+std::string FormatOf(std::string path) {
+  for (const char* c : {".gz", ".zst", ".zstd"}) {
+    if (EndsWith(path, c)) path.resize(path.size() - std::string_view(c).size());
+  }
+  for (const char* f : {"parquet", "csv", "tsv", "jsonl"}) {
+    if (EndsWith(path, std::string(".") + f)) return f;
+  }
+  if (EndsWith(path, ".ndjson")) return "jsonl";
+  if (EndsWith(path, ".txt")) return "csv";
+  return "";
+}
+
+int64_t FileSize(const std::string& path) {
+  struct stat st;
+  return path != "-" && ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+}
+
+Status RunConvert(const ConvertArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string from = a.from.empty() ? (FormatOf(a.in) == "parquet" ? "parquet" : "csv") : a.from;
+  const std::string to = a.to.empty() ? FormatOf(a.out) : a.to;
+  if (from != "csv" && from != "tsv" && from != "parquet") {
+    return Status::Invalid(fmt::format("convert: --from must be csv or parquet, got '{}'", from));
+  }
+  if (to != "parquet" && to != "csv" && to != "tsv" && to != "jsonl") {
+    return Status::Invalid(fmt::format(
+        "convert: cannot tell the output format of '{}' (use .parquet, .csv, .tsv or .jsonl, or --to)", a.out));
+  }
+
+  // Batches come from the CSV reader or, for Parquet, one row group at a time.
+  SchemaPtr schema;
+  std::function<Result<std::shared_ptr<RecordBatch>>()> next;
+  std::unique_ptr<csv::CsvReader> csv_reader;
+  std::unique_ptr<parquet::ParquetFileReader> pq_reader;
+  if (from == "parquet") {
+    QUIVER_ASSIGN_OR_RETURN(pq_reader, parquet::ParquetFileReader::Open(a.in));
+    schema = pq_reader->schema();
+    next = [&pq_reader, g = 0]() mutable -> Result<std::shared_ptr<RecordBatch>> {
+      if (g >= pq_reader->num_row_groups()) return std::shared_ptr<RecordBatch>();
+      return pq_reader->ReadRowGroup(g++);
+    };
+  } else {
+    CsvCliOptions copts = *a.csv;
+    if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
+    QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, copts.ToOptions());
+    QUIVER_ASSIGN_OR_RETURN(csv_reader, csv::CsvReader::Open(a.in, opts));
+    schema = csv_reader->schema();
+    next = [&csv_reader] { return csv_reader->Next(); };
+  }
+
+  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open(a.out));
+  std::unique_ptr<parquet::ParquetFileWriter> pq_writer;
+  std::unique_ptr<csv::CsvWriter> csv_writer;
+  std::unique_ptr<jsonl::JsonlWriter> json_writer;
+  if (to == "parquet") {
+    parquet::ParquetWriterOptions wo;
+    QUIVER_ASSIGN_OR_RETURN(wo.codec, compress::CodecFromName(a.compression));
+    wo.compression_level = a.compression_level;
+    wo.row_group_rows = a.row_group_size;
+    wo.page_size = a.page_size;
+    wo.dictionary = a.dictionary;
+    QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
+  } else if (to == "jsonl") {
+    json_writer = std::make_unique<jsonl::JsonlWriter>(out->stream());
+  } else {
+    csv::CsvWriteOptions wo;
+    if (to == "tsv") wo.delimiter = '\t';
+    csv_writer = std::make_unique<csv::CsvWriter>(out->stream(), wo);
+  }
+
+  const int64_t in_size = FileSize(a.in);
+  Progress progress("convert", csv_reader ? csv_reader->input_size() : in_size);
+  int64_t rows = 0;
+  for (;;) {
+    auto batch = next();
+    if (!batch.ok()) return csv_reader ? batch.status() : batch.status().WithContext(a.in);
+    if (!*batch) break;
+    rows += (*batch)->num_rows();
+    if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Write(*batch));
+    else if (json_writer) QUIVER_RETURN_NOT_OK(json_writer->Write(**batch));
+    else QUIVER_RETURN_NOT_OK(csv_writer->Write(**batch));
+    progress.Update(csv_reader ? csv_reader->input_position() : 0, rows);
+  }
+  if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Close());
+  const int64_t out_size = out->stream()->Tell();
+  QUIVER_RETURN_NOT_OK(out->Commit());
+  progress.Finish();
+
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int64_t bytes_in = in_size >= 0 ? in_size : (csv_reader ? csv_reader->stats().bytes_read : 0);
+  const int64_t rejected = csv_reader ? csv_reader->stats().rows_rejected : 0;
+  fmt::print(stderr, "quiver: {} -> {}: {} rows, {} rejected, {:.1f} MB in, {:.1f} MB out, {:.2f} s, {:.1f} MB/s\n", a.in,
+             a.out, rows, rejected, bytes_in / 1e6, out_size / 1e6, seconds,
+             seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);
+  if (csv_reader) {
+    const auto& st = csv_reader->stats();
+    if (st.cells_nulled || st.rows_repaired || st.blank_lines) {
+      fmt::print(stderr, "quiver: {}: {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped\n",
+                 a.in, st.cells_nulled, st.rows_repaired, st.fields_dropped, st.blank_lines);
+    }
+  }
+  return Status::OK();
+}
+
+const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to Parquet, CSV or JSON Lines", 15,
+                                         [](CLI::App* app) {
+  auto a = std::make_shared<ConvertArgs>();
+  app->add_option("input", a->in, "Input file ('-' for stdin)")->required();
+  app->add_option("output", a->out, "Output file, written atomically ('-' for stdout)")->required();
+  app->add_option("--from", a->from, "Input format: csv|tsv|parquet (default: by extension)");
+  app->add_option("--to", a->to, "Output format: parquet|csv|tsv|jsonl (default: by extension)");
+  app->add_option("--compression", a->compression, "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none")
+      ->capture_default_str();
+  app->add_option("--compression-level", a->compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
+  app->add_option("--row-group-size", a->row_group_size, "Rows per Parquet row group")->capture_default_str();
+  app->add_option("--page-size", a->page_size, "Target bytes of values per Parquet data page")->capture_default_str();
+  app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
+  AddCsvOptions(app, a->csv);
+  return std::function<Status()>([a] { return RunConvert(*a); });
+}});
+
+}  // namespace
+}  // namespace quiver::cli

@@ -1,0 +1,126 @@
+// quiver convert: CSV to Parquet (every codec) read back by cat/schema/meta, CSV to CSV and
+// JSON Lines, Parquet to CSV, and no output file when a row is bad under --on-error fail.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "testing/run_cli.h"
+
+namespace quiver {
+namespace {
+
+using testing::RunCli;
+namespace fs = std::filesystem;
+
+class Convert : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path("/tmp") / ("quiver-convert-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    csv_ = (dir_ / "in.csv").string();
+    std::ofstream(csv_) << "id|name|price|day|flag\n"
+                           "1|\"a|b\"|1.5|2024-01-02|true\n"
+                           "2||-0.25|2024-02-29|false\n"
+                           "3|日本語|1e300||true\n"
+                           "-9223372036854775808|\"x\"\"y\"|0|1970-01-01|\n";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+  std::string csv_;
+};
+
+TEST_F(Convert, CsvToParquetReadsBackThroughCatSchemaAndMeta) {
+  const std::string pq = Path("out.parquet");
+  auto r = RunCli("convert " + csv_ + " " + pq);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("4 rows, 0 rejected"), std::string::npos) << r.err;
+  auto want = RunCli("cat " + csv_ + " --format csv");
+  auto got = RunCli("cat " + pq + " --format csv");
+  ASSERT_EQ(got.exit_code, 0) << got.err;
+  EXPECT_EQ(got.out, want.out);
+  auto s = RunCli("schema " + pq);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("id: OPTIONAL INT64 INTEGER(64,true)"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("name: OPTIONAL BYTE_ARRAY STRING"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("day: OPTIONAL INT32 DATE"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("flag: OPTIONAL BOOLEAN"), std::string::npos) << s.out;
+  auto m = RunCli("meta " + pq);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_NE(m.out.find("created by: quiver version 0.1.0"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("rows: 4"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("min -9223372036854775808, max 3, null_count 0"), std::string::npos) << m.out;
+}
+
+TEST_F(Convert, EveryCompressionAndRowGroupSize) {
+  auto want = RunCli("cat " + csv_ + " --format csv");
+  for (const char* codec : {"snappy", "zstd", "lz4_raw", "gzip", "brotli", "none"}) {
+    const std::string pq = Path(std::string(codec) + ".parquet");
+    auto r = RunCli("convert " + csv_ + " " + pq + " --compression " + codec + " --row-group-size 3 --no-dictionary");
+    ASSERT_EQ(r.exit_code, 0) << codec << ": " << r.err;
+    auto got = RunCli("cat " + pq + " --format csv");
+    EXPECT_EQ(got.out, want.out) << codec;
+    auto m = RunCli("meta " + pq);
+    EXPECT_NE(m.out.find("row groups: 2"), std::string::npos) << m.out;
+    const std::string name = std::string(codec) == "none" ? "UNCOMPRESSED" : std::string(codec) == "lz4_raw" ? "LZ4_RAW"
+                             : std::string(codec) == "zstd" ? "ZSTD" : std::string(codec) == "gzip" ? "GZIP"
+                             : std::string(codec) == "brotli" ? "BROTLI" : "SNAPPY";
+    EXPECT_NE(m.out.find("INT64 " + name + ", encodings [PLAIN, RLE]"), std::string::npos) << m.out;
+  }
+  auto bad = RunCli("convert " + csv_ + " " + Path("x.parquet") + " --compression lzo");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_FALSE(fs::exists(Path("x.parquet")));
+}
+
+TEST_F(Convert, CsvToCsvJsonlAndParquetToCsv) {
+  auto r = RunCli("convert " + csv_ + " " + Path("clean.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream f(Path("clean.csv"));
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_EQ(text,
+            "id,name,price,day,flag\n1,a|b,1.5,2024-01-02,true\n2,,-0.25,2024-02-29,false\n3,日本語,1e+300,,true\n"
+            "-9223372036854775808,\"x\"\"y\",0,1970-01-01,\n");
+  r = RunCli("convert " + csv_ + " " + Path("rows.jsonl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream j(Path("rows.jsonl"));
+  std::string first;
+  std::getline(j, first);
+  EXPECT_EQ(first, "{\"id\":1,\"name\":\"a|b\",\"price\":1.5,\"day\":\"2024-01-02\",\"flag\":true}");
+  ASSERT_EQ(RunCli("convert " + csv_ + " " + Path("a.parquet")).exit_code, 0);
+  r = RunCli("convert " + Path("a.parquet") + " " + Path("back.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream b(Path("back.csv"));
+  std::string back((std::istreambuf_iterator<char>(b)), {});
+  EXPECT_EQ(back, text);
+}
+
+TEST_F(Convert, BadRowUnderOnErrorFailLeavesNoFileAndNamesTheLine) {
+  const std::string bad = Path("bad.csv");
+  {
+    std::ofstream o(bad);
+    o << "a,b\n";
+    for (int i = 0; i < 1000; ++i) o << i << "," << i * 2 << "\n";
+    o << "1001,notanumber\n";
+  }
+  const std::string pq = Path("bad.parquet");
+  auto r = RunCli("convert " + bad + " " + pq + " --types a=int64,b=int64 --on-error fail");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("bad.csv:1002:2 'b'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(pq));
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".quiver-"), std::string::npos) << e.path();
+  }
+  r = RunCli("convert " + bad + " " + pq + " --types a=int64,b=int64 --on-error skip");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("1000 rows, 1 rejected"), std::string::npos) << r.err;
+}
+
+TEST_F(Convert, UnknownOutputFormatIsAnError) {
+  auto r = RunCli("convert " + csv_ + " " + Path("out.xyz"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace quiver
