@@ -224,5 +224,33 @@ TEST(ParquetFileWriter, HighCardinalityFallsBackToPlainAndLowKeepsDictionary) {
   EXPECT_EQ(cols[1].meta_data->total_compressed_size < 2000, true) << cols[1].meta_data->total_compressed_size;
 }
 
+TEST(ParquetFileWriter, ByteArrayStatisticsUseUnsignedByteOrder) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("wide", binary()), field("prefix", utf8())});
+  BinaryBuilder wide(binary());
+  BinaryBuilder prefix(utf8());
+  const char* w[] = {"abcdefghZ", "\xFF" "bcdefgh1", "Abcdefgh", "abcdefgh", "\x01"};
+  const char* p[] = {"abcdefghA", "abcdefghZ", "abcdefgh", "abcdefghAA", "abcdefghB"};
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(wide.Append(w[i]).ok());
+    ASSERT_TRUE(prefix.Append(p[i]).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, 5, std::vector<Array>{*wide.Finish(), *prefix.Finish()});
+  for (bool dict : {true, false}) {
+    ParquetWriterOptions opts;
+    opts.dictionary = dict;
+    auto bytes = WriteFile(schema, {batch}, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectSameRows(*batch, **got);
+    const auto& cols = reader->metadata().row_groups[0].columns;
+    EXPECT_EQ(*cols[0].meta_data->statistics->min_value, "\x01");
+    EXPECT_EQ(*cols[0].meta_data->statistics->max_value, "\xFF" "bcdefgh1");
+    EXPECT_EQ(*cols[1].meta_data->statistics->min_value, "abcdefgh");
+    EXPECT_EQ(*cols[1].meta_data->statistics->max_value, "abcdefghZ");
+  }
+}
+
 }  // namespace
 }  // namespace quiver::parquet

@@ -153,6 +153,18 @@ Order OrderFor(const DataType& t) {
   }
 }
 
+// Unsigned lexicographic order; most values differ within their first eight bytes, which are
+// compared as one big-endian word instead of through memcmp.
+inline bool BytesLess(std::string_view a, std::string_view b) {
+  if (a.size() >= 8 && b.size() >= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data(), 8);
+    std::memcpy(&y, b.data(), 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);
+  }
+  return a < b;
+}
+
 // Compares two PLAIN-encoded values of one chunk in its sort order.
 bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
   auto load = [](std::string_view s, auto zero) {
@@ -420,10 +432,24 @@ class ChunkWriter {
       const int32_t* offsets = a.values<int32_t>(1) + r;
       const uint8_t* data = a.buffers[2]->data();
       page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
+      // The slice's bounds as views first; the chunk's strings are updated twice per slice.
+      std::string_view mn, mx;
+      bool any = false;
       for (int64_t i = 0; i < n; ++i) {
         if (v != nullptr && !bit_util::GetBit(v, a.offset + r + i)) continue;
-        UpdateStats(std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
-                                     static_cast<size_t>(offsets[i + 1] - offsets[i])));
+        const std::string_view s(reinterpret_cast<const char*>(data) + offsets[i],
+                                 static_cast<size_t>(offsets[i + 1] - offsets[i]));
+        if (!any) {
+          mn = mx = s;
+          any = true;
+          continue;
+        }
+        if (BytesLess(s, mn)) mn = s;
+        if (BytesLess(mx, s)) mx = s;
+      }
+      if (any) {
+        UpdateStats(mn);
+        UpdateStats(mx);
       }
       if (dictionary_) {
         int64_t consumed = 0;
