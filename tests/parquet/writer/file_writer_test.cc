@@ -252,5 +252,27 @@ TEST(ParquetFileWriter, ByteArrayStatisticsUseUnsignedByteOrder) {
   }
 }
 
+TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
+  // 100000 distinct int64 fit the default 1 MiB dictionary (131072 entries), yet a dictionary
+  // would only add an index per value: the first 65536 values show it.
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("id", int64()), field("mod", int64())});
+  NumericBuilder<int64_t> id(int64());
+  NumericBuilder<int64_t> mod(int64());
+  for (int64_t i = 0; i < 100000; ++i) {
+    ASSERT_TRUE(id.Append(i * 31).ok());
+    ASSERT_TRUE(mod.Append(i % 20000).ok());  // 20000 distinct in the first 65536: kept as a dictionary
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, 100000, std::vector<Array>{*id.Finish(), *mod.Finish()});
+  auto bytes = WriteFile(schema, {batch}, {});
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const auto& cols = reader->metadata().row_groups[0].columns;
+  EXPECT_FALSE(cols[0].meta_data->dictionary_page_offset.has_value());
+  EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
+}
+
 }  // namespace
 }  // namespace quiver::parquet

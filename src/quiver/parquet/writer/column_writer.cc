@@ -218,7 +218,7 @@ class ChunkWriter {
       for (int64_t r = 0; r < a.length; r += kSlice) {
         const int64_t n = std::min(kSlice, a.length - r);
         QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
-        if (dictionary_ && DictionaryFull()) {
+        if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
           *fits = false;
           return Status::OK();
         }
@@ -242,6 +242,20 @@ class ChunkWriter {
       case Type::DOUBLE: dictd_ = std::make_unique<encoding::DictionaryEncoder<double>>(lim, o_.pool); break;
       default: dictb_ = std::make_unique<encoding::ByteArrayDictionaryEncoder>(lim, o_.pool); break;
     }
+  }
+  // A column whose first values are mostly distinct would fill the dictionary late and be
+  // written twice; it is written PLAIN as soon as that shows.
+  bool MostlyDistinct() const {
+    constexpr int64_t kProbe = 1 << 16;
+    const int64_t seen = out_->num_values - out_->null_count;
+    if (seen < kProbe || seen > 2 * kProbe) return false;
+    int64_t entries = 0;
+    if (dict32_) entries = dict32_->dict_size();
+    if (dict64_) entries = dict64_->dict_size();
+    if (dictf_) entries = dictf_->dict_size();
+    if (dictd_) entries = dictd_->dict_size();
+    if (dictb_) entries = dictb_->dict_size();
+    return entries * 2 > seen;
   }
   bool DictionaryFull() const {
     return (dict32_ && dict32_->full()) || (dict64_ && dict64_->full()) || (dictf_ && dictf_->full()) ||
