@@ -1,5 +1,5 @@
 // ParquetFileReader: opens a Parquet file (mmap), exposes its quiver schema, and decodes whole
-// row groups of flat columns into RecordBatches, one column chunk per thread-pool task.
+// row groups (flat and nested columns) into RecordBatches, one column chunk per thread-pool task.
 #pragma once
 
 #include <cstdint>
