@@ -331,7 +331,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
     while (slots_[s] != 0) {
       const int32_t e = slots_[s] - 1;
       if (hashes_[e] == h && dict_offsets_[e + 1] - dict_offsets_[e] == len &&
-          std::memcmp(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len)) == 0) {
+          (len == 0 || std::memcmp(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len)) == 0)) {
         index = e;
         break;
       }
