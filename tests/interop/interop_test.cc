@@ -105,5 +105,22 @@ TEST_F(Interop, LineitemDefaultsAndSmallRowGroups) {
   }
 }
 
+TEST_F(Interop, AllNullColumnsAndEmptyFiles) {
+  const std::string nulls = Path("nulls.csv");
+  std::ofstream(nulls) << "a,b,c\n1,,\n2,,\n3,,\n";
+  const std::string empty = Path("empty.csv");
+  std::ofstream(empty) << "a,b,c\n";
+  for (const std::string& csv : {nulls, empty}) {
+    for (const char* dict : {"--dictionary", "--no-dictionary"}) {
+      const std::string pq = csv + dict + ".parquet";
+      auto r = RunCli("convert " + csv + " " + pq + " --types 'a=int64,b=int64,c=string' " + dict);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::string json = Check(pq, csv);
+      EXPECT_NE(json.find(csv == empty ? "\"rows\":0" : "\"rows\":3"), std::string::npos) << json;
+      EXPECT_NE(json.find("\"c\":\"VARCHAR\""), std::string::npos) << json;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quiver
