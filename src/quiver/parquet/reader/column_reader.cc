@@ -559,6 +559,24 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
 
 }  // namespace
 
+
+// Feeds every page of a chunk to the decoder, then checks the chunk's value count against
+// what the pages held (shared by the flat and the leaf-for-nesting paths).
+static Status DecodeAllPages(PageReader* pages, FlatDecoder* decoder, int64_t num_values) {
+  Page page;
+  while (true) {
+    QUIVER_ASSIGN_OR_RETURN(bool more, pages->Next(&page));
+    if (!more) break;
+    Status st = page.type == PageType::DICTIONARY_PAGE ? decoder->OnDictionary(page) : decoder->OnData(page);
+    if (!st.ok()) return std::move(st).WithContext(fmt::format("page {}", page.index));
+  }
+  if (decoder->rows() != num_values) {
+    return Status::Corrupt(
+        fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder->rows()));
+  }
+  return Status::OK();
+}
+
 Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                                   compress::Codec codec, int64_t num_values, const PageReaderOptions& options) {
   if (column.max_repetition_level > 0) {
@@ -568,17 +586,7 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   PageReader pages(std::move(chunk), codec, num_values, options);
   FlatDecoder decoder(column, options.pool);
   QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
-  Page page;
-  while (true) {
-    QUIVER_ASSIGN_OR_RETURN(bool more, pages.Next(&page));
-    if (!more) break;
-    Status st = page.type == PageType::DICTIONARY_PAGE ? decoder.OnDictionary(page) : decoder.OnData(page);
-    if (!st.ok()) return std::move(st).WithContext(fmt::format("page {}", page.index));
-  }
-  if (decoder.rows() != num_values) {
-    return Status::Corrupt(
-        fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder.rows()));
-  }
+  QUIVER_RETURN_NOT_OK(DecodeAllPages(&pages, &decoder, num_values));
   std::shared_ptr<Buffer> validity;
   if (decoder.null_count() > 0) {
     QUIVER_ASSIGN_OR_RETURN(validity, decoder.validity().Finish());
@@ -635,17 +643,7 @@ Result<std::unique_ptr<LeafChunk>> ReadLeafColumnChunk(const ColumnDescriptor& c
   FlatDecoder& decoder = leaf->impl_->decoder;
   PageReader pages(std::move(chunk), codec, num_values, options);
   QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
-  Page page;
-  while (true) {
-    QUIVER_ASSIGN_OR_RETURN(bool more, pages.Next(&page));
-    if (!more) break;
-    Status st = page.type == PageType::DICTIONARY_PAGE ? decoder.OnDictionary(page) : decoder.OnData(page);
-    if (!st.ok()) return std::move(st).WithContext(fmt::format("page {}", page.index));
-  }
-  if (decoder.rows() != num_values) {
-    return Status::Corrupt(
-        fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder.rows()));
-  }
+  QUIVER_RETURN_NOT_OK(DecodeAllPages(&pages, &decoder, num_values));
   return leaf;
 }
 
