@@ -36,15 +36,21 @@ Status DeltaByteArrayDecoder::BadPrefix(int64_t i, int32_t prefix, int64_t previ
                          " bytes");
 }
 
-Status DeltaByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBuilder* values) {
+Status DeltaByteArrayDecoder::NextBatch(int64_t n, const int32_t** prefix, const int32_t** slen,
+                                        const uint8_t** sbytes) {
   if (n < 0 || n > values_left()) [[unlikely]] {
     return Status::Corrupt("DELTA_BYTE_ARRAY data holds " + std::to_string(values_left()) + " more values, " +
                            std::to_string(n) + " requested");
   }
-  const int32_t* prefix = reinterpret_cast<const int32_t*>(prefixes_.data()) + index_;
+  *prefix = reinterpret_cast<const int32_t*>(prefixes_.data()) + index_;
+  return suffixes_.Next(n, slen, sbytes);
+}
+
+Status DeltaByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBuilder* values) {
+  const int32_t* prefix;
   const int32_t* slen;
   const uint8_t* sbytes;
-  QUIVER_RETURN_NOT_OK(suffixes_.Next(n, &slen, &sbytes));
+  QUIVER_RETURN_NOT_OK(NextBatch(n, &prefix, &slen, &sbytes));
   // First pass: validate prefixes against the previous length and size the output.
   int64_t prev_len = static_cast<int64_t>(last_.size());
   int64_t total = 0;
@@ -82,14 +88,10 @@ Status DeltaByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBu
 }
 
 Status DeltaByteArrayDecoder::DecodeFixed(int64_t n, int width, uint8_t* out) {
-  if (n < 0 || n > values_left()) [[unlikely]] {
-    return Status::Corrupt("DELTA_BYTE_ARRAY data holds " + std::to_string(values_left()) + " more values, " +
-                           std::to_string(n) + " requested");
-  }
-  const int32_t* prefix = reinterpret_cast<const int32_t*>(prefixes_.data()) + index_;
+  const int32_t* prefix;
   const int32_t* slen;
   const uint8_t* sbytes;
-  QUIVER_RETURN_NOT_OK(suffixes_.Next(n, &slen, &sbytes));
+  QUIVER_RETURN_NOT_OK(NextBatch(n, &prefix, &slen, &sbytes));
   int64_t prev_len = static_cast<int64_t>(last_.size());
   for (int64_t i = 0; i < n; ++i) {
     if (prefix[i] < 0 || prefix[i] > prev_len) [[unlikely]] return BadPrefix(index_ + i, prefix[i], prev_len);

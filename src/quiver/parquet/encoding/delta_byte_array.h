@@ -30,6 +30,8 @@ class DeltaByteArrayDecoder {
 
  private:
   Status BadPrefix(int64_t i, int32_t prefix, int64_t previous) const;
+  // Checks that n values remain and points at their prefix lengths, suffix lengths and bytes.
+  Status NextBatch(int64_t n, const int32_t** prefix, const int32_t** slen, const uint8_t** sbytes);
 
   DeltaBinaryPackedDecoder<int32_t> prefix_decoder_;
   BufferBuilder prefixes_;
