@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <optional>
 #include <cstring>
 
 #include "quiver/core/bit_util.h"
@@ -324,30 +325,44 @@ Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const Fiel
   return Array(std::move(d));
 }
 
+template <typename T, ParseFn<T> F>
+struct Parser {
+  using type = T;
+  static constexpr ParseFn<T> parse = F;
+};
+
+// The one mapping from a fixed-width column type to its storage type and text parser, shared
+// by conversion and by on_error=skip pre-validation. False for types it does not cover.
+template <typename Visit>
+bool VisitFixedParser(TypeId id, Visit&& visit) {
+  switch (id) {
+    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn>{}); return true;
+    case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn>{}); return true;
+    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn>{}); return true;
+    case TypeId::kFloat32: visit(Parser<float, ParseFloatFn>{}); return true;
+    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn>{}); return true;
+    case TypeId::kTimestamp: visit(Parser<int64_t, ParseTimestampFn>{}); return true;
+    case TypeId::kTime64: visit(Parser<int64_t, ParseTime64Fn>{}); return true;
+    case TypeId::kTime32: visit(Parser<int32_t, ParseTime32Fn>{}); return true;
+    case TypeId::kDecimal128: visit(Parser<__int128, ParseDecimalFn>{}); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
                             int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool) {
+  std::optional<Result<Array>> fixed;
+  if (VisitFixedParser(type->id(), [&](auto parser) {
+        using P = decltype(parser);
+        fixed.emplace(ConvertFixed<typename P::type, P::parse>(type, data, fields, rows, ncols, col, syn, null_on_error,
+                                                               nulled, error, pool));
+      })) {
+    return std::move(*fixed);
+  }
   switch (type->id()) {
-    case TypeId::kInt64:
-      return ConvertFixed<int64_t, ParseInt64Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kInt32:
-      return ConvertFixed<int32_t, ParseInt32Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kFloat64:
-      return ConvertFixed<double, ParseDoubleFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kFloat32:
-      return ConvertFixed<float, ParseFloatFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kDate32:
-      return ConvertFixed<int32_t, ParseDateFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kTimestamp:
-      return ConvertFixed<int64_t, ParseTimestampFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kTime64:
-      return ConvertFixed<int64_t, ParseTime64Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kTime32:
-      return ConvertFixed<int32_t, ParseTime32Fn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
-    case TypeId::kDecimal128:
-      return ConvertFixed<__int128, ParseDecimalFn>(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kBool:
       return ConvertBool(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
     case TypeId::kString:
@@ -363,16 +378,15 @@ bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, 
   bool quoted;
   const bool is_string = type->id() == TypeId::kString || type->id() == TypeId::kBinary;
   if (!syn.Text(data, f, is_string, &text, &quoted)) return true;
+  bool converts = true;
+  if (VisitFixedParser(type->id(), [&](auto parser) {
+        using P = decltype(parser);
+        typename P::type v;
+        converts = P::parse(text, type, syn, &v);
+      })) {
+    return converts;
+  }
   switch (type->id()) {
-    case TypeId::kInt64: { int64_t v; return ParseInt64Fn(text, type, syn, &v); }
-    case TypeId::kInt32: { int32_t v; return ParseInt32Fn(text, type, syn, &v); }
-    case TypeId::kFloat64: { double v; return ParseDoubleFn(text, type, syn, &v); }
-    case TypeId::kFloat32: { float v; return ParseFloatFn(text, type, syn, &v); }
-    case TypeId::kDate32: { int32_t v; return ParseDateFn(text, type, syn, &v); }
-    case TypeId::kTimestamp: { int64_t v; return ParseTimestampFn(text, type, syn, &v); }
-    case TypeId::kTime64: { int64_t v; return ParseTime64Fn(text, type, syn, &v); }
-    case TypeId::kTime32: { int32_t v; return ParseTime32Fn(text, type, syn, &v); }
-    case TypeId::kDecimal128: { __int128 v; return ParseDecimalFn(text, type, syn, &v); }
     case TypeId::kBool: { bool v; return ParseBool(text, syn, &v); }
     case TypeId::kString:
       if (syn.replace_invalid_utf8) return true;
