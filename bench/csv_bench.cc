@@ -2,12 +2,15 @@
 // lineitem), and the whole parse into typed columns at 1 and 2 threads.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "quiver/csv/generate.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/splitter.h"
+#include "quiver/csv/value_parse.h"
 #include "quiver/io/output_stream.h"
 
 namespace quiver::csv {
@@ -124,6 +127,63 @@ void BM_ReadFile(benchmark::State& state) {
 }
 
 BENCHMARK(BM_ReadFile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+}  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+// The per-field parsers on lineitem-shaped values ('|'-separated in one padded buffer, as the
+// reader sees them): plain (any string) against padded (SWAR, reads past the field).
+struct Fields {
+  std::string text;
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+};
+
+const Fields& Values(int kind) {
+  static Fields cache[3];
+  Fields& f = cache[kind];
+  if (f.spans.empty()) {
+    uint64_t x = 12345;
+    for (int i = 0; i < 100000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const uint32_t r = static_cast<uint32_t>(x >> 33);
+      char tmp[32];
+      int n = 0;
+      if (kind == 0) n = std::snprintf(tmp, sizeof(tmp), "%u", r % 200000);  // keys
+      if (kind == 1) n = std::snprintf(tmp, sizeof(tmp), "%u.%02u", r % 100000, r % 100);  // prices
+      if (kind == 2) n = std::snprintf(tmp, sizeof(tmp), "199%u-%02u-%02u", r % 8, 1 + r % 12, 1 + r % 28);  // dates
+      f.spans.emplace_back(static_cast<uint32_t>(f.text.size()), static_cast<uint32_t>(n));
+      f.text.append(tmp, static_cast<size_t>(n));
+      f.text += '|';
+    }
+    f.text.append(64, '\0');
+  }
+  return f;
+}
+
+template <typename T, bool (*parse)(std::string_view, T*)>
+void BM_ParseValues(benchmark::State& state) {
+  const Fields& f = Values(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    T sum{};
+    for (auto [at, n] : f.spans) {
+      T v{};
+      if (!parse(std::string_view(f.text.data() + at, n), &v)) state.SkipWithError("parse failed");
+      sum += v;
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(f.spans.size()));
+}
+
+BENCHMARK(BM_ParseValues<int64_t, ParseInt64>)->Arg(0)->Name("BM_ParseInt64/plain");
+BENCHMARK(BM_ParseValues<int64_t, ParseInt64Padded>)->Arg(0)->Name("BM_ParseInt64/padded");
+BENCHMARK(BM_ParseValues<double, ParseFloat64>)->Arg(1)->Name("BM_ParseDecimalFloat/plain");
+BENCHMARK(BM_ParseValues<double, ParseFloat64Padded>)->Arg(1)->Name("BM_ParseDecimalFloat/padded");
+BENCHMARK(BM_ParseValues<int32_t, ParseDate>)->Arg(2)->Name("BM_ParseDate/plain");
+BENCHMARK(BM_ParseValues<int32_t, ParseDatePadded>)->Arg(2)->Name("BM_ParseDate/padded");
 
 }  // namespace
 }  // namespace quiver::csv

@@ -120,3 +120,87 @@ TEST(ValueParse, DatesRoundTripThroughThePrinter) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+#include <random>
+
+namespace quiver::csv {
+namespace {
+
+// The padded parsers read whole 8-byte words past the text; each must give exactly the
+// plain parser's answer. `text` is placed in a buffer with what follows it chosen to tempt
+// an over-reading parser (digits, points, dashes), as in a real CSV line.
+template <typename T, typename Plain, typename Padded>
+void ExpectSameAsPlain(const std::string& text, const std::string& after, Plain plain, Padded padded) {
+  std::string buf = text + after + std::string(32, '7');
+  std::string_view s(buf.data(), text.size());
+  T a{}, b{};
+  const bool ok_a = plain(std::string_view(text), &a);
+  const bool ok_b = padded(s, &b);
+  ASSERT_EQ(ok_a, ok_b) << "'" << text << "' then '" << after << "'";
+  if (ok_a) {
+    ASSERT_EQ(std::memcmp(&a, &b, sizeof(T)), 0) << "'" << text << "': " << a << " vs " << b;
+  }
+}
+
+std::string RandomText(std::mt19937_64& rng, const std::string& alphabet, size_t max_len) {
+  size_t n = rng() % (max_len + 1);
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += alphabet[rng() % alphabet.size()];
+  return s;
+}
+
+TEST(ValueParse, PaddedParsersAgreeWithThePlainOnes) {
+  std::mt19937_64 rng(42);
+  const std::string numeric = "0123456789012345678901234567890123456789-+.eE x";
+  const std::string afters[] = {"", "|", ".5|", "9", "-12", "0000000000000000"};
+  for (int i = 0; i < 400000; ++i) {
+    std::string t = RandomText(rng, numeric, 20);
+    const std::string& after = afters[rng() % 6];
+    ExpectSameAsPlain<int64_t>(t, after, ParseInt64, ParseInt64Padded);
+    ExpectSameAsPlain<double>(t, after, ParseFloat64, ParseFloat64Padded);
+  }
+  // Shapes the fast paths take, and their edges.
+  const char* cases[] = {"0", "-0", "+0", "-", "+", "", ".", "-.", "1.", ".5", "-.5", "00", "12345678", "123456789",
+                         "1234567890123456", "12345678901234567", "-1234567890123456", "9999999999999999",
+                         "18446744073709551616", "-9223372036854775808", "9223372036854775807", "1.5", "-1.25",
+                         "33.00", "41327.88", "12345678.1234567", "12345678.12345678", "1234567.12345678",
+                         "123456789.5", "1.123456789", "0.1", "0.3", "-0.00", "1..2", "1.2.3", "1e5", "1.5e3",
+                         "inf", "nan", "1 ", " 1", "1-2", "12:30"};
+  for (const char* c : cases) {
+    for (const char* after : {"", ".1", "|9", "5"}) {
+      ExpectSameAsPlain<int64_t>(c, after, ParseInt64, ParseInt64Padded);
+      ExpectSameAsPlain<double>(c, after, ParseFloat64, ParseFloat64Padded);
+    }
+  }
+  int64_t v;
+  ASSERT_TRUE(ParseInt64Padded("-1234567890123456", &v));
+  EXPECT_EQ(v, -1234567890123456);
+  double d;
+  ASSERT_TRUE(ParseFloat64Padded("41327.88", &d));
+  EXPECT_EQ(d, 41327.88);
+  ASSERT_TRUE(ParseFloat64Padded("-0.00", &d));
+  EXPECT_TRUE(std::signbit(d));
+}
+
+TEST(ValueParse, PaddedDatesAgreeWithThePlainParser) {
+  // Every day of 1968..2101 (both sides of the table's range), then malformed variants.
+  for (int32_t day = -731; day <= 48000; ++day) {
+    std::string s;
+    FormatDate(day, &s);
+    ExpectSameAsPlain<int32_t>(s, "|1997-01-02", ParseDate, ParseDatePadded);
+  }
+  std::mt19937_64 rng(7);
+  const std::string alphabet = "0123456789--/ x";
+  for (int i = 0; i < 200000; ++i) {
+    std::string t = RandomText(rng, alphabet, 12);
+    if (rng() % 2) t = "19" + std::to_string(rng() % 100) + "-" + std::to_string(rng() % 14) + "-" + std::to_string(rng() % 33);
+    ExpectSameAsPlain<int32_t>(t, "|", ParseDate, ParseDatePadded);
+  }
+  for (const char* c : {"2000-02-29", "2100-02-29", "2099-12-31", "1970-00-10", "1970-13-10", "1999-04-31", "1999-04-00",
+                        "1999-4-30", "1999-04-3", "+999-04-30", "199a-04-30", "1999/04/30", "-1999-04-30"}) {
+    ExpectSameAsPlain<int32_t>(c, "", ParseDate, ParseDatePadded);
+  }
+}
+
+}  // namespace
+}  // namespace quiver::csv

@@ -92,21 +92,45 @@ namespace {
 template <typename T>
 using ParseFn = bool (*)(std::string_view, const TypePtr&, const FieldSyntax&, T*);
 
+// The `Padded` versions may read past the text (see value_parse.h): conversion uses them on
+// block buffers; checks of arbitrary strings (FieldConverts) use the plain ones.
 bool ParseInt64Fn(std::string_view s, const TypePtr&, const FieldSyntax&, int64_t* out) { return ParseInt64(s, out); }
-bool ParseInt32Fn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
-  int64_t v;
-  if (!ParseInt64(s, &v) || v < INT32_MIN || v > INT32_MAX) return false;
+bool ParseInt64PaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, int64_t* out) {
+  return ParseInt64Padded(s, out);
+}
+bool NarrowInt32(int64_t v, int32_t* out) {
+  if (v < INT32_MIN || v > INT32_MAX) return false;
   *out = static_cast<int32_t>(v);
   return true;
 }
+bool ParseInt32Fn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
+  int64_t v;
+  return ParseInt64(s, &v) && NarrowInt32(v, out);
+}
+bool ParseInt32PaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
+  int64_t v;
+  return ParseInt64Padded(s, &v) && NarrowInt32(v, out);
+}
 bool ParseDoubleFn(std::string_view s, const TypePtr&, const FieldSyntax&, double* out) { return ParseFloat64(s, out); }
+bool ParseDoublePaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, double* out) {
+  return ParseFloat64Padded(s, out);
+}
 bool ParseFloatFn(std::string_view s, const TypePtr&, const FieldSyntax&, float* out) {
   double d;
   if (!ParseFloat64(s, &d)) return false;
   *out = static_cast<float>(d);
   return true;
 }
+bool ParseFloatPaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, float* out) {
+  double d;
+  if (!ParseFloat64Padded(s, &d)) return false;
+  *out = static_cast<float>(d);
+  return true;
+}
 bool ParseDateFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) { return ParseDate(s, out); }
+bool ParseDatePaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
+  return ParseDatePadded(s, out);
+}
 bool ParseTimestampFn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
   ParsedTimestamp ts;
   if (!ParseTimestamp(s, &ts)) return false;
@@ -325,10 +349,11 @@ Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const Fiel
   return Array(std::move(d));
 }
 
-template <typename T, ParseFn<T> F>
+template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F>
 struct Parser {
   using type = T;
   static constexpr ParseFn<T> parse = F;
+  static constexpr ParseFn<T> parse_padded = FPadded;  // for text inside a block buffer
 };
 
 // The one mapping from a fixed-width column type to its storage type and text parser, shared
@@ -336,11 +361,11 @@ struct Parser {
 template <typename Visit>
 bool VisitFixedParser(TypeId id, Visit&& visit) {
   switch (id) {
-    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn>{}); return true;
-    case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn>{}); return true;
-    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn>{}); return true;
-    case TypeId::kFloat32: visit(Parser<float, ParseFloatFn>{}); return true;
-    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn>{}); return true;
+    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn>{}); return true;
+    case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn, ParseInt32PaddedFn>{}); return true;
+    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn>{}); return true;
+    case TypeId::kFloat32: visit(Parser<float, ParseFloatFn, ParseFloatPaddedFn>{}); return true;
+    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn>{}); return true;
     case TypeId::kTimestamp: visit(Parser<int64_t, ParseTimestampFn>{}); return true;
     case TypeId::kTime64: visit(Parser<int64_t, ParseTime64Fn>{}); return true;
     case TypeId::kTime32: visit(Parser<int32_t, ParseTime32Fn>{}); return true;
@@ -357,7 +382,7 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
   std::optional<Result<Array>> fixed;
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);
-        fixed.emplace(ConvertFixed<typename P::type, P::parse>(type, data, fields, rows, ncols, col, syn, null_on_error,
+        fixed.emplace(ConvertFixed<typename P::type, P::parse_padded>(type, data, fields, rows, ncols, col, syn, null_on_error,
                                                                nulled, error, pool));
       })) {
     return std::move(*fixed);

@@ -65,7 +65,8 @@ struct ConvertError {
   ConvertFailure failure = ConvertFailure::kNone;
 };
 
-// Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). With
+// Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). `data`
+// must have at least 64 readable bytes past its last field: the parsers read whole words. With
 // `null_on_error`, a bad cell becomes null and is counted in *nulled; otherwise the first
 // bad row stops the conversion and is reported in *error.
 Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
