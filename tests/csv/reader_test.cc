@@ -379,3 +379,47 @@ TEST(CsvReader, InferAllSeesLateValues) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+// A file gives exactly what the same bytes give from memory, also when it ends on a page
+// boundary with an unterminated row, after a UTF-8 byte order mark, and across many blocks.
+TEST(CsvReader, FileMatchesTheBufferPath) {
+  std::string body = "id,name,price,day\n";
+  std::mt19937_64 rng(5);
+  for (int i = 0; body.size() < 3 * 4096 * 16; ++i) {
+    body += fmt::format("{},n{},{}.{:02},2001-{:02}-{:02}\n", i * 7919, rng() % 1000, rng() % 100000, rng() % 100,
+                        1 + rng() % 12, 1 + rng() % 28);
+  }
+  // End exactly on a page boundary, the last value unterminated.
+  const std::string last = "9,last,1.5,2001-01-01";
+  body += "9,last" + std::string((4096 - (body.size() + last.size()) % 4096) % 4096, 'x') + last.substr(6);
+  ASSERT_EQ(body.size() % 4096, 0u);
+  for (const std::string& bytes : {body, "\xEF\xBB\xBF" + body}) {
+    auto path = std::filesystem::temp_directory_path() / ("quiver-plain-" + std::to_string(getpid()) + ".csv");
+    {
+      std::ofstream f(path, std::ios::binary);
+      f << bytes;
+    }
+    for (int threads : {1, 2}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = 5000;
+      auto expected = Read(bytes.substr(bytes[0] == '\xEF' ? 3 : 0), o);
+      ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+      auto r = CsvReader::Open(path.string(), o);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      auto b = (*r)->ReadAll();
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Types(**b), Types(**expected));
+      EXPECT_EQ(Rows(**b), Rows(**expected));
+      EXPECT_EQ((*r)->stats().bytes_read, static_cast<int64_t>(bytes.size() - (bytes[0] == '\xEF' ? 3 : 0)));
+      EXPECT_EQ((*r)->input_position(), (*r)->input_size());
+    }
+    std::filesystem::remove(path);
+  }
+}
+
+}  // namespace
+}  // namespace quiver::csv

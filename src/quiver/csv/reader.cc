@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <set>
@@ -52,6 +53,40 @@ struct PositionBuffer {
   const uint32_t& operator[](size_t i) const { return data[i]; }
 };
 
+// A vector of trivially copyable values that grows without value-initialising: field spans
+// are written once per field, so zero-filling them first (std::vector::resize) would double
+// the stores of the row pass.
+template <typename T>
+struct RawVector {
+  std::unique_ptr<T[]> buf;
+  size_t n = 0, cap = 0;
+  void reserve(size_t c) {
+    if (c <= cap) return;
+    std::unique_ptr<T[]> bigger(new T[c]);
+    if (n > 0) std::memcpy(bigger.get(), buf.get(), n * sizeof(T));
+    buf = std::move(bigger);
+    cap = c;
+  }
+  // Room for k more values, returned for writing.
+  T* grow(size_t k) {
+    if (n + k > cap) reserve(std::max(n + k, cap * 2));
+    T* p = buf.get() + n;
+    n += k;
+    return p;
+  }
+  void push_back(const T& v) { *grow(1) = v; }
+  void append(const T* b, const T* e) {
+    if (e > b) std::memcpy(grow(static_cast<size_t>(e - b)), b, static_cast<size_t>(e - b) * sizeof(T));
+  }
+  void clear() { n = 0; }
+  size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  T* data() { return buf.get(); }
+  const T* data() const { return buf.get(); }
+  T& operator[](size_t i) { return buf[i]; }
+  const T& operator[](size_t i) const { return buf[i]; }
+};
+
 struct Chunk {
   uint32_t begin = 0, end = 0;
   PositionBuffer pos;  // block-relative positions with kRowEndFlag
@@ -62,7 +97,7 @@ struct Chunk {
 
   // Parse results.
   std::vector<RowRef> rows;
-  std::vector<FieldRef> fields;
+  RawVector<FieldRef> fields;
   int64_t unfinished = -1;  // start of a row that runs past the end of the block
   std::vector<std::pair<RowRef, std::string>> rejected;  // with reasons
   std::vector<std::shared_ptr<RecordBatch>> batches;
@@ -513,12 +548,41 @@ Status CsvReader::Impl::BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k
       }
       return;
     }
-    c.fields.insert(c.fields.end(), cur.begin(), cur.end());
+    c.fields.append(cur.data(), cur.data() + cur.size());
     c.rows.push_back(row);
   };
   uint32_t field_start = row_start;
+  // Rows of exactly ncols fields (nearly all of them) are copied straight from the positions;
+  // anything else (a short or long row, a row across chunks, comments) takes the general
+  // path one position at a time, and the fast path resumes at the next row.
+  const bool fast = dialect_.comment == '\0';
+  const size_t nc = static_cast<size_t>(ncols_);
   for (;;) {
     if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
+    if (fast && cur.empty() && idx < chunks[ci].count) {
+      const uint32_t* pos = chunks[ci].pos.data.get();
+      const size_t cnt = chunks[ci].count;
+      while (idx + nc <= cnt) {
+        const uint32_t last = pos[idx + nc - 1];
+        uint32_t inner = 0;
+        for (size_t j = 0; j + 1 < nc; ++j) inner |= pos[idx + j];
+        if (!(last & kRowEndFlag) || (inner & kRowEndFlag)) break;
+        FieldRef* out = c.fields.grow(nc);
+        uint32_t s = field_start;
+        for (size_t j = 0; j < nc; ++j) {
+          const uint32_t at = pos[idx + j] & kPositionMask;
+          out[j] = FieldRef{s, at};
+          s = at + 1;
+        }
+        const uint32_t end = last & kPositionMask;
+        if (end > row_start && data[end - 1] == '\r') out[nc - 1].end = std::max(out[nc - 1].start, end - 1);
+        c.rows.push_back(RowRef{row_start, end});
+        ++c.rows_seen;
+        idx += nc;
+        row_start = field_start = end + 1;
+        if (row_start >= c.end) return Status::OK();  // the next row belongs to the next chunk
+      }
+    }
     if (idx >= chunks[ci].count) {
       if (++ci < chunks.size()) {
         idx = 0;
@@ -553,7 +617,7 @@ void CsvReader::Impl::ConvertChunk(Chunk& c) {
     // Rows with a value that does not convert are dropped before conversion, so every column
     // keeps the same rows.
     std::vector<RowRef> rows;
-    std::vector<FieldRef> fields;
+    RawVector<FieldRef> fields;
     for (size_t r = 0; r < c.rows.size(); ++r) {
       const FieldRef* f = &c.fields[r * static_cast<size_t>(ncols_)];
       int bad = -1;
@@ -565,7 +629,7 @@ void CsvReader::Impl::ConvertChunk(Chunk& c) {
                                                        names_[static_cast<size_t>(bad)], schema_->field(bad).type->ToString()));
       } else {
         rows.push_back(c.rows[r]);
-        fields.insert(fields.end(), f, f + ncols_);
+        fields.append(f, f + ncols_);
       }
     }
     c.rows = std::move(rows);
