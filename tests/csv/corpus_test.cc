@@ -161,9 +161,12 @@ TEST(CsvCorpus, DuckdbSweep) {
   }
   EXPECT_EQ(files, 770);
   // Pinned from the current reading (see docs/csv-conformance.md); raise them as quiver improves.
-  EXPECT_GE(both_ok, 416);
-  EXPECT_GE(shape_match, 374);
-  EXPECT_GE(types_match, 346);
+  // both_ok went from 416 to 415 when '#' comment lines became detected: comments/midline_big.csv
+  // (comments in mid-line, which quiver does not strip) used to "read" as one garbage column
+  // and now stops at its first such line with an error; three other comment files read right.
+  EXPECT_GE(both_ok, 415);
+  EXPECT_GE(shape_match, 377);
+  EXPECT_GE(types_match, 349);
 }
 
 }  // namespace

@@ -223,6 +223,27 @@ TEST(CsvReader, CommentsAndSkipLines) {
   EXPECT_EQ(Types(**b), "a:int64 b:int64 ");
 }
 
+// '#' comment lines are found without --comment when they are the rows that do not fit; a
+// '#' line shaped like the data (here the header) is not a comment.
+TEST(CsvReader, CommentLinesDetectedWithoutTheOption) {
+  Dialect d;
+  auto b = Read("# exported 2024-01-01\n# by a tool\nx,y,z\n1,2,3\n# a note in the middle\n4,5,6\n", {}, nullptr, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.comment, '#');
+  EXPECT_EQ(Types(**b), "x:int64 y:int64 z:int64 ");
+  EXPECT_EQ(Rows(**b), "1|2|3\n4|5|6\n");
+  b = Read("#id,name\n1,a\n2,b\n", {}, nullptr, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.comment, '\0');
+  EXPECT_EQ(Types(**b), "#id:int64 name:string ");
+  EXPECT_EQ(Rows(**b), "1|a\n2|b\n");
+  // Data rows that start with '#' and fit the columns stay data.
+  b = Read("tag,n\n#a,1\n#b,2\nc,3\n", {}, nullptr, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.comment, '\0');
+  EXPECT_EQ(Rows(**b), "#a|1\n#b|2\nc|3\n");
+}
+
 std::string Gzip(const std::string& s) {
   z_stream z{};
   deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);

@@ -172,13 +172,19 @@ TEST(ValueParse, PaddedParsersAgreeWithThePlainOnes) {
       ExpectSameAsPlain<double>(c, after, ParseFloat64, ParseFloat64Padded);
     }
   }
+  // The padded parsers need readable bytes past the text: a string with room after it.
+  auto padded = [](const std::string& text) {
+    static std::string store;
+    store = text + std::string(32, '|');
+    return std::string_view(store.data(), text.size());
+  };
   int64_t v;
-  ASSERT_TRUE(ParseInt64Padded("-1234567890123456", &v));
+  ASSERT_TRUE(ParseInt64Padded(padded("-1234567890123456"), &v));
   EXPECT_EQ(v, -1234567890123456);
   double d;
-  ASSERT_TRUE(ParseFloat64Padded("41327.88", &d));
+  ASSERT_TRUE(ParseFloat64Padded(padded("41327.88"), &d));
   EXPECT_EQ(d, 41327.88);
-  ASSERT_TRUE(ParseFloat64Padded("-0.00", &d));
+  ASSERT_TRUE(ParseFloat64Padded(padded("-0.00"), &d));
   EXPECT_TRUE(std::signbit(d));
 }
 

@@ -48,7 +48,7 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const
   c.dialect = d;
   MachineConfig mc;
   mc.split = SplitConfig{static_cast<uint8_t>(d.delimiter), static_cast<uint8_t>(d.quote), static_cast<uint8_t>(d.escape)};
-  mc.comment = o.comment;
+  mc.comment = d.comment;
   mc.lenient = false;
   uint32_t* pos = pos_storage.get();
   MachineState st;
@@ -66,7 +66,7 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const
     if (pos[i] & kRowEndFlag) {
       size_t end = pos[i] & kPositionMask;
       bool blank = end == start || (end == start + 1 && data[start] == '\r');
-      bool comment = o.comment != '\0' && end > start && data[start] == static_cast<uint8_t>(o.comment);
+      bool comment = d.comment != '\0' && end > start && data[start] == static_cast<uint8_t>(d.comment);
       if (!blank && !comment) rows.emplace_back(fields, start);
       start = end + 1;
       fields = 1;
@@ -118,33 +118,56 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   std::unique_ptr<uint32_t[]> pos_storage(new uint32_t[sample.size() + 1]);
   std::vector<char> delims = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
   std::vector<char> quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\0', '\''};
-  Candidate best;
-  for (char q : quotes) {
-    std::vector<char> escapes = o.escape ? std::vector<char>{*o.escape} : std::vector<char>{q, '\\'};
-    if (q == '\0') escapes = {'\0'};
-    for (char e : escapes) {
-      for (char d : delims) {
-        Dialect dialect;
-        dialect.delimiter = d;
-        dialect.quote = q;
-        dialect.escape = e;
-        dialect.comment = o.comment;
-        Candidate c = Evaluate(sample, at_end, dialect, o, pos_storage);
-        if (!c.valid) continue;
-        // More agreeing rows first; then more columns; earlier candidates win exact ties.
-        bool better = !best.valid;
-        if (!better && c.clean != best.clean) {
-          better = c.clean;
-        } else if (!better) {
-          // A single-column reading agrees trivially; it only wins when nothing splits.
-          bool c_multi = c.ncols > 1, b_multi = best.ncols > 1;
-          if (c_multi != b_multi) better = c_multi;
-          else if (c.consistent != best.consistent) better = c.consistent > best.consistent;
-          else if (c.ncols != best.ncols) better = c.ncols > best.ncols;
-          else better = c.quote_used && !best.quote_used;  // a quote the file really uses
+  auto search = [&](char comment) {
+    Candidate best;
+    for (char q : quotes) {
+      std::vector<char> escapes = o.escape ? std::vector<char>{*o.escape} : std::vector<char>{q, '\\'};
+      if (q == '\0') escapes = {'\0'};
+      for (char e : escapes) {
+        for (char d : delims) {
+          Dialect dialect;
+          dialect.delimiter = d;
+          dialect.quote = q;
+          dialect.escape = e;
+          dialect.comment = comment;
+          Candidate c = Evaluate(sample, at_end, dialect, o, pos_storage);
+          if (!c.valid) continue;
+          // More agreeing rows first; then more columns; earlier candidates win exact ties.
+          bool better = !best.valid;
+          if (!better && c.clean != best.clean) {
+            better = c.clean;
+          } else if (!better) {
+            // A single-column reading agrees trivially; it only wins when nothing splits.
+            bool c_multi = c.ncols > 1, b_multi = best.ncols > 1;
+            if (c_multi != b_multi) better = c_multi;
+            else if (c.consistent != best.consistent) better = c.consistent > best.consistent;
+            else if (c.ncols != best.ncols) better = c.ncols > best.ncols;
+            else better = c.quote_used && !best.quote_used;  // a quote the file really uses
+          }
+          if (better) best = c;
         }
-        if (better) best = c;
       }
+    }
+    return best;
+  };
+  Candidate best = search(o.comment);
+  // Comment lines without --comment: when a line of the sample starts with '#', the search
+  // runs again with '#' as the comment character. That reading wins when it is no less clean
+  // and either splits into columns where the plain one could not, or keeps the same columns
+  // with as many agreeing rows and fewer odd ones: the '#' lines were what did not fit. A
+  // '#' line shaped like the data (a header "#id,name") keeps the plain reading.
+  if (best.valid && o.comment == '\0') {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(sample.data());
+    bool hash_line = false;
+    for (size_t i = 0; i < sample.size() && !hash_line; ++i) {
+      hash_line = bytes[i] == '#' && (i == 0 || bytes[i - 1] == '\n' || bytes[i - 1] == '\r');
+    }
+    if (hash_line) {
+      Candidate c = search('#');
+      const bool splits = c.ncols > 1 && best.ncols == 1;
+      const bool fewer_odd = c.ncols == best.ncols && c.consistent >= best.consistent &&
+                             c.rows - c.consistent < best.rows - best.consistent;
+      if (c.valid && (c.clean || !best.clean) && (splits || fewer_odd)) best = c;
     }
   }
   if (!best.valid) {

@@ -1,6 +1,8 @@
 // Dialect sniffing: tries delimiter, quote and escape candidates on a sample and keeps the
 // one under which the most rows agree on a field count (more columns win ties), skipping a
-// preamble of lines that do not.
+// preamble of lines that do not. Without --comment, lines starting with '#' are taken as
+// comments when that reading splits into columns where the plain one could not, or removes
+// only rows that did not fit.
 #pragma once
 
 #include <cstdint>
