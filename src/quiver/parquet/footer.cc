@@ -16,7 +16,8 @@ namespace {
 
 // Decode context for a selective footer decode: which row groups and column chunks to build,
 // whether to build statistics. Chosen indices are kept sorted so the number of kept elements of
-// a list of n is one binary search.
+// a list of n, and the end of a run of unchosen ones, are binary searches; the mask answers
+// "is this one chosen" for the common case of the next element.
 struct SelectiveDecode {
   Arena* arena = nullptr;
   static constexpr bool kSelective = true;
@@ -40,10 +41,13 @@ struct SelectiveDecode {
     if (sel == nullptr) return n;
     return static_cast<uint32_t>(std::lower_bound(sel->begin(), sel->end(), static_cast<int32_t>(n)) - sel->begin());
   }
-  bool Selected(uint8_t hook, uint32_t i) const {
-    if (hook == kHookRowGroups && row_groups != nullptr) return i < rg_mask.size() && rg_mask[i];
-    if (hook == kHookColumns && columns != nullptr) return i < col_mask.size() && col_mask[i];
-    return true;
+  uint32_t NextSelected(uint8_t hook, uint32_t i, uint32_t n) const {
+    const std::vector<int32_t>* sel = hook == kHookRowGroups ? row_groups : hook == kHookColumns ? columns : nullptr;
+    if (sel == nullptr) return i;
+    const std::vector<uint8_t>& mask = hook == kHookRowGroups ? rg_mask : col_mask;
+    if (i < mask.size() && mask[i]) return i;
+    auto it = std::lower_bound(sel->begin(), sel->end(), static_cast<int32_t>(i));
+    return it == sel->end() ? n : std::min(n, static_cast<uint32_t>(*it));
   }
 };
 
