@@ -148,10 +148,15 @@ Status EncodeFileCryptoMetaData(const FileCryptoMetaData& m, BufferBuilder* out)
 Result<std::shared_ptr<const ParquetFooter>> DecodeFooter(std::shared_ptr<Buffer> footer, const DecodeOptions& options) {
   auto result = std::shared_ptr<ParquetFooter>(new ParquetFooter());
   result->footer_ = std::move(footer);
-  // Decoded lists take roughly as much memory as the footer's bytes; one block avoids a chain
-  // of small ones for wide files.
-  int64_t block = std::clamp<int64_t>(result->footer_->size() * 2, 16 * 1024, 64 * 1024 * 1024);
+  // A decoded model takes 1-6 times the footer's bytes (a column chunk with statistics: ~75
+  // bytes on the wire, 416 in memory). Blocks as large as the footer (8 MB at most) keep the
+  // block count small without reserving much more than is used. Large footers have their
+  // blocks prefaulted: first touches of fresh memory are most of a cold decode of a wide
+  // footer (see docs/parquet-footer.md), and faulting a block in one call is cheaper.
+  const int64_t size = result->footer_->size();
+  int64_t block = std::clamp<int64_t>(size, 16 * 1024, kFooterArenaMaxBlock);
   result->arena_ = std::make_unique<Arena>(default_memory_pool(), block);
+  result->arena_->set_prefault(size >= kFooterPrefaultThreshold);
   size_t consumed = 0;
   QUIVER_RETURN_NOT_OK(DecodeFileMetaData(result->footer_->span(), result->arena_.get(), &result->metadata_,
                                           &options, &consumed));
