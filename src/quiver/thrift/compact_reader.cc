@@ -58,8 +58,8 @@ class Skipper {
       }
       if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
       const uint8_t b = *p++;
-      if (b == 0) return p;
       const uint8_t t = b & 0x0f;
+      if (t == kStop) return p;  // as in ReadFieldHeader (and Thrift's own reader): type 0 ends the struct
       if (b < 0x10) [[unlikely]] {  // long form: the id follows as a zigzag varint
         p = Varint(p);
         if (p == nullptr) return nullptr;
@@ -172,6 +172,14 @@ class Skipper {
     return p + len;
   }
 
+  // Levels are counted as the typed decoder counts them, so that skipping a struct accepts
+  // exactly the nesting that decoding it would: a struct element of a list or map is at the
+  // container's level (the typed decoder enters only structs), a container element one deeper
+  // (which still bounds the recursion of lists of lists).
+  static int ElementDepth(uint8_t type, int container_depth) {
+    return type == kStruct ? container_depth : container_depth + 1;
+  }
+
   // Byte, double, list, set, map, or an invalid type code.
   const uint8_t* Other(const uint8_t* p, uint8_t type, int depth) {
     switch (type) {
@@ -196,7 +204,7 @@ class Skipper {
     const size_t min = CompactReader::MinElementBytes(et);
     if (min == 0) [[unlikely]] return Fail(p, Error::kType, et);
     if (n * min > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);  // no division: n <= INT32_MAX
-    return Elements(p, et, n, depth + 1);
+    return Elements(p, et, n, ElementDepth(et, depth));
   }
 
   const uint8_t* Map(const uint8_t* p, int depth) {
@@ -214,9 +222,9 @@ class Skipper {
     if (vmin == 0) [[unlikely]] return Fail(p, Error::kType, vt);
     if (n * (kmin + vmin) > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);
     for (uint64_t i = 0; i < n; ++i) {
-      p = Elements(p, kt, 1, depth + 1);
+      p = Elements(p, kt, 1, ElementDepth(kt, depth));
       if (p == nullptr) return nullptr;
-      p = Elements(p, vt, 1, depth + 1);
+      p = Elements(p, vt, 1, ElementDepth(vt, depth));
       if (p == nullptr) return nullptr;
     }
     return p;
