@@ -138,7 +138,15 @@ Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, Fi
   return DecodeOne(bytes, arena, out, consumed);
 }
 
-Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) { return EncodeOne(md, out); }
+Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) {
+  // Room for a typical footer up front (a column chunk with statistics is ~75 bytes, a schema
+  // element ~20): a wide footer then grows its buffer once or not at all instead of through a
+  // chain of copies, each into fresh pages. Reserved pages that stay unused are never touched.
+  int64_t chunks = 0;
+  for (const RowGroup& rg : md.row_groups) chunks += rg.columns.size();
+  QUIVER_RETURN_NOT_OK(out->Reserve(4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size())));
+  return EncodeOne(md, out);
+}
 Status EncodePageHeader(const PageHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
 Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out) { return EncodeOne(ci, out); }
 Status EncodeOffsetIndex(const OffsetIndex& oi, BufferBuilder* out) { return EncodeOne(oi, out); }
