@@ -371,11 +371,14 @@ const bool corpus_registered = [] {
   std::sort(footers.rbegin(), footers.rend());
   for (size_t i = 0; i < footers.size() && i < 3; ++i) {
     std::string path = footers[i].second;
-    // cold: fresh pages each iteration, prefaulted as DecodeFooter would; warm: recycled pages.
-    for (int warm = 0; warm < 2; ++warm) {
-      std::string label = std::string(warm ? "BM_DecodeCorpusFooterWarm/" : "BM_DecodeCorpusFooterCold/") +
-                          std::filesystem::path(path).filename().string();
-      benchmark::RegisterBenchmark(label.c_str(), [path, warm](benchmark::State& state) {
+    // mode 0, cold: fresh pages each iteration, prefaulted as DecodeFooter would; 1, warm:
+    // recycled pages; 2, cold with every arena block prefaulted whatever the footer size.
+    for (int mode = 0; mode < 3; ++mode) {
+      static const char* const kLabels[] = {"BM_DecodeCorpusFooterCold/", "BM_DecodeCorpusFooterWarm/",
+                                            "BM_DecodeCorpusFooterColdPrefaulted/"};
+      std::string label = kLabels[mode] + std::filesystem::path(path).filename().string();
+      const bool warm = mode == 1;
+      benchmark::RegisterBenchmark(label.c_str(), [path, warm, mode](benchmark::State& state) {
         auto file = io::OpenFile(path);
         auto footer = ReadFooter(**file);
         auto bytes = Buffer::CopyOf((*footer)->footer_bytes()->span());
@@ -387,7 +390,7 @@ const bool corpus_registered = [] {
         MemoryPool* pool = warm ? static_cast<MemoryPool*>(&recycled) : &fresh;
         for (auto _ : state) {
           Arena arena(pool, std::clamp<int64_t>(size, 16 * 1024, kFooterArenaMaxBlock));
-          arena.set_prefault(size >= kFooterPrefaultThreshold);
+          arena.set_prefault(mode == 2 || size >= kFooterPrefaultThreshold);
           FileMetaData md;
           Status st = DecodeFileMetaData((*bytes)->span(), &arena, &md);
           if (!st.ok()) state.SkipWithError(st.ToString().c_str());
