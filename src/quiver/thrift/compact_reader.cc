@@ -47,13 +47,20 @@ class Skipper {
   const uint8_t* Struct(const uint8_t* p, int depth) {
     if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
     for (;;) {
-      // The most common field, an integer with a one-byte value after a short header, in one
-      // step under a single bounds check.
+      // The most common fields, an integer with a one-byte value or a binary with a one-byte
+      // length after a short header, in one step under a single bounds check. Anything else
+      // (and any error) takes the general path below.
       if (end_ - p >= 2) [[likely]] {
-        const uint8_t h = p[0], t = h & 0x0f;
-        if (h >= 0x10 && (t == kI32 || t == kI64 || t == kI16) && p[1] < 0x80) [[likely]] {
-          p += 2;
-          continue;
+        const uint8_t h = p[0], t = h & 0x0f, v = p[1];
+        if (h >= 0x10 && v < 0x80) [[likely]] {
+          if (t == kI32 || t == kI64 || t == kI16) [[likely]] {
+            p += 2;
+            continue;
+          }
+          if (t == kBinary && v <= static_cast<size_t>(end_ - p) - 2) {
+            p += 2 + v;
+            continue;
+          }
         }
       }
       if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
