@@ -2,6 +2,7 @@
 // (num_columns x num_row_groups, required INT32 columns with one value per row group,
 // statistics, data page V2, no dictionary), selective decoding, and the largest corpus footers.
 #include <benchmark/benchmark.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/thrift/compact_reader.h"
 
 namespace quiver::parquet {
 namespace {
@@ -142,6 +144,38 @@ class RecyclingPool final : public MemoryPool {
   std::vector<std::pair<uint8_t*, int64_t>> free_;
 };
 
+// Fresh pages for every allocation (mmap, munmap on free): each iteration pays the first-touch
+// cost a new process pays, whatever the allocator would have kept around.
+class FreshPool final : public MemoryPool {
+ public:
+  Status Allocate(int64_t size, uint8_t** out) override {
+    size_t n = static_cast<size_t>(std::max<int64_t>(size, 1));
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return Status::OutOfMemory("mmap");
+    *out = static_cast<uint8_t*>(p);
+    sizes_[*out] = size;
+    return Status::OK();
+  }
+  Status Reallocate(int64_t new_size, uint8_t** ptr) override {
+    uint8_t* fresh;
+    QUIVER_RETURN_NOT_OK(Allocate(new_size, &fresh));
+    std::memcpy(fresh, *ptr, static_cast<size_t>(std::min(new_size, sizes_[*ptr])));
+    Free(*ptr);
+    *ptr = fresh;
+    return Status::OK();
+  }
+  void Free(uint8_t* ptr) override {
+    munmap(ptr, static_cast<size_t>(std::max<int64_t>(sizes_[ptr], 1)));
+    sizes_.erase(ptr);
+  }
+  int64_t UsableSize(const uint8_t* ptr) const override { return sizes_.at(const_cast<uint8_t*>(ptr)); }
+  MemoryTracker* tracker() const override { return default_memory_pool()->tracker(); }
+  const char* backend_name() const override { return "fresh-mmap"; }
+
+ private:
+  std::map<uint8_t*, int64_t> sizes_;
+};
+
 void SetCounters(benchmark::State& state, int64_t bytes, int64_t chunks) {
   state.SetBytesProcessed(state.iterations() * bytes);
   state.counters["footer_bytes"] = static_cast<double>(bytes);
@@ -149,10 +183,27 @@ void SetCounters(benchmark::State& state, int64_t bytes, int64_t chunks) {
       benchmark::Counter(static_cast<double>(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// Cold: what a caller of DecodeFooter gets, a fresh arena (sized and prefaulted as the library
+// does) whose memory the pool may have returned to the system since the last iteration.
 void BM_DecodeFooter(benchmark::State& state) {
   auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   for (auto _ : state) {
-    Arena arena(default_memory_pool(), std::max<int64_t>(16 * 1024, g->bytes->size() * 8));
+    auto footer = DecodeFooter(g->bytes);
+    if (!footer.ok()) state.SkipWithError(footer.status().ToString().c_str());
+    benchmark::DoNotOptimize(footer);
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
+// Cold as in a fresh process: every page of the arena is new (FreshPool); the library's block
+// size, prefaulted (1) or not (0): what prefaulting saves on first touches.
+void BM_DecodeFooterColdPrefault(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  const int64_t block = std::clamp<int64_t>(g->bytes->size(), 16 * 1024, kFooterArenaMaxBlock);
+  FreshPool pool;
+  for (auto _ : state) {
+    Arena arena(&pool, block);
+    arena.set_prefault(state.range(2) != 0);
     FileMetaData md;
     Status st = DecodeFileMetaData(g->bytes->span(), &arena, &md);
     if (!st.ok()) state.SkipWithError(st.ToString().c_str());
@@ -243,6 +294,18 @@ void BM_DecodeSchemaOnly(benchmark::State& state) {
   SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
 }
 
+// The floor of any selective decode: walking every byte of the footer with the skipper,
+// building nothing (what skipping all row groups and the schema would cost).
+void BM_SkipWholeFooter(benchmark::State& state) {
+  auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  for (auto _ : state) {
+    thrift::CompactReader r(g->bytes->data(), static_cast<size_t>(g->bytes->size()));
+    if (!r.SkipStruct()) state.SkipWithError("skip failed");
+    benchmark::DoNotOptimize(r.offset());
+  }
+  SetCounters(state, g->bytes->size(), state.range(0) * state.range(1));
+}
+
 void BM_DecodeFooterNoStatistics(benchmark::State& state) {
   auto g = MakeGridFooter(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   DecodeOptions options;
@@ -277,9 +340,13 @@ BENCHMARK(BM_DecodeFooter)->Apply(GridArgs);
 BENCHMARK(BM_EncodeFooter)->Apply(GridArgs);
 BENCHMARK(BM_DecodeFooterWarm)->Apply(GridArgs);
 BENCHMARK(BM_EncodeFooterWarm)->Apply(GridArgs);
+BENCHMARK(BM_DecodeFooterColdPrefault)
+    ->Args({1000, 1000, 0})->Args({1000, 1000, 1})->Args({10000, 100, 0})->Args({10000, 100, 1})
+    ->ArgNames({"columns", "row_groups", "prefault"})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeFooterNoStatistics)->Args({1000, 100})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeSchemaOnly)->Args({10000, 1})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeSelective5Columns)->Args({10000, 1})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SkipWholeFooter)->Args({10000, 1})->Args({10000, 100})->ArgNames({"columns", "row_groups"})->Unit(benchmark::kMicrosecond);
 
 // The largest footers of the parquet-testing corpus, when it is present.
 std::filesystem::path CorpusDir() {
@@ -304,22 +371,34 @@ const bool corpus_registered = [] {
   std::sort(footers.rbegin(), footers.rend());
   for (size_t i = 0; i < footers.size() && i < 3; ++i) {
     std::string path = footers[i].second;
-    std::string label = "BM_DecodeCorpusFooter/" + std::filesystem::path(path).filename().string();
-    benchmark::RegisterBenchmark(label.c_str(), [path](benchmark::State& state) {
-      auto file = io::OpenFile(path);
-      auto footer = ReadFooter(**file);
-      auto bytes = Buffer::CopyOf((*footer)->footer_bytes()->span());
-      int64_t chunks = 0;
-      for (const RowGroup& rg : (*footer)->metadata().row_groups) chunks += rg.columns.size();
-      for (auto _ : state) {
-        Arena arena;
-        FileMetaData md;
-        Status st = DecodeFileMetaData((*bytes)->span(), &arena, &md);
-        if (!st.ok()) state.SkipWithError(st.ToString().c_str());
-        benchmark::DoNotOptimize(md);
-      }
-      SetCounters(state, (*bytes)->size(), chunks);
-    })->Unit(benchmark::kMicrosecond);
+    // mode 0, cold: fresh pages each iteration, prefaulted as DecodeFooter would; 1, warm:
+    // recycled pages; 2, cold with every arena block prefaulted whatever the footer size.
+    for (int mode = 0; mode < 3; ++mode) {
+      static const char* const kLabels[] = {"BM_DecodeCorpusFooterCold/", "BM_DecodeCorpusFooterWarm/",
+                                            "BM_DecodeCorpusFooterColdPrefaulted/"};
+      std::string label = kLabels[mode] + std::filesystem::path(path).filename().string();
+      const bool warm = mode == 1;
+      benchmark::RegisterBenchmark(label.c_str(), [path, warm, mode](benchmark::State& state) {
+        auto file = io::OpenFile(path);
+        auto footer = ReadFooter(**file);
+        auto bytes = Buffer::CopyOf((*footer)->footer_bytes()->span());
+        const int64_t size = (*bytes)->size();
+        int64_t chunks = 0;
+        for (const RowGroup& rg : (*footer)->metadata().row_groups) chunks += rg.columns.size();
+        FreshPool fresh;
+        RecyclingPool recycled;
+        MemoryPool* pool = warm ? static_cast<MemoryPool*>(&recycled) : &fresh;
+        for (auto _ : state) {
+          Arena arena(pool, std::clamp<int64_t>(size, 16 * 1024, kFooterArenaMaxBlock));
+          arena.set_prefault(mode == 2 || size >= kFooterPrefaultThreshold);
+          FileMetaData md;
+          Status st = DecodeFileMetaData((*bytes)->span(), &arena, &md);
+          if (!st.ok()) state.SkipWithError(st.ToString().c_str());
+          benchmark::DoNotOptimize(md);
+        }
+        SetCounters(state, size, chunks);
+      })->Unit(benchmark::kMicrosecond);
+    }
   }
   return true;
 }();

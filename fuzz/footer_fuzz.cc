@@ -1,6 +1,7 @@
 // libFuzzer target for footer decoding: the input is serialized FileMetaData (or a whole file
-// ending in PAR1). Decoding must never crash; whatever decodes must survive schema building and
-// re-encode to bytes that decode to the same model.
+// ending in PAR1). Decoding must never crash; whatever decodes must survive schema building,
+// re-encode to bytes that decode to the same model, and decode selectively to the same chunks.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -48,21 +49,67 @@ static void CheckModel(const FileMetaData& md) {
   }
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  {
-    Arena arena;
-    FileMetaData md;
-    if (DecodeFileMetaData({data, size}, &arena, &md).ok()) CheckModel(md);
+// Selective decoding skips what it does not build with a separate fast path; whenever the full
+// decode succeeds, the selective one must too (the skipper is never stricter than the decoder)
+// and must build exactly the chosen chunks of the full decode.
+static void CheckSelective(const uint8_t* data, size_t size, const FileMetaData* full, const DecodeOptions& options) {
+  Arena arena;
+  FileMetaData md;
+  Status st = DecodeFileMetaData({data, size}, &arena, &md, &options);
+  if (full == nullptr) return;
+  if (!st.ok()) {
+    if (st.IsInvalid()) return;  // a chosen row group or column the file does not have
+    std::abort();
   }
+  if (!(md.schema == full->schema)) std::abort();
+  const std::vector<int32_t> none;
+  const std::vector<int32_t>& rgs = options.row_groups ? *options.row_groups : none;
+  const std::vector<int32_t>& cols = options.columns ? *options.columns : none;
+  if (options.row_groups && md.row_groups.size() != rgs.size()) std::abort();
+  for (uint32_t r = 0; r < md.row_groups.size(); ++r) {
+    const RowGroup& a = md.row_groups[r];
+    const RowGroup& b = full->row_groups[options.row_groups ? static_cast<uint32_t>(rgs[r]) : r];
+    uint32_t kept = 0;
+    for (uint32_t c = 0; c < b.columns.size(); ++c) {
+      bool chosen = !options.columns || std::find(cols.begin(), cols.end(), static_cast<int32_t>(c)) != cols.end();
+      if (!chosen) continue;
+      if (kept >= a.columns.size()) std::abort();
+      ColumnChunk want = b.columns[c];
+      if (!options.statistics && want.meta_data) {
+        want.meta_data->statistics.reset();
+        want.meta_data->size_statistics.reset();
+        want.meta_data->geospatial_statistics.reset();
+      }
+      // NaN bounding-box values compare unequal to themselves: only chunks with geospatial
+      // statistics may differ.
+      if (!(a.columns[kept] == want) && !(want.meta_data && want.meta_data->geospatial_statistics)) std::abort();
+      ++kept;
+    }
+    if (kept != a.columns.size()) std::abort();
+  }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Arena full_arena;
+  FileMetaData full;
+  const bool full_ok = DecodeFileMetaData({data, size}, &full_arena, &full).ok();
+  if (full_ok) CheckModel(full);
   {
-    // Selective decoding walks the same bytes with skipping.
-    Arena arena;
-    FileMetaData md;
     DecodeOptions options;
     options.row_groups = std::vector<int32_t>{0, 2};
     options.columns = std::vector<int32_t>{1};
     options.statistics = false;
-    (void)DecodeFileMetaData({data, size}, &arena, &md, &options);
+    CheckSelective(data, size, full_ok ? &full : nullptr, options);
+  }
+  {
+    DecodeOptions options;
+    options.columns = std::vector<int32_t>{0, 3};
+    CheckSelective(data, size, full_ok ? &full : nullptr, options);
+  }
+  {
+    DecodeOptions options;
+    options.row_groups.emplace();
+    CheckSelective(data, size, full_ok ? &full : nullptr, options);
   }
   if (size >= 12 && std::memcmp(data + size - 4, "PAR1", 4) == 0) {
     auto buf = Buffer::CopyOf({data, size});

@@ -3,6 +3,7 @@
 // over every crash input kept in fuzz/corpus/regressions/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -14,11 +15,53 @@
 namespace quiver::parquet {
 namespace {
 
+// footer_fuzz's selective check: when the full decode succeeded, the selective one succeeds
+// too (or names a selection the file lacks) and builds the same chunks.
+bool SelectiveMatches(std::span<const uint8_t> bytes, const FileMetaData& full, const DecodeOptions& o) {
+  Arena arena;
+  FileMetaData md;
+  Status st = DecodeFileMetaData(bytes, &arena, &md, &o);
+  if (!st.ok()) return st.IsInvalid();
+  if (!(md.schema == full.schema)) return false;
+  const std::vector<int32_t> none;
+  const std::vector<int32_t>& rgs = o.row_groups ? *o.row_groups : none;
+  const std::vector<int32_t>& cols = o.columns ? *o.columns : none;
+  if (o.row_groups && md.row_groups.size() != rgs.size()) return false;
+  for (uint32_t r = 0; r < md.row_groups.size(); ++r) {
+    const RowGroup& a = md.row_groups[r];
+    const RowGroup& b = full.row_groups[o.row_groups ? static_cast<uint32_t>(rgs[r]) : r];
+    uint32_t kept = 0;
+    for (uint32_t c = 0; c < b.columns.size(); ++c) {
+      if (o.columns && std::find(cols.begin(), cols.end(), static_cast<int32_t>(c)) == cols.end()) continue;
+      if (kept >= a.columns.size()) return false;
+      ColumnChunk want = b.columns[c];
+      if (!o.statistics && want.meta_data) {
+        want.meta_data->statistics.reset();
+        want.meta_data->size_statistics.reset();
+        want.meta_data->geospatial_statistics.reset();
+      }
+      if (!(a.columns[kept] == want) && !(want.meta_data && want.meta_data->geospatial_statistics)) return false;
+      ++kept;
+    }
+    if (kept != a.columns.size()) return false;
+  }
+  return true;
+}
+
 // What footer_fuzz does with one input; returns false where the fuzzer would abort.
 bool FuzzChecks(std::span<const uint8_t> bytes) {
   Arena arena;
   FileMetaData md;
   if (!DecodeFileMetaData(bytes, &arena, &md).ok()) return true;
+  DecodeOptions a, b, c;
+  a.row_groups = std::vector<int32_t>{0, 2};
+  a.columns = std::vector<int32_t>{1};
+  a.statistics = false;
+  b.columns = std::vector<int32_t>{0, 3};
+  c.row_groups.emplace();
+  for (const DecodeOptions* o : {&a, &b, &c}) {
+    if (!SelectiveMatches(bytes, md, *o)) return false;
+  }
   auto tree = SchemaTree::Make(md.schema);
   if (tree.ok()) {
     (void)tree->ToFields();

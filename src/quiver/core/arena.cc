@@ -2,15 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace quiver {
+
+namespace {
+// Whole pages inside [p, p + size) written once by the kernel instead of faulted in one at a
+// time by the first stores. Failure (an older kernel) only means the faults happen later.
+void Prefault(uint8_t* p, int64_t size) {
+#ifdef MADV_POPULATE_WRITE
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(size)) & ~(page - 1);
+  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)size;
+#endif
+}
+}  // namespace
 
 Arena& Arena::operator=(Arena&& other) noexcept {
   if (this != &other) {
     Reset();
     pool_ = other.pool_;
     block_size_ = other.block_size_;
+    prefault_ = other.prefault_;
     cur_ = std::exchange(other.cur_, nullptr);
     end_ = std::exchange(other.end_, nullptr);
     reserved_ = std::exchange(other.reserved_, 0);
@@ -28,6 +48,7 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
   if (!pool_->Allocate(block, &p).ok()) return nullptr;
   blocks_.push_back(p);
   reserved_ += pool_->UsableSize(p);
+  if (prefault_) Prefault(p, block);
   if (size + align > block_size_ / 2 && cur_ != nullptr) {
     // Keep bumping in the current block; this one holds only the large object.
     uintptr_t q = (reinterpret_cast<uintptr_t>(p) + align - 1) & ~static_cast<uintptr_t>(align - 1);

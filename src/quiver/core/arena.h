@@ -52,6 +52,11 @@ class Arena {
     return arr;
   }
 
+  // Fault in every new block's pages with one madvise(MADV_POPULATE_WRITE) when the block is
+  // allocated (Linux 5.14+; a no-op elsewhere). For an arena that will fill its blocks (a
+  // decoded wide footer) one call per block costs less than a page fault per 4 KB page.
+  void set_prefault(bool on) { prefault_ = on; }
+
   // Bytes handed out by the pool for this arena's blocks.
   int64_t bytes_reserved() const { return reserved_; }
   void Reset();
@@ -65,6 +70,7 @@ class Arena {
   uint8_t* cur_ = nullptr;
   uint8_t* end_ = nullptr;
   int64_t reserved_ = 0;
+  bool prefault_ = false;
   std::vector<uint8_t*> blocks_;
 };
 

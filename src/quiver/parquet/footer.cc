@@ -16,7 +16,8 @@ namespace {
 
 // Decode context for a selective footer decode: which row groups and column chunks to build,
 // whether to build statistics. Chosen indices are kept sorted so the number of kept elements of
-// a list of n is one binary search.
+// a list of n, and the end of a run of unchosen ones, are binary searches; the mask answers
+// "is this one chosen" for the common case of the next element.
 struct SelectiveDecode {
   Arena* arena = nullptr;
   static constexpr bool kSelective = true;
@@ -40,10 +41,13 @@ struct SelectiveDecode {
     if (sel == nullptr) return n;
     return static_cast<uint32_t>(std::lower_bound(sel->begin(), sel->end(), static_cast<int32_t>(n)) - sel->begin());
   }
-  bool Selected(uint8_t hook, uint32_t i) const {
-    if (hook == kHookRowGroups && row_groups != nullptr) return i < rg_mask.size() && rg_mask[i];
-    if (hook == kHookColumns && columns != nullptr) return i < col_mask.size() && col_mask[i];
-    return true;
+  uint32_t NextSelected(uint8_t hook, uint32_t i, uint32_t n) const {
+    const std::vector<int32_t>* sel = hook == kHookRowGroups ? row_groups : hook == kHookColumns ? columns : nullptr;
+    if (sel == nullptr) return i;
+    const std::vector<uint8_t>& mask = hook == kHookRowGroups ? rg_mask : col_mask;
+    if (i < mask.size() && mask[i]) return i;
+    auto it = std::lower_bound(sel->begin(), sel->end(), static_cast<int32_t>(i));
+    return it == sel->end() ? n : std::min(n, static_cast<uint32_t>(*it));
   }
 };
 
@@ -134,7 +138,15 @@ Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, Fi
   return DecodeOne(bytes, arena, out, consumed);
 }
 
-Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) { return EncodeOne(md, out); }
+Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) {
+  // Room for a typical footer up front (a column chunk with statistics is ~75 bytes, a schema
+  // element ~20): a wide footer then grows its buffer once or not at all instead of through a
+  // chain of copies, each into fresh pages. Reserved pages that stay unused are never touched.
+  int64_t chunks = 0;
+  for (const RowGroup& rg : md.row_groups) chunks += rg.columns.size();
+  QUIVER_RETURN_NOT_OK(out->Reserve(4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size())));
+  return EncodeOne(md, out);
+}
 Status EncodePageHeader(const PageHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
 Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out) { return EncodeOne(ci, out); }
 Status EncodeOffsetIndex(const OffsetIndex& oi, BufferBuilder* out) { return EncodeOne(oi, out); }
@@ -144,10 +156,15 @@ Status EncodeFileCryptoMetaData(const FileCryptoMetaData& m, BufferBuilder* out)
 Result<std::shared_ptr<const ParquetFooter>> DecodeFooter(std::shared_ptr<Buffer> footer, const DecodeOptions& options) {
   auto result = std::shared_ptr<ParquetFooter>(new ParquetFooter());
   result->footer_ = std::move(footer);
-  // Decoded lists take roughly as much memory as the footer's bytes; one block avoids a chain
-  // of small ones for wide files.
-  int64_t block = std::clamp<int64_t>(result->footer_->size() * 2, 16 * 1024, 64 * 1024 * 1024);
+  // A decoded model takes 1-6 times the footer's bytes (a column chunk with statistics: ~75
+  // bytes on the wire, 416 in memory). Blocks as large as the footer (8 MB at most) keep the
+  // block count small without reserving much more than is used. Large footers have their
+  // blocks prefaulted: first touches of fresh memory are most of a cold decode of a wide
+  // footer (see docs/parquet-footer.md), and faulting a block in one call is cheaper.
+  const int64_t size = result->footer_->size();
+  int64_t block = std::clamp<int64_t>(size, 16 * 1024, kFooterArenaMaxBlock);
   result->arena_ = std::make_unique<Arena>(default_memory_pool(), block);
+  result->arena_->set_prefault(size >= kFooterPrefaultThreshold);
   size_t consumed = 0;
   QUIVER_RETURN_NOT_OK(DecodeFileMetaData(result->footer_->span(), result->arena_.get(), &result->metadata_,
                                           &options, &consumed));

@@ -49,6 +49,11 @@ class ParquetFooter {
   int64_t trailing_bytes_ = 0;
 };
 
+// How DecodeFooter sizes its arena: blocks as large as the footer up to this, and prefaulted
+// (Arena::set_prefault) from this footer size on.
+inline constexpr int64_t kFooterArenaMaxBlock = int64_t{8} << 20;
+inline constexpr int64_t kFooterPrefaultThreshold = int64_t{1} << 20;
+
 // Checks the magic and footer length of `file`, reads and decodes the footer. Messages start
 // with what is wrong ("footer length 4294967295 exceeds file size 1043"); callers add the path.
 Result<std::shared_ptr<const ParquetFooter>> ReadFooter(io::RandomAccessFile& file, const DecodeOptions& options = {});

@@ -1,4 +1,4 @@
-// Cold paths of the compact reader: slow varints, skipping unknown values, error reporting.
+// Out-of-line parts of the compact reader: slow varints, the skip fast path, error reporting.
 #include "quiver/thrift/compact_reader.h"
 
 #include <fmt/format.h>
@@ -23,234 +23,250 @@ bool CompactReader::ReadVarintSlow(uint64_t* out) {
   return Fail(Error::kVarint);
 }
 
-bool CompactReader::SkipValue(uint8_t type, bool in_list, int depth) {
-  switch (type) {
-    case kBoolTrue:
-    case kBoolFalse:
-      if (!in_list) return true;
-      [[fallthrough]];
-    case kByte:
-      if (pos_ == end_) return Fail(Error::kTruncated);
-      ++pos_;
-      return true;
-    case kI16:
-    case kI32:
-    case kI64: {
-      uint64_t v;
-      return ReadVarint(&v);
-    }
-    case kDouble:
-      if (remaining() < 8) return Fail(Error::kTruncated);
-      pos_ += 8;
-      return true;
-    case kBinary: {
-      std::string_view s;
-      return ReadBinary(&s);
-    }
-    case kList:
-    case kSet: {
-      if (depth + 1 > kMaxDepth) return Fail(Error::kDepth);
-      uint8_t et = 0;
-      uint32_t n = 0;
-      if (!ReadListHeader(&et, &n)) return false;
-      if (n == 0) return true;
-      // Fixed-width elements are skipped in one step; the header check already bounded n.
-      if (et == kByte || et == kBoolTrue || et == kBoolFalse) {
-        pos_ += n;
-        return true;
-      }
-      if (et == kDouble) {
-        pos_ += size_t{n} * 8;
-        return true;
-      }
-      for (uint32_t i = 0; i < n; ++i) {
-        if (!SkipValue(et, true, depth + 1)) return false;
-      }
-      return true;
-    }
-    case kMap: {
-      if (depth + 1 > kMaxDepth) return Fail(Error::kDepth);
-      uint8_t kt = 0, vt = 0;
-      uint32_t n = 0;
-      if (!ReadMapHeader(&kt, &vt, &n)) return false;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (!SkipValue(kt, true, depth + 1) || !SkipValue(vt, true, depth + 1)) return false;
-      }
-      return true;
-    }
-    case kStruct:
-      return SkipStructBody(depth + 1);
-    default:
-      return Fail(Error::kType, type);
-  }
-}
-
-bool CompactReader::SkipStructBody(int depth) {
-  if (depth > kMaxDepth) return Fail(Error::kDepth);
-  int16_t last = 0;
-  for (;;) {
-    int16_t id = 0;
-    uint8_t type = 0;
-    if (!ReadFieldHeader(last, &id, &type)) return false;
-    if (type == kStop) return true;
-    last = id;
-    if (!SkipValue(type, false, depth)) return false;
-  }
-}
-
 namespace {
-inline size_t FixedElementBytes(uint8_t type) {
-  switch (type) {
-    case kBoolTrue: case kBoolFalse: case kByte: return 1;
-    case kDouble: return 8;
-    default: return 0;
-  }
-}
-}  // namespace
 
-bool CompactReader::SkipStruct() {
-  // Frames: a struct body (kind 0) or the remaining elements of a list/set (kind 1) or map
-  // (kind 2, alternating key and value types). The cursor is a local so the walk is a chain of
-  // register operations instead of stores and reloads of pos_.
-  struct Frame {
-    uint32_t remaining;
-    uint8_t kind, t1, t2;
-  };
-  Frame stack[kMaxDepth + 1];
-  int sp = 0;
-  if (depth_ + 1 > kMaxDepth) return Fail(Error::kDepth);
-  stack[0] = {0, 0, 0, 0};
-  const int max_sp = kMaxDepth - depth_;
-  const uint8_t* p = pos_;
-  const uint8_t* const end = end_;
-  auto fail = [&](Error e, uint64_t v = 0) {
-    pos_ = p;
-    return Fail(e, v);
-  };
-  // Varint: length found with one 8-byte load when possible; value needed only for lengths.
-  auto varint = [&](uint64_t* out) -> bool {
-    if (end - p >= 10) [[likely]] {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      uint64_t stops = ~w & 0x8080808080808080ull;
-      if (stops != 0) [[likely]] {
-        int len = (__builtin_ctzll(stops) >> 3) + 1;
-        uint64_t v = 0;
-        // Gather the 7-bit groups of the len bytes.
-        uint64_t bytes = len == 8 ? w : (w & ((uint64_t{1} << (8 * len)) - 1));
-        for (int i = 0; i < len; ++i) v |= ((bytes >> (8 * i)) & 0x7f) << (7 * i);
-        *out = v;
-        p += len;
-        return true;
+using Error = CompactReader::Error;
+
+// The skip fast path. It builds nothing and keeps its cursor in a register. Field headers,
+// varints and one-byte lengths are branched on rather than computed branch-free, on purpose:
+// the branch predictor then supplies the next address (p + 1, p + 2, ...) without waiting for
+// the load of the current byte, so consecutive fields overlap. A branch-free length (e.g. a
+// count of trailing zeros of the stop bits) makes every field wait for the previous load, which
+// was what made skipping a column chunk slower than decoding it. Lengths of binaries still
+// depend on the loaded length byte; nothing can predict those.
+// Every function returns the position after what it skipped, or nullptr after recording why.
+class Skipper {
+ public:
+  Skipper(const uint8_t* end, int max_depth) : end_(end), max_depth_(max_depth) {}
+
+  Error error = Error::kNone;
+  uint64_t error_value = 0;
+  const uint8_t* error_at = nullptr;
+
+  // A struct body up to and including its STOP; `depth` is the struct's own nesting level.
+  const uint8_t* Struct(const uint8_t* p, int depth) {
+    if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
+    for (;;) {
+      // The most common fields, an integer with a one-byte value or a binary with a one-byte
+      // length after a short header, in one step under a single bounds check. Anything else
+      // (and any error) takes the general path below.
+      if (end_ - p >= 2) [[likely]] {
+        const uint8_t h = p[0], t = h & 0x0f, v = p[1];
+        if (h >= 0x10 && v < 0x80) [[likely]] {
+          if (t == kI32 || t == kI64 || t == kI16) [[likely]] {
+            p += 2;
+            continue;
+          }
+          if (t == kBinary && v <= static_cast<size_t>(end_ - p) - 2) {
+            p += 2 + v;
+            continue;
+          }
+        }
       }
+      if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
+      const uint8_t b = *p++;
+      const uint8_t t = b & 0x0f;
+      if (t == kStop) return p;  // as in ReadFieldHeader (and Thrift's own reader): type 0 ends the struct
+      if (b < 0x10) [[unlikely]] {  // long form: the id follows as a zigzag varint
+        p = Varint(p);
+        if (p == nullptr) return nullptr;
+      }
+      if (t == kI32 || t == kI64 || t == kI16) [[likely]] {
+        p = Varint(p);
+      } else if (t == kBoolTrue || t == kBoolFalse) {
+        continue;  // the value is the type code
+      } else if (t == kBinary) {
+        p = Binary(p);
+      } else if (t == kStruct) {
+        p = Struct(p, depth + 1);
+      } else {
+        p = Other(p, t, depth + 1);
+      }
+      if (p == nullptr) [[unlikely]] return nullptr;
     }
-    pos_ = p;
-    if (!ReadVarint(out)) return false;
-    p = pos_;
-    return true;
-  };
-  auto skip_varint = [&]() -> bool {
-    if (end - p >= 8) [[likely]] {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      uint64_t stops = ~w & 0x8080808080808080ull;
-      if (stops != 0) [[likely]] {
-        p += (__builtin_ctzll(stops) >> 3) + 1;
-        return true;
-      }
+  }
+
+  // `n` consecutive list elements (or map keys/values) of wire type `type`; containers among
+  // them are at nesting level `depth`.
+  const uint8_t* Elements(const uint8_t* p, uint8_t type, uint64_t n, int depth) {
+    switch (type) {
+      case kBoolTrue: case kBoolFalse: case kByte:
+        if (n > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(end_, Error::kTruncated);
+        return p + n;
+      case kDouble:
+        if (n > static_cast<uint64_t>(end_ - p) >> 3) [[unlikely]] return Fail(end_, Error::kTruncated);
+        return p + n * 8;
+      case kI16: case kI32: case kI64:
+        for (uint64_t i = 0; i < n && p != nullptr; ++i) p = Varint(p);
+        return p;
+      case kBinary:
+        for (uint64_t i = 0; i < n && p != nullptr; ++i) p = Binary(p);
+        return p;
+      case kStruct:
+        for (uint64_t i = 0; i < n && p != nullptr; ++i) p = Struct(p, depth);
+        return p;
+      case kList: case kSet:
+        for (uint64_t i = 0; i < n && p != nullptr; ++i) p = List(p, depth);
+        return p;
+      case kMap:
+        for (uint64_t i = 0; i < n && p != nullptr; ++i) p = Map(p, depth);
+        return p;
+      default:
+        return Fail(p, Error::kType, type);
+    }
+  }
+
+  // A field value of any type but bool (whose value is in the header); containers are at `depth`.
+  const uint8_t* Value(const uint8_t* p, uint8_t type, int depth) {
+    if (type == kBoolTrue || type == kBoolFalse) return p;
+    return Elements(p, type, 1, depth);
+  }
+
+ private:
+  [[gnu::cold, gnu::noinline]] const uint8_t* Fail(const uint8_t* at, Error e, uint64_t value = 0) {
+    error = e;
+    error_value = value;
+    error_at = at;
+    return nullptr;
+  }
+
+  QUIVER_THRIFT_INLINE const uint8_t* Varint(const uint8_t* p) {
+    if (end_ - p >= 10) [[likely]] {
+      if (p[0] < 0x80) [[likely]] return p + 1;
+      if (p[1] < 0x80) return p + 2;
+      if (p[2] < 0x80) return p + 3;
+      if (p[3] < 0x80) return p + 4;
+      if (p[4] < 0x80) return p + 5;
+      if (p[5] < 0x80) return p + 6;
+      if (p[6] < 0x80) return p + 7;
+      if (p[7] < 0x80) return p + 8;
+      if (p[8] < 0x80) return p + 9;
+      if (p[9] <= 1) return p + 10;
+      return Fail(p, Error::kVarint);
     }
     uint64_t v;
-    pos_ = p;
-    if (!ReadVarint(&v)) return false;
-    p = pos_;
-    return true;
-  };
-  for (;;) {
-    Frame& f = stack[sp];
-    uint8_t type;
-    if (f.kind == 0) {
-      if (p == end) [[unlikely]] return fail(Error::kTruncated);
-      uint8_t b = *p++;
-      if (b == 0) {
-        if (sp == 0) break;
-        --sp;
-        continue;
-      }
-      type = b & 0x0f;
-      if ((b >> 4) == 0) {
-        if (!skip_varint()) return false;
-      }
-      if (type == kBoolTrue || type == kBoolFalse) continue;
-    } else {
-      if (f.remaining == 0) {
-        --sp;
-        continue;
-      }
-      type = (f.kind == 2 && (f.remaining & 1) != 0) ? f.t2 : f.t1;
-      --f.remaining;
-      if (type == kBoolTrue || type == kBoolFalse) {
-        if (p == end) [[unlikely]] return fail(Error::kTruncated);
-        ++p;
-        continue;
+    return VarintValueSlow(p, &v);
+  }
+
+  QUIVER_THRIFT_INLINE const uint8_t* VarintValue(const uint8_t* p, uint64_t* out) {
+    if (p != end_ && *p < 0x80) [[likely]] {
+      *out = *p;
+      return p + 1;
+    }
+    return VarintValueSlow(p, out);
+  }
+
+  [[gnu::noinline]] const uint8_t* VarintValueSlow(const uint8_t* p, uint64_t* out) {
+    uint64_t r = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      if (p == end_) return Fail(p, Error::kTruncated);
+      const uint64_t b = *p++;
+      if (shift == 63 && b > 1) return Fail(p, Error::kVarint);
+      r |= (b & 0x7f) << shift;
+      if (b < 0x80) {
+        *out = r;
+        return p;
       }
     }
-    if (type == kI32 || type == kI64 || type == kI16) [[likely]] {
-      if (!skip_varint()) return false;
-      continue;
-    }
-    if (type == kBinary) {
-      uint64_t len;
-      if (!varint(&len)) return false;
-      if (len > static_cast<uint64_t>(end - p)) [[unlikely]] return fail(Error::kLength, len);
-      p += len;
-      continue;
-    }
+    return Fail(p, Error::kVarint);
+  }
+
+  QUIVER_THRIFT_INLINE const uint8_t* Binary(const uint8_t* p) {
+    uint64_t len;
+    p = VarintValue(p, &len);
+    if (p == nullptr) [[unlikely]] return nullptr;
+    if (len > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kLength, len);
+    return p + len;
+  }
+
+  // Levels are counted as the typed decoder counts them, so that skipping a struct accepts
+  // exactly the nesting that decoding it would: a struct element of a list or map is at the
+  // container's level (the typed decoder enters only structs), a container element one deeper
+  // (which still bounds the recursion of lists of lists).
+  static int ElementDepth(uint8_t type, int container_depth) {
+    return type == kStruct ? container_depth : container_depth + 1;
+  }
+
+  // Byte, double, list, set, map, or an invalid type code.
+  const uint8_t* Other(const uint8_t* p, uint8_t type, int depth) {
     switch (type) {
-      case kByte:
-        if (p == end) [[unlikely]] return fail(Error::kTruncated);
-        ++p;
-        break;
-      case kDouble:
-        if (end - p < 8) [[unlikely]] return fail(Error::kTruncated);
-        p += 8;
-        break;
-      case kList:
-      case kSet: {
-        uint8_t et = 0;
-        uint32_t n = 0;
-        pos_ = p;
-        if (!ReadListHeader(&et, &n)) return false;
-        p = pos_;
-        if (n == 0) break;
-        if (size_t w = FixedElementBytes(et); w != 0) {
-          p += size_t{n} * w;  // bounded by the header check
-          break;
-        }
-        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
-        stack[++sp] = {n, 1, et, 0};
-        break;
-      }
-      case kMap: {
-        uint8_t kt = 0, vt = 0;
-        uint32_t n = 0;
-        pos_ = p;
-        if (!ReadMapHeader(&kt, &vt, &n)) return false;
-        p = pos_;
-        if (n == 0) break;
-        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
-        stack[++sp] = {2 * n, 2, kt, vt};
-        break;
-      }
-      case kStruct:
-        if (sp + 1 > max_sp) [[unlikely]] return fail(Error::kDepth);
-        stack[++sp] = {0, 0, 0, 0};
-        break;
-      default:
-        return fail(Error::kType, type);
+      case kList: case kSet: return List(p, depth);
+      case kMap: return Map(p, depth);
+      default: return Elements(p, type, 1, depth);
     }
   }
-  pos_ = p;
-  return true;
+
+  const uint8_t* List(const uint8_t* p, int depth) {
+    if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
+    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
+    const uint8_t b = *p++;
+    const uint8_t et = b & 0x0f;
+    uint64_t n = b >> 4;
+    if (n == 15) {
+      p = VarintValue(p, &n);
+      if (p == nullptr) return nullptr;
+      if (n > INT32_MAX) [[unlikely]] return Fail(p, Error::kCount, n);
+    }
+    if (n == 0) return p;
+    const size_t min = CompactReader::MinElementBytes(et);
+    if (min == 0) [[unlikely]] return Fail(p, Error::kType, et);
+    if (n * min > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);  // no division: n <= INT32_MAX
+    return Elements(p, et, n, ElementDepth(et, depth));
+  }
+
+  const uint8_t* Map(const uint8_t* p, int depth) {
+    if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
+    uint64_t n;
+    p = VarintValue(p, &n);
+    if (p == nullptr) return nullptr;
+    if (n == 0) return p;
+    if (n > INT32_MAX) [[unlikely]] return Fail(p, Error::kCount, n);
+    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
+    const uint8_t b = *p++;
+    const uint8_t kt = b >> 4, vt = b & 0x0f;
+    const size_t kmin = CompactReader::MinElementBytes(kt), vmin = CompactReader::MinElementBytes(vt);
+    if (kmin == 0) [[unlikely]] return Fail(p, Error::kType, kt);
+    if (vmin == 0) [[unlikely]] return Fail(p, Error::kType, vt);
+    if (n * (kmin + vmin) > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);
+    for (uint64_t i = 0; i < n; ++i) {
+      p = Elements(p, kt, 1, ElementDepth(kt, depth));
+      if (p == nullptr) return nullptr;
+      p = Elements(p, vt, 1, ElementDepth(vt, depth));
+      if (p == nullptr) return nullptr;
+    }
+    return p;
+  }
+
+  const uint8_t* const end_;
+  const int max_depth_;
+};
+
+}  // namespace
+
+bool CompactReader::FinishSkip(const uint8_t* p, const void* skipper) {
+  if (p != nullptr) [[likely]] {
+    pos_ = p;
+    return true;
+  }
+  const auto& s = *static_cast<const Skipper*>(skipper);
+  pos_ = s.error_at;
+  return Fail(s.error, s.error_value);
+}
+
+bool CompactReader::Skip(uint8_t type) {
+  Skipper s(end_, kMaxDepth);
+  const uint8_t* p = type == kStruct ? s.Struct(pos_, depth_ + 1) : s.Value(pos_, type, depth_ + 1);
+  return FinishSkip(p, &s);
+}
+
+bool CompactReader::SkipStruct() {
+  Skipper s(end_, kMaxDepth);
+  return FinishSkip(s.Struct(pos_, depth_ + 1), &s);
+}
+
+bool CompactReader::SkipElements(uint8_t type, uint32_t n) {
+  Skipper s(end_, kMaxDepth);
+  return FinishSkip(s.Elements(pos_, type, n, depth_ + 1), &s);
 }
 
 bool CompactReader::Fail(Error e, uint64_t value) {
