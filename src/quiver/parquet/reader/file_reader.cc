@@ -39,7 +39,10 @@ bool OmitsDictionaryHeaderSize(std::string_view created_by) {
 
 Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(const std::string& path,
                                                                    ParquetReaderOptions options) {
-  QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path));
+  // pread, not mmap: each chunk is read into a buffer that is freed once it is decoded, so a
+  // whole-file read holds its decoded data and not the file besides, and the input costs no
+  // page faults (which serialise threads on the process's memory map).
+  QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path, io::ReadMode::kPread));
   return Open(std::move(file), options);
 }
 

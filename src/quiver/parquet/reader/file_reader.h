@@ -1,4 +1,4 @@
-// ParquetFileReader: opens a Parquet file (mmap), exposes its quiver schema, and decodes whole
+// ParquetFileReader: opens a Parquet file (pread), exposes its quiver schema, and decodes whole
 // row groups (flat and nested columns) into RecordBatches, column chunks decoded in parallel.
 #pragma once
 
