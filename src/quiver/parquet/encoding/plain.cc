@@ -38,12 +38,10 @@ Status PlainByteArrayDecoder::Corrupt(const char* what, int64_t index, int64_t d
 Status PlainByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBuilder* values) {
   if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
   QUIVER_RETURN_NOT_OK(offsets->Reserve(n * 4));
-  // Every value's bytes come from the page, so what is left of it less the n length prefixes
-  // bounds the growth (just what is left when the page cannot hold n prefixes: it is corrupt);
-  // 32 bytes of slack take the fixed-size copies below.
-  int64_t bound = end_ - data_ - 4 * n;
-  if (bound < 0) bound = end_ - data_;
-  QUIVER_RETURN_NOT_OK(values->Reserve(n == 0 ? 0 : bound + 32));
+  // Every value's bytes come from the page, so what is left of it bounds the growth (even when
+  // the page is corrupt); 32 bytes of slack take the fixed-size copies below. The bound is
+  // capacity only: the 4-byte prefixes' share of it is never written.
+  QUIVER_RETURN_NOT_OK(values->Reserve(n == 0 ? 0 : end_ - data_ + 32));
   const int64_t base = values->size();
   int32_t* off = reinterpret_cast<int32_t*>(offsets->mutable_data() + offsets->size());
   uint8_t* dst = values->mutable_data();
