@@ -1,7 +1,12 @@
 // ParquetFileReader API: projection and order of columns, row group bounds, memory limits.
 #include <gtest/gtest.h>
 
+#include "quiver/columnar/builder.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/thread_pool.h"
+#include "quiver/io/file.h"
+#include "quiver/io/output_stream.h"
+#include "quiver/parquet/writer/file_writer.h"
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/memory_tracker.h"
 #include "quiver/parquet/reader/file_reader.h"
@@ -70,6 +75,75 @@ TEST(ParquetFileReader, MemoryLimitGivesOutOfMemory) {
     if (!b.ok()) st = b.status();
   }
   EXPECT_TRUE(st.IsOutOfMemory()) << st.ToString();
+}
+
+// A file of several row groups (int64 PLAIN, strings by dictionary with nulls, long PLAIN
+// strings) read whole by ReadRowGroups on 1, 2 and 3 threads, and group by group.
+TEST(ParquetFileReader, ReadRowGroupsMatchesGroupByGroupOnAnyThreadCount) {
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{field("k", int64()), field("mode", utf8()), field("comment", utf8())});
+  NumericBuilder<int64_t> k(int64());
+  BinaryBuilder mode(utf8()), comment(utf8());
+  const char* modes[] = {"AIR", "RAIL", "SHIP", "DELIVER IN PERSON", "A rather long mode name over 32 bytes"};
+  const int64_t rows = 10000;
+  for (int64_t i = 0; i < rows; ++i) {
+    ASSERT_TRUE(k.Append(i * 7919 % 100003).ok());
+    if (i % 7 == 3) {
+      ASSERT_TRUE(mode.AppendNull().ok());
+    } else {
+      ASSERT_TRUE(mode.Append(modes[i % 5]).ok());
+    }
+    ASSERT_TRUE(comment.Append(std::string(static_cast<size_t>(i % 50), static_cast<char>('a' + i % 26)) +
+                               std::to_string(i)).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, rows,
+                                             std::vector<Array>{*k.Finish(), *mode.Finish(), *comment.Finish()});
+  io::BufferOutputStream out;
+  ParquetWriterOptions wopts;
+  wopts.row_group_rows = 1500;
+  auto w = ParquetFileWriter::Open(&out, schema, wopts);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->Write(batch).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  auto bytes = out.Finish();
+  ASSERT_TRUE(bytes.ok());
+
+  ParquetReaderOptions serial;
+  serial.thread_pool = nullptr;
+  auto ref = ParquetFileReader::Open(io::MemorySource(*bytes), serial);
+  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  ASSERT_EQ((*ref)->num_row_groups(), 7);
+  for (int threads : {1, 2, 3}) {
+    ThreadPool pool(threads);
+    ParquetReaderOptions opts;
+    opts.thread_pool = &pool;
+    auto r = ParquetFileReader::Open(io::MemorySource(*bytes), opts);
+    ASSERT_TRUE(r.ok());
+    auto all = (*r)->ReadRowGroups();
+    ASSERT_TRUE(all.ok()) << all.status().ToString();
+    ASSERT_EQ(all->size(), 7u);
+    int64_t offset = 0;
+    for (int g = 0; g < 7; ++g) {
+      auto one = (*ref)->ReadRowGroup(g);
+      ASSERT_TRUE(one.ok()) << one.status().ToString();
+      const auto& b = (*all)[static_cast<size_t>(g)];
+      ASSERT_EQ(b->num_rows(), (*one)->num_rows());
+      for (int c = 0; c < 3; ++c) {
+        EXPECT_TRUE(b->column(c).Equals((*one)->column(c))) << "threads " << threads << " group " << g;
+        EXPECT_TRUE(b->column(c).Equals(batch->column(c).Slice(offset, b->num_rows())))
+            << "threads " << threads << " group " << g << " column " << c;
+      }
+      offset += b->num_rows();
+    }
+    EXPECT_EQ(offset, rows);
+    // Chosen groups and columns, in the order asked.
+    auto some = (*r)->ReadRowGroups({5, 1}, {2, 0});
+    ASSERT_TRUE(some.ok()) << some.status().ToString();
+    ASSERT_EQ(some->size(), 2u);
+    EXPECT_EQ((*some)[0]->schema()->field(0).name, "comment");
+    EXPECT_TRUE((*some)[1]->column(1).Equals(batch->column(0).Slice(1500, 1500)));
+    EXPECT_FALSE((*r)->ReadRowGroups({7}).ok());
+  }
 }
 
 }  // namespace

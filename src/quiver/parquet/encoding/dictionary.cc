@@ -1,5 +1,6 @@
 #include "quiver/parquet/encoding/dictionary.h"
 
+#include <algorithm>
 #include <bit>
 
 #if defined(__x86_64__)
@@ -154,59 +155,39 @@ Status DictionaryDecoder::DecodeFixed(const uint8_t* dict, int width, uint8_t* o
 }
 
 Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n,
-                                           BufferBuilder* offsets, BufferBuilder* values) {
+                                           BufferBuilder* offsets, BufferBuilder* values, int64_t dict_readable) {
   if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
   QUIVER_RETURN_NOT_OK(offsets->Reserve(n * 4));
-  int32_t* off = reinterpret_cast<int32_t*>(offsets->mutable_data() + offsets->size());
-  const int64_t dict_bytes = dict_offsets[dict_size_];
+  // Indices first, then the exact byte count, so the values grow once, to their final size.
+  if (static_cast<int64_t>(indices_.size()) < n) indices_.resize(static_cast<size_t>(n));
+  int32_t* idx = indices_.data();
+  QUIVER_RETURN_NOT_OK(DecodeIndices(idx, n));
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
   int64_t pos = values->size();
-  Status st;
-  auto grow = [&](int64_t more) -> bool {
-    if (pos + more > std::numeric_limits<int32_t>::max()) {
-      st = Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
-      return false;
+  if (pos + total > std::numeric_limits<int32_t>::max()) {
+    return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
+  }
+  QUIVER_RETURN_NOT_OK(values->Reserve(total + 32));  // slack for the fixed-size copies below
+  const int64_t readable = std::max<int64_t>(dict_readable, dict_offsets[dict_size_]);
+  int32_t* off = reinterpret_cast<int32_t*>(offsets->mutable_data() + offsets->size());
+  uint8_t* dst = values->mutable_data();
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t start = dict_offsets[idx[i]];
+    const int32_t len = dict_offsets[idx[i] + 1] - start;
+    // Short strings (most dictionary entries) take one or two fixed 16-byte copies when the
+    // source has the bytes to read; the destination has the slack.
+    if (len <= 16 && start + 16 <= readable) {
+      std::memcpy(dst + pos, dict_data + start, 16);
+    } else if (len <= 32 && start + 32 <= readable) {
+      std::memcpy(dst + pos, dict_data + start, 16);
+      std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
+    } else if (len > 0) {
+      std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
     }
-    values->UnsafeSetSize(pos);
-    st = values->Reserve(more + 32);  // slack for the fixed-size copies below
-    return st.ok();
-  };
-  Status walk = Walk(
-      n,
-      [&](uint32_t v, int64_t count) {
-        if (!st.ok()) return;
-        const int32_t start = dict_offsets[v];
-        const int32_t len = dict_offsets[v + 1] - start;
-        if (!grow(int64_t{len} * count)) return;
-        uint8_t* dst = values->mutable_data();
-        for (int64_t i = 0; i < count; ++i) {
-          if (len > 0) std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
-          pos += len;
-          *off++ = static_cast<int32_t>(pos);
-        }
-      },
-      [&](const uint32_t* idx, int64_t count) {
-        if (!st.ok()) return;
-        int64_t total = 0;
-        for (int64_t i = 0; i < count; ++i) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
-        if (!grow(total)) return;
-        uint8_t* dst = values->mutable_data();
-        for (int64_t i = 0; i < count; ++i) {
-          const int32_t start = dict_offsets[idx[i]];
-          const int32_t len = dict_offsets[idx[i] + 1] - start;
-          // Short strings (most dictionary entries) take one or two fixed 16-byte copies when
-          // the source has the bytes; the destination has the slack.
-          if (len <= 32 && start + 32 <= dict_bytes) {
-            std::memcpy(dst + pos, dict_data + start, 16);
-            std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
-          } else if (len > 0) {
-            std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
-          }
-          pos += len;
-          *off++ = static_cast<int32_t>(pos);
-        }
-      });
-  QUIVER_RETURN_NOT_OK(st);
-  QUIVER_RETURN_NOT_OK(walk);
+    pos += len;
+    off[i] = static_cast<int32_t>(pos);
+  }
   offsets->UnsafeSetSize(offsets->size() + n * 4);
   values->UnsafeSetSize(pos);
   return Status::OK();

@@ -42,9 +42,11 @@ class DictionaryDecoder {
   // `n` values of `width` bytes (INT96, FIXED_LEN_BYTE_ARRAY) from a packed dictionary.
   Status DecodeFixed(const uint8_t* dict, int width, uint8_t* out, int64_t n);
   // `n` BYTE_ARRAY values appended Arrow-style (see PlainByteArrayDecoder::Decode) from a
-  // dictionary held as int32 offsets (dict_size + 1 of them) and bytes.
+  // dictionary held as int32 offsets (dict_size + 1 of them) and bytes. `dict_readable`: bytes
+  // that may be read at dict_data (at least the dictionary's; 32 more let every short value be
+  // copied in fixed 16-byte steps).
   Status DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n, BufferBuilder* offsets,
-                          BufferBuilder* values);
+                          BufferBuilder* values, int64_t dict_readable = 0);
 
  private:
   Status Finish(int64_t got, int64_t n) const;
@@ -54,7 +56,8 @@ class DictionaryDecoder {
   RleBitPackedDecoder rle_;
   const GatherKernels* gather_;
   uint32_t dict_size_ = 0;
-  int64_t bad_index_ = -1;  // the first out-of-range index seen, reported once
+  int64_t bad_index_ = -1;
+  std::vector<int32_t> indices_;  // DecodeByteArrays' first pass, reused page after page  // the first out-of-range index seen, reported once
 };
 
 template <typename OnRun, typename OnIndices>

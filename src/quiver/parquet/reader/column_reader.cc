@@ -55,8 +55,11 @@ class FlatDecoder {
     }
   }
 
+  // The chunk's `n` level entries: fixed-width values (and BYTE_ARRAY offsets) get their final
+  // size at once.
   Status Reserve(int64_t n) {
     if (width_ > 0) return values_.Reserve(n * width_);
+    if (physical_ == Type::BYTE_ARRAY) return offsets_.Reserve((n + 1) * 4);
     return Status::OK();
   }
 
@@ -77,6 +80,9 @@ class FlatDecoder {
   Status DecodeLevels(const Page& page, const uint8_t** values, int64_t* values_size, int64_t* present);
   Status DecodeValues(const Page& page, const uint8_t* data, int64_t size, int64_t n);
   Status AppendValidity(const int16_t* levels, int64_t n, int64_t* present);
+  Status StartValidity(int64_t valid_rows);
+  Status GrowValidity(int64_t rows);
+  Status DefRunsToValidity(enc::RleBitPackedDecoder* rle, int64_t n, int64_t* present);
 
   Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
                         const uint8_t** p, int64_t* left, int16_t* out, const char* what);
@@ -117,6 +123,9 @@ Status FlatDecoder::OnDictionary(const Page& page) {
     d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()));
     QUIVER_RETURN_NOT_OK(dict_offsets_.AppendValue<int32_t>(0));
     QUIVER_RETURN_NOT_OK(d.Decode(n, &dict_offsets_, &dict_values_));
+    // 32 readable bytes past the last entry let the gathers copy short values in fixed steps.
+    QUIVER_RETURN_NOT_OK(dict_values_.Reserve(32));
+    std::memset(dict_values_.mutable_data() + dict_values_.size(), 0, 32);
   } else if (width_ > 0) {
     enc::PlainFixedDecoder d;
     QUIVER_RETURN_NOT_OK(d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()), width_));
@@ -128,6 +137,82 @@ Status FlatDecoder::OnDictionary(const Page& page) {
   }
   dict_size_ = n;
   has_dictionary_ = true;
+  return Status::OK();
+}
+
+// The first null: every earlier row (`valid_rows` of them) was valid.
+Status FlatDecoder::StartValidity(int64_t valid_rows) {
+  const int64_t bytes = bit_util::BytesForBits(valid_rows);
+  QUIVER_RETURN_NOT_OK(validity_.Reserve(bytes));
+  if (bytes > 0) std::memset(validity_.mutable_data(), 0, static_cast<size_t>(bytes));
+  if (valid_rows > 0) bit_util::SetBitsTo(validity_.mutable_data(), 0, valid_rows, true);
+  validity_.UnsafeSetSize(bytes);
+  has_validity_ = true;
+  return Status::OK();
+}
+
+// Validity bytes for `rows` rows, the new ones zero (null until a level sets them).
+Status FlatDecoder::GrowValidity(int64_t rows) {
+  const int64_t new_bytes = bit_util::BytesForBits(rows);
+  if (new_bytes <= validity_.size()) return Status::OK();
+  QUIVER_RETURN_NOT_OK(validity_.Reserve(new_bytes - validity_.size()));
+  std::memset(validity_.mutable_data() + validity_.size(), 0, static_cast<size_t>(new_bytes - validity_.size()));
+  validity_.UnsafeSetSize(new_bytes);
+  return Status::OK();
+}
+
+// A flat leaf's definition levels go straight to validity bits and a count, run by run,
+// without being materialised: an RLE run of the maximum level (a stretch of non-null rows, all
+// of a page when it has no nulls) costs one step.
+Status FlatDecoder::DefRunsToValidity(enc::RleBitPackedDecoder* rle, int64_t n, int64_t* present) {
+  const uint32_t max_def = static_cast<uint32_t>(col_.max_definition_level);
+  if (has_validity_) QUIVER_RETURN_NOT_OK(GrowValidity(rows_ + n));
+  int64_t i = 0, count = 0;
+  uint32_t too_high = 0;
+  Status st;
+  auto first_null = [&]() {
+    st = StartValidity(rows_ + i);
+    if (st.ok()) st = GrowValidity(rows_ + n);
+  };
+  const int64_t got = rle->Visit(
+      n,
+      [&](uint32_t v, int64_t c) {
+        if (!st.ok()) return;
+        if (v == max_def) {
+          if (has_validity_) bit_util::SetBitsTo(validity_.mutable_data(), rows_ + i, c, true);
+          count += c;
+        } else if (v > max_def) {
+          too_high = v;
+        } else if (!has_validity_) {
+          first_null();
+        }
+        i += c;
+      },
+      [&](const uint32_t* v, int64_t c) {
+        if (!st.ok()) return;
+        int64_t ones = 0;
+        uint32_t hi = 0;
+        for (int64_t k = 0; k < c; ++k) {
+          ones += v[k] == max_def;
+          hi = v[k] > hi ? v[k] : hi;
+        }
+        if (hi > max_def) too_high = hi;
+        if (ones < c && !has_validity_) first_null();
+        if (st.ok() && has_validity_) {
+          uint8_t* bits = validity_.mutable_data();
+          for (int64_t k = 0; k < c; ++k) {
+            if (v[k] == max_def) bit_util::SetBit(bits, rows_ + i + k);
+          }
+        }
+        count += ones;
+        i += c;
+      });
+  QUIVER_RETURN_NOT_OK(st);
+  if (got < n) return rle->ErrorStatus(got, n).WithContext("definition levels");
+  if (too_high > max_def) {
+    return Status::Corrupt(fmt::format("definition level {} exceeds the column's maximum {}", too_high, max_def));
+  }
+  *present = count;
   return Status::OK();
 }
 
@@ -143,25 +228,14 @@ Status FlatDecoder::AppendValidity(const int16_t* levels, int64_t n, int64_t* pr
     return Status::Corrupt(fmt::format("definition level {} exceeds the column's maximum {}", max_seen, max_def));
   }
   *present = count;
-  if (count < n && !has_validity_) {
-    // The first null: every earlier row was valid.
-    const int64_t bytes = bit_util::BytesForBits(rows_);
-    QUIVER_RETURN_NOT_OK(validity_.Reserve(bytes));
-    if (bytes > 0) std::memset(validity_.mutable_data(), 0, static_cast<size_t>(bytes));
-    if (rows_ > 0) bit_util::SetBitsTo(validity_.mutable_data(), 0, rows_, true);
-    validity_.UnsafeSetSize(bytes);
-    has_validity_ = true;
-  }
+  if (count < n && !has_validity_) QUIVER_RETURN_NOT_OK(StartValidity(rows_));
   if (has_validity_) {
     // validity_.size() is always BytesForBits(rows_); bits past rows_ are zero.
-    const int64_t new_bytes = bit_util::BytesForBits(rows_ + n);
-    QUIVER_RETURN_NOT_OK(validity_.Reserve(new_bytes - validity_.size()));
+    QUIVER_RETURN_NOT_OK(GrowValidity(rows_ + n));
     uint8_t* bits = validity_.mutable_data();
-    std::memset(bits + validity_.size(), 0, static_cast<size_t>(new_bytes - validity_.size()));
     for (int64_t i = 0; i < n; ++i) {
       if (levels[i] == max_def) bit_util::SetBit(bits, rows_ + i);
     }
-    validity_.UnsafeSetSize(new_bytes);
   }
   return Status::OK();
 }
@@ -225,6 +299,28 @@ Status FlatDecoder::DecodeLevels(const Page& page, const uint8_t** values, int64
     *values_size = left;
     return Status::OK();
   }
+  if (!keep_levels_ && max_rep == 0 &&
+      (page.type == PageType::DATA_PAGE_V2 || page.definition_level_encoding == Encoding::RLE)) {
+    std::span<const uint8_t> bytes = page.definition_levels;
+    if (page.type != PageType::DATA_PAGE_V2) {
+      if (left < 4) return Status::Corrupt("definition levels: length prefix runs past the page end");
+      uint32_t len;
+      std::memcpy(&len, p, 4);
+      if (len > static_cast<uint64_t>(left - 4)) {
+        return Status::Corrupt(
+            fmt::format("definition levels: {} bytes declared, {} left in the page", len, left - 4));
+      }
+      bytes = {p + 4, len};
+      p += 4 + len;
+      left -= 4 + static_cast<int64_t>(len);
+    }
+    enc::RleBitPackedDecoder rle;
+    QUIVER_RETURN_NOT_OK(rle.Reset(bytes.data(), static_cast<int64_t>(bytes.size()), BitWidthOf(max_def)));
+    QUIVER_RETURN_NOT_OK(DefRunsToValidity(&rle, n, present));
+    *values = p;
+    *values_size = left;
+    return Status::OK();
+  }
   levels_.resize(static_cast<size_t>(n));
   QUIVER_RETURN_NOT_OK(DecodeLevelRun(page, page.definition_level_encoding, max_def, page.definition_levels, &p,
                                       &left, levels_.data(), "definition levels"));
@@ -279,7 +375,8 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
         if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
         QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
         return dict_decoder_.DecodeByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
-                                              dict_values_.data(), n, &offsets_, &values_);
+                                              dict_values_.data(), n, &offsets_, &values_,
+                                              dict_values_.size() + 32);
       case Encoding::DELTA_LENGTH_BYTE_ARRAY:
         QUIVER_RETURN_NOT_OK(delta_length_.Reset(data, size));
         return delta_length_.Decode(n, &offsets_, &values_);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string_view>
 #include <tuple>
@@ -37,7 +39,10 @@ bool OmitsDictionaryHeaderSize(std::string_view created_by) {
 
 Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(const std::string& path,
                                                                    ParquetReaderOptions options) {
-  QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path));
+  // pread, not mmap: each chunk is read into a buffer that is freed once it is decoded, so a
+  // whole-file read holds its decoded data and not the file besides, and the input costs no
+  // page faults (which serialise threads on the process's memory map).
+  QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path, io::ReadMode::kPread));
   return Open(std::move(file), options);
 }
 
@@ -103,8 +108,19 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
 }
 
 Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, const std::vector<int>& columns) {
-  if (i < 0 || i >= num_row_groups()) {
-    return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, i, num_row_groups()));
+  QUIVER_ASSIGN_OR_RETURN(auto batches, ReadRowGroups({i}, columns));
+  return std::move(batches[0]);
+}
+
+Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroups(std::vector<int> row_groups,
+                                                                                   const std::vector<int>& columns) {
+  if (row_groups.empty()) {
+    for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
+  }
+  for (int g : row_groups) {
+    if (g < 0 || g >= num_row_groups()) {
+      return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, g, num_row_groups()));
+    }
   }
   std::vector<int> chosen = columns;
   if (chosen.empty()) {
@@ -115,80 +131,130 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
       return Status::Invalid(fmt::format("{}: column {} out of range (schema has {})", path_, f, schema_->num_fields()));
     }
   }
-  const int64_t rows = footer_->metadata().row_groups[static_cast<size_t>(i)].num_rows;
-  std::vector<Array> arrays(chosen.size());
   std::vector<Field> fields;
   for (int f : chosen) fields.push_back(schema_->field(f));
-  reader::PageReaderOptions po;
-  po.verify_crc = options_.verify_crc;
-  po.pool = options_.pool;
   // Flat top-level leaves decode straight into their arrays; the leaves of nested fields keep
   // their levels and are assembled once all of them are decoded.
-  std::vector<std::unique_ptr<reader::LeafChunk>> leaves(static_cast<size_t>(tree_.num_columns()));
+  struct GroupOut {
+    int64_t rows = 0;
+    std::vector<Array> arrays;
+    std::vector<std::unique_ptr<reader::LeafChunk>> leaves;
+  };
+  std::vector<GroupOut> out(row_groups.size());
   struct Task {
-    size_t slot;  // index into `arrays` (flat) or -1
+    size_t group;  // index into `out`
+    size_t slot;   // index into `arrays` (flat) or SIZE_MAX (a nested field's leaf)
     int leaf;
     int field;
+    int64_t cost;  // the chunk's uncompressed bytes: the longest tasks start first
   };
   std::vector<Task> tasks;
-  for (size_t k = 0; k < chosen.size(); ++k) {
-    const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
-    const SchemaNode& n = tree_.node(node);
-    if (n.is_leaf() && n.repetition != FieldRepetitionType::REPEATED) {
-      tasks.push_back({k, n.leaf_index, chosen[k]});
-    } else {
-      for (int32_t leaf : tree_.LeavesUnder(node)) tasks.push_back({SIZE_MAX, leaf, chosen[k]});
+  for (size_t gi = 0; gi < row_groups.size(); ++gi) {
+    const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(row_groups[gi])];
+    out[gi].rows = rg.num_rows;
+    out[gi].arrays.resize(chosen.size());
+    out[gi].leaves.resize(static_cast<size_t>(tree_.num_columns()));
+    auto cost = [&](int leaf) -> int64_t {
+      const auto& md = rg.columns[static_cast<size_t>(leaf)].meta_data;
+      return md ? md->total_uncompressed_size : 0;
+    };
+    for (size_t k = 0; k < chosen.size(); ++k) {
+      const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
+      const SchemaNode& n = tree_.node(node);
+      if (n.is_leaf() && n.repetition != FieldRepetitionType::REPEATED) {
+        tasks.push_back({gi, k, n.leaf_index, chosen[k], cost(n.leaf_index)});
+      } else {
+        for (int32_t leaf : tree_.LeavesUnder(node)) tasks.push_back({gi, SIZE_MAX, leaf, chosen[k], cost(leaf)});
+      }
     }
   }
-  {
-    TaskGroup group(tasks.size() > 1 ? options_.thread_pool : nullptr);
-    for (const Task& t : tasks) {
-      group.Submit([this, i, t, rows, &po, &arrays, &leaves]() -> Status {
-        const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(t.leaf)];
-        auto ctx = [&](Status st) {
-          return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, i, col.dotted_path()));
-        };
-        compress::Codec codec;
-        int64_t num_values = 0;
-        auto bytes = ChunkBytes(i, t.leaf, &codec, &num_values);
-        if (!bytes.ok()) return ctx(bytes.status());
-        if (t.slot != SIZE_MAX) {
-          auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, std::move(*bytes), codec,
-                                               num_values, po);
-          if (!a.ok()) return ctx(a.status());
-          if (a->length() != rows) {
-            return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
-          }
-          arrays[t.slot] = std::move(*a);
-        } else {
-          auto leaf_type = tree_.ToField(col.node);
-          if (!leaf_type.ok()) return ctx(leaf_type.status());
-          TypePtr type = leaf_type->type;
-          // A repeated leaf maps to a list of itself; the values have the element type.
-          if (tree_.node(col.node).repetition == FieldRepetitionType::REPEATED) type = type->field(0).type;
-          auto leaf = reader::ReadLeafColumnChunk(col, type, std::move(*bytes), codec, num_values, po);
-          if (!leaf.ok()) return ctx(leaf.status());
-          leaves[static_cast<size_t>(t.leaf)] = std::move(*leaf);
-        }
-        return Status::OK();
-      });
+  std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.cost > b.cost; });
+
+  auto run = [&](const Task& t, const reader::PageReaderOptions& po) -> Status {
+    const int g = row_groups[t.group];
+    const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(t.leaf)];
+    auto ctx = [&](Status st) {
+      return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g, col.dotted_path()));
+    };
+    compress::Codec codec;
+    int64_t num_values = 0;
+    auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values);
+    if (!bytes.ok()) return ctx(bytes.status());
+    GroupOut& o = out[t.group];
+    if (t.slot != SIZE_MAX) {
+      auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, std::move(*bytes), codec, num_values, po);
+      if (!a.ok()) return ctx(a.status());
+      if (a->length() != o.rows) {
+        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.rows)));
+      }
+      o.arrays[t.slot] = std::move(*a);
+    } else {
+      auto leaf_type = tree_.ToField(col.node);
+      if (!leaf_type.ok()) return ctx(leaf_type.status());
+      TypePtr type = leaf_type->type;
+      // A repeated leaf maps to a list of itself; the values have the element type.
+      if (tree_.node(col.node).repetition == FieldRepetitionType::REPEATED) type = type->field(0).type;
+      auto leaf = reader::ReadLeafColumnChunk(col, type, std::move(*bytes), codec, num_values, po);
+      if (!leaf.ok()) return ctx(leaf.status());
+      o.leaves[static_cast<size_t>(t.leaf)] = std::move(*leaf);
     }
+    return Status::OK();
+  };
+  // One decode loop per pool thread, each taking the next task from a shared counter (so
+  // chunks of every chosen row group balance over the threads) and keeping one decompression
+  // buffer for all its chunks. The caller may run one of the loops while it waits, so no more
+  // than num_threads() chunks decode at once.
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto loop = [&]() -> Status {
+    std::shared_ptr<Buffer> scratch;
+    reader::PageReaderOptions po;
+    po.verify_crc = options_.verify_crc;
+    po.pool = options_.pool;
+    po.scratch = &scratch;
+    for (;;) {
+      const size_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= tasks.size() || failed.load(std::memory_order_relaxed)) return Status::OK();
+      Status st = run(tasks[k], po);
+      if (!st.ok()) {
+        failed.store(true, std::memory_order_relaxed);
+        return st;
+      }
+    }
+  };
+  ThreadPool* pool = options_.thread_pool;
+  const size_t loops = pool == nullptr ? 1 : std::min<size_t>(static_cast<size_t>(pool->num_threads()), tasks.size());
+  if (loops <= 1) {
+    QUIVER_RETURN_NOT_OK(loop());
+  } else {
+    TaskGroup group(pool);
+    for (size_t l = 0; l < loops; ++l) group.Submit(loop);
     QUIVER_RETURN_NOT_OK(group.Wait());
   }
-  for (size_t k = 0; k < chosen.size(); ++k) {
-    if (arrays[k].data()) continue;
-    const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
-    auto ctx = [&](Status st) {
-      return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, i, fields[k].name));
-    };
-    auto a = reader::AssembleNested(tree_, node, fields[k].type, leaves, options_.pool);
-    if (!a.ok()) return ctx(a.status());
-    if (a->length() != rows) {
-      return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  batches.reserve(out.size());
+  auto schema = std::make_shared<const Schema>(fields);
+  for (size_t gi = 0; gi < out.size(); ++gi) {
+    GroupOut& o = out[gi];
+    for (size_t k = 0; k < chosen.size(); ++k) {
+      if (o.arrays[k].data()) continue;
+      const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
+      auto ctx = [&](Status st) {
+        return std::move(st).WithContext(
+            fmt::format("{}: row group {}, column '{}'", path_, row_groups[gi], fields[k].name));
+      };
+      auto a = reader::AssembleNested(tree_, node, fields[k].type, o.leaves, options_.pool);
+      if (!a.ok()) return ctx(a.status());
+      if (a->length() != o.rows) {
+        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.rows)));
+      }
+      o.arrays[k] = std::move(*a);
     }
-    arrays[k] = std::move(*a);
+    o.leaves.clear();
+    batches.push_back(std::make_shared<RecordBatch>(schema, o.rows, std::move(o.arrays)));
   }
-  return std::make_shared<RecordBatch>(std::make_shared<const Schema>(std::move(fields)), rows, std::move(arrays));
+  return batches;
 }
 
 Result<std::vector<int>> ParquetFileReader::ResolveFields(const std::vector<std::string>& names) const {

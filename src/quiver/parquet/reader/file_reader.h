@@ -1,5 +1,5 @@
-// ParquetFileReader: opens a Parquet file (mmap), exposes its quiver schema, and decodes whole
-// row groups (flat and nested columns) into RecordBatches, one column chunk per thread-pool task.
+// ParquetFileReader: opens a Parquet file (pread), exposes its quiver schema, and decodes whole
+// row groups (flat and nested columns) into RecordBatches, column chunks decoded in parallel.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,8 @@ namespace quiver::parquet {
 
 struct ParquetReaderOptions {
   bool verify_crc = true;
-  // Column chunks of a row group decode in parallel here; nullptr decodes on the caller.
+  // Column chunks decode in parallel here, at most num_threads() at once (the calling thread
+  // may run one of the decode loops while it waits); nullptr decodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
   MemoryPool* pool = default_memory_pool();
 };
@@ -43,6 +44,11 @@ class ParquetFileReader {
   // Row group `i` with the top-level fields `columns` (indices into schema(); empty = all), in
   // the order given. Nested fields (lists, maps, structs) are rebuilt from their leaves' levels.
   Result<std::shared_ptr<RecordBatch>> ReadRowGroup(int i, const std::vector<int>& columns = {});
+  // Several row groups (empty = all, in file order) at once, one batch each: every (row group,
+  // column) chunk is a task, the largest first, so the threads stay busy across group
+  // boundaries. Each buffer is allocated once at its final size.
+  Result<std::vector<std::shared_ptr<RecordBatch>>> ReadRowGroups(std::vector<int> row_groups = {},
+                                                                  const std::vector<int>& columns = {});
 
   // Indices into schema() of the top-level fields named `names`; Invalid naming an unknown one.
   Result<std::vector<int>> ResolveFields(const std::vector<std::string>& names) const;

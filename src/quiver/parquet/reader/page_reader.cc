@@ -9,7 +9,8 @@ namespace quiver::parquet::reader {
 
 PageReader::PageReader(std::shared_ptr<Buffer> chunk, compress::Codec codec, int64_t num_values,
                        PageReaderOptions options)
-    : chunk_(std::move(chunk)), codec_(codec), num_values_(num_values), options_(options), arena_(options.pool) {}
+    : chunk_(std::move(chunk)), codec_(codec), num_values_(num_values), options_(options), arena_(options.pool),
+      scratch_(options.scratch ? options.scratch : &own_scratch_) {}
 
 Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_size,
                               std::span<const uint8_t>* out) {
@@ -27,12 +28,13 @@ Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_
     *out = {};
     return Status::OK();
   }
-  if (!scratch_) {
-    QUIVER_ASSIGN_OR_RETURN(scratch_, Buffer::Allocate(uncompressed_size, options_.pool));
+  std::shared_ptr<Buffer>& scratch = *scratch_;
+  if (!scratch) {
+    QUIVER_ASSIGN_OR_RETURN(scratch, Buffer::Allocate(uncompressed_size, options_.pool));
   } else {
-    QUIVER_RETURN_NOT_OK(scratch_->Resize(uncompressed_size));
+    QUIVER_RETURN_NOT_OK(scratch->Resize(uncompressed_size));
   }
-  std::span<uint8_t> dst(scratch_->mutable_data(), static_cast<size_t>(uncompressed_size));
+  std::span<uint8_t> dst(scratch->mutable_data(), static_cast<size_t>(uncompressed_size));
   QUIVER_RETURN_NOT_OK(compress::Decompress(codec_, in, dst));
   *out = dst;
   return Status::OK();

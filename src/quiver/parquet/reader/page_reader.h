@@ -19,6 +19,9 @@ struct PageReaderOptions {
   // Page CRCs are optional in the format; when a page carries one, a mismatch is Corrupt.
   bool verify_crc = true;
   MemoryPool* pool = default_memory_pool();
+  // A decompression buffer that one thread reuses from chunk to chunk (grown as needed and left
+  // with the caller); null: each PageReader allocates its own.
+  std::shared_ptr<Buffer>* scratch = nullptr;
 };
 
 // One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
@@ -61,7 +64,8 @@ class PageReader {
   int64_t values_seen_ = 0;
   int32_t page_index_ = 0;
   Arena arena_;
-  std::shared_ptr<Buffer> scratch_;  // decompressed page bodies, reused page after page
+  std::shared_ptr<Buffer> own_scratch_;  // decompressed page bodies, reused page after page
+  std::shared_ptr<Buffer>* scratch_;     // &own_scratch_ or options.scratch
 };
 
 }  // namespace quiver::parquet::reader
