@@ -191,10 +191,19 @@ bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
   return false;
 }
 
+int BitWidth(int16_t max_level) {
+  int w = 0;
+  while ((1 << w) <= max_level) ++w;
+  return w;
+}
+
 class ChunkWriter {
  public:
-  ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out)
-      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), levels_(1, o.pool),
+  // Flat columns have max_rep 0 and max_def 1 when nullable.
+  ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out,
+              int16_t max_def, int16_t max_rep)
+      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), max_def_(max_def),
+        max_rep_(max_rep), levels_(BitWidth(max_def), o.pool), rep_levels_(BitWidth(max_rep), o.pool),
         scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool) {
     switch (leaf.physical) {
       case Type::BOOLEAN: width_ = 1; break;
@@ -208,23 +217,58 @@ class ChunkWriter {
   }
 
   // False in *fits when the dictionary outgrew its limit: the caller starts over with PLAIN.
+  static constexpr int64_t kSlice = 4096;  // page sizes are checked this often
+
   Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
-    *fits = true;
-    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
-    if (dictionary_) MakeDictionary();
+    Start(dictionary, fits);
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
-      constexpr int64_t kSlice = 4096;  // page sizes are checked this often
       for (int64_t r = 0; r < a.length; r += kSlice) {
         const int64_t n = std::min(kSlice, a.length - r);
         QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
-        if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
-          *fits = false;
-          return Status::OK();
-        }
-        if (page_plain_bytes_ >= o_.page_size) QUIVER_RETURN_NOT_OK(FlushPage());
+        QUIVER_RETURN_NOT_OK(AfterSlice(fits));
+        if (!*fits) return Status::OK();
       }
     }
+    return Finish();
+  }
+
+  // Nested leaves: slices of about kSlice levels, extended to the next row start.
+  Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
+    Start(dictionary, fits);
+    for (const LeafPiece& p : pieces) {
+      const int64_t n = static_cast<int64_t>(p.def.size());
+      int64_t a = 0;
+      while (a < n) {
+        int64_t b = std::min(a + kSlice, n);
+        if (max_rep_ > 0) {
+          while (b < n && p.rep[static_cast<size_t>(b)] != 0) ++b;
+        }
+        QUIVER_RETURN_NOT_OK(PutLevels(p, a, b));
+        QUIVER_RETURN_NOT_OK(AfterSlice(fits));
+        if (!*fits) return Status::OK();
+        a = b;
+      }
+    }
+    return Finish();
+  }
+
+ private:
+  void Start(bool dictionary, bool* fits) {
+    *fits = true;
+    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
+    if (dictionary_) MakeDictionary();
+  }
+  // *fits false when the dictionary gave up (the chunk starts over PLAIN).
+  Status AfterSlice(bool* fits) {
+    if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
+      *fits = false;
+      return Status::OK();
+    }
+    if (page_plain_bytes_ >= o_.page_size) return FlushPage();
+    return Status::OK();
+  }
+  Status Finish() {
     QUIVER_RETURN_NOT_OK(FlushPage());
     if (dictionary_) QUIVER_RETURN_NOT_OK(PrependDictionaryPage());
     out_->data_encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
@@ -232,7 +276,6 @@ class ChunkWriter {
     return Status::OK();
   }
 
- private:
   void MakeDictionary() {
     const int64_t lim = o_.dictionary_size_limit;
     switch (leaf_.physical) {
@@ -441,7 +484,38 @@ class ChunkWriter {
     out_->null_count += nulls;
     out_->num_values += n;
     page_rows_ += n;
+    page_row_count_ += n;
+    return PutValues(a, r, n, nulls);
+  }
 
+  // Levels [a, b) of a nested leaf and the values they define.
+  Status PutLevels(const LeafPiece& p, int64_t a, int64_t b) {
+    const int16_t* def = p.def.data() + a;
+    const int64_t n = b - a;
+    if (max_def_ > 0) QUIVER_RETURN_NOT_OK(levels_.Put(def, n));
+    if (max_rep_ > 0) {
+      const int16_t* rep = p.rep.data() + a;
+      QUIVER_RETURN_NOT_OK(rep_levels_.Put(rep, n));
+      for (int64_t i = 0; i < n; ++i) page_row_count_ += rep[i] == 0;
+    } else {
+      page_row_count_ += n;
+    }
+    int64_t absent = 0;
+    for (int64_t i = 0; i < n; ++i) absent += def[i] < max_def_;
+    out_->null_count += absent;
+    out_->num_values += n;
+    page_rows_ += n;
+    const int64_t lo = a == 0 ? 0 : p.slot_end[static_cast<size_t>(a - 1)];
+    const int64_t hi = p.slot_end[static_cast<size_t>(b - 1)];
+    if (hi == lo) return Status::OK();
+    const ArrayData& v = *p.values.data();
+    const int64_t skipped = (hi - lo) - bit_util::CountSetBits(v.validity(), v.offset + lo, hi - lo);
+    return PutValues(v, lo, hi - lo, skipped);
+  }
+
+  // Values of rows [r, r + n) of a flat array (`nulls` of them null) into the page.
+  Status PutValues(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) {
+    const uint8_t* v = a.validity();
     if (leaf_.physical == Type::BYTE_ARRAY) {
       const int32_t* offsets = a.values<int32_t>(1) + r;
       const uint8_t* data = a.buffers[2]->data();
@@ -543,16 +617,21 @@ class ChunkWriter {
     return out_->bytes.Append(payload, payload_size);
   }
 
+  // V1 pages carry each level run's byte length in front of it.
+  Status AppendLevelsV1(encoding::RleBitPackedEncoder* e) {
+    const int64_t at = body_.size();
+    QUIVER_RETURN_NOT_OK(body_.AppendZeros(4));
+    QUIVER_RETURN_NOT_OK(e->Finish(&body_));
+    const uint32_t len = static_cast<uint32_t>(body_.size() - at - 4);
+    std::memcpy(body_.mutable_data() + at, &len, 4);
+    return Status::OK();
+  }
+
   Status FlushPage() {
     if (page_rows_ == 0) return Status::OK();
     body_.Clear();
-    if (field_.nullable) {
-      // V1 pages carry the levels' byte length in front of them.
-      QUIVER_RETURN_NOT_OK(body_.AppendZeros(4));
-      QUIVER_RETURN_NOT_OK(levels_.Finish(&body_));
-      const uint32_t len = static_cast<uint32_t>(body_.size() - 4);
-      std::memcpy(body_.mutable_data(), &len, 4);
-    }
+    if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&rep_levels_));
+    if (max_def_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&levels_));
     if (dictionary_) {
       if (dict32_) QUIVER_RETURN_NOT_OK(dict32_->FlushIndices(&body_));
       if (dict64_) QUIVER_RETURN_NOT_OK(dict64_->FlushIndices(&body_));
@@ -577,6 +656,7 @@ class ChunkWriter {
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
     ++out_->data_pages;
     page_rows_ = 0;
+    page_row_count_ = 0;
     page_plain_bytes_ = 0;
     return Status::OK();
   }
@@ -630,9 +710,10 @@ class ChunkWriter {
   const ColumnWriterOptions& o_;
   EncodedChunk* out_;
   Order order_;
+  int16_t max_def_, max_rep_;
   int width_ = 0;
   bool dictionary_ = false;
-  encoding::RleBitPackedEncoder levels_;
+  encoding::RleBitPackedEncoder levels_, rep_levels_;  // definition, repetition
   BufferBuilder scratch_, plain_, body_, compressed_;
   encoding::PlainBooleanEncoder bools_;
   std::unique_ptr<encoding::DictionaryEncoder<int32_t>> dict32_;
@@ -641,7 +722,8 @@ class ChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
   std::vector<int32_t> fixed_offsets_;
-  int64_t page_rows_ = 0;
+  int64_t page_rows_ = 0;       // levels in the open page (values and nulls)
+  int64_t page_row_count_ = 0;  // rows starting in the open page
   int64_t page_plain_bytes_ = 0;
 };
 
@@ -658,15 +740,30 @@ Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::ve
   bool fits = true;
   if (options.dictionary) {
     *out = EncodedChunk(options.pool);
-    ChunkWriter w(field, leaf, options, out);
+    ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
     QUIVER_RETURN_NOT_OK(w.Run(pieces, true, &fits));
     if (fits) return Status::OK();
   }
   // Too many distinct values for the dictionary limit: the whole chunk is written PLAIN, so
   // no reader meets a chunk that switches encodings halfway.
   *out = EncodedChunk(options.pool);
-  ChunkWriter w(field, leaf, options, out);
+  ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
   return w.Run(pieces, false, &fits);
+}
+
+Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
+                             const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
+                             EncodedChunk* out) {
+  bool fits = true;
+  if (options.dictionary) {
+    *out = EncodedChunk(options.pool);
+    ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
+    QUIVER_RETURN_NOT_OK(w.RunLeaf(pieces, true, &fits));
+    if (fits) return Status::OK();
+  }
+  *out = EncodedChunk(options.pool);
+  ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
+  return w.RunLeaf(pieces, false, &fits);
 }
 
 }  // namespace quiver::parquet

@@ -14,6 +14,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
 #include "quiver/parquet/metadata.h"
+#include "quiver/parquet/writer/levels.h"
 
 namespace quiver::parquet {
 
@@ -36,7 +37,7 @@ struct LeafType {
   int32_t scale = 0, precision = 0;  // DECIMAL
 };
 
-// NotImplemented for nested types (the writer takes flat schemas).
+// NotImplemented for nested types (their leaves are mapped one by one, see levels.h).
 Result<LeafType> LeafTypeFor(const DataType& type);
 
 struct EncodedChunk {
@@ -45,7 +46,7 @@ struct EncodedChunk {
   BufferBuilder bytes;
   bool has_dictionary = false;
   int64_t data_page_offset = 0;  // == size of the dictionary page with its header
-  int64_t num_values = 0;        // rows (flat columns: one value or null per row)
+  int64_t num_values = 0;        // levels (flat columns: one value or null per row)
   int64_t total_uncompressed_size = 0;  // page headers + uncompressed page bodies
   int32_t data_pages = 0;
   Encoding data_encoding = Encoding::PLAIN;
@@ -58,5 +59,11 @@ struct EncodedChunk {
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
                          const ColumnWriterOptions& options, EncodedChunk* out);
+
+// Encodes one leaf of a nested column (`leaf_field` is the leaf's own field, of a flat type)
+// from its shredded pieces, in row order. Pages end on row boundaries.
+Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
+                             const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
+                             EncodedChunk* out);
 
 }  // namespace quiver::parquet

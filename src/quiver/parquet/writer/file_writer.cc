@@ -1,6 +1,7 @@
 #include "quiver/parquet/writer/file_writer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstring>
 
@@ -20,6 +21,85 @@ Result<List<T>> MakeList(Arena* arena, int64_t n) {
   return List<T>(p, static_cast<uint32_t>(n));
 }
 
+// Parquet has no empty groups.
+Status CheckWritable(const Field& f) {
+  const DataType& t = *f.type;
+  if (t.id() == TypeId::kStruct && t.num_fields() == 0) {
+    return Status::NotImplemented("a struct without fields has no Parquet form");
+  }
+  for (const Field& c : t.fields()) QUIVER_RETURN_NOT_OK(CheckWritable(c));
+  return Status::OK();
+}
+
+// Schema elements of `f` and its descendants, depth first: LIST as the three-level
+// `group (LIST) { repeated group list { element } }` (the element keeps quiver's child name),
+// MAP as `group (MAP) { repeated group key_value { required key; value } }`.
+Status AppendSchema(const Field& f, FieldRepetitionType repetition, Arena* arena, std::vector<SchemaElement>* out) {
+  SchemaElement e;
+  e.name = f.name;
+  e.repetition_type = repetition;
+  const DataType& t = *f.type;
+  auto group = [&](int children, std::optional<ConvertedType> ct, auto set_logical) -> Status {
+    e.num_children = children;
+    e.converted_type = ct;
+    if (ct) {
+      LogicalType* lt = e.logicalType.Emplace(arena);
+      if (lt == nullptr) return Status::OutOfMemory("footer arena");
+      set_logical(lt);
+    }
+    out->push_back(e);
+    return Status::OK();
+  };
+  auto opt = [](const Field& c) { return c.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED; };
+  switch (t.id()) {
+    case TypeId::kList: {
+      QUIVER_RETURN_NOT_OK(group(1, ConvertedType::LIST, [](LogicalType* lt) { lt->LIST = ListType{}; }));
+      SchemaElement r;
+      r.name = "list";
+      r.repetition_type = FieldRepetitionType::REPEATED;
+      r.num_children = 1;
+      out->push_back(r);
+      return AppendSchema(t.field(0), opt(t.field(0)), arena, out);
+    }
+    case TypeId::kMap: {
+      QUIVER_RETURN_NOT_OK(group(1, ConvertedType::MAP, [](LogicalType* lt) { lt->MAP = MapType{}; }));
+      const DataType& entries = *t.field(0).type;
+      SchemaElement r;
+      r.name = "key_value";
+      r.repetition_type = FieldRepetitionType::REPEATED;
+      r.num_children = entries.num_fields();
+      out->push_back(r);
+      QUIVER_RETURN_NOT_OK(AppendSchema(entries.field(0), FieldRepetitionType::REQUIRED, arena, out));
+      for (int k = 1; k < entries.num_fields(); ++k) {
+        QUIVER_RETURN_NOT_OK(AppendSchema(entries.field(k), opt(entries.field(k)), arena, out));
+      }
+      return Status::OK();
+    }
+    case TypeId::kStruct: {
+      QUIVER_RETURN_NOT_OK(group(t.num_fields(), std::nullopt, [](LogicalType*) {}));
+      for (const Field& c : t.fields()) QUIVER_RETURN_NOT_OK(AppendSchema(c, opt(c), arena, out));
+      return Status::OK();
+    }
+    default: {
+      QUIVER_ASSIGN_OR_RETURN(LeafType l, LeafTypeFor(t));
+      e.type = l.physical;
+      if (l.physical == Type::FIXED_LEN_BYTE_ARRAY) e.type_length = l.type_length;
+      e.converted_type = l.converted;
+      if (l.logical) {
+        LogicalType* lt = e.logicalType.Emplace(arena);
+        if (lt == nullptr) return Status::OutOfMemory("footer arena");
+        *lt = *l.logical;
+        if (lt->DECIMAL) {
+          e.scale = l.scale;
+          e.precision = l.precision;
+        }
+      }
+      out->push_back(e);
+      return Status::OK();
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStream* out, SchemaPtr schema,
@@ -31,10 +111,19 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     return Status::NotImplemented(fmt::format("writing {} pages", compress::CodecName(options.codec)));
   }
   std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
-  for (const Field& f : schema->fields()) {
-    auto leaf = LeafTypeFor(*f.type);
-    if (!leaf.ok()) return leaf.status().WithContext(fmt::format("column '{}'", f.name));
-    w->leaves_.push_back(*leaf);
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const Field& f = schema->field(i);
+    QUIVER_RETURN_NOT_OK(CheckWritable(f).WithContext(fmt::format("column '{}'", f.name)));
+    for (LeafPath& p : LeafPathsOf(f)) {
+      Leaf leaf;
+      leaf.top = i;
+      leaf.flat = !f.type->is_nested();
+      auto t = LeafTypeFor(*p.fields.back()->type);
+      if (!t.ok()) return t.status().WithContext(fmt::format("column '{}'", fmt::join(p.path_in_schema, ".")));
+      leaf.type = *t;
+      leaf.path = std::move(p);
+      w->leaves_.push_back(std::move(leaf));
+    }
   }
   w->out_ = out;
   w->schema_ = std::move(schema);
@@ -70,7 +159,7 @@ Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
 
 Status ParquetFileWriter::FlushRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
-  const int ncols = schema_->num_fields();
+  const int ncols = static_cast<int>(leaves_.size());
   ColumnWriterOptions co;
   co.codec = options_.codec;
   co.compression_level = options_.compression_level;
@@ -85,12 +174,31 @@ Status ParquetFileWriter::FlushRowGroup() {
     TaskGroup group(options_.thread_pool);
     for (int i = 0; i < ncols; ++i) {
       group.Submit([this, i, &co, &chunks]() -> Status {
-        std::vector<Array> pieces;
-        pieces.reserve(pending_.size());
-        for (const auto& b : pending_) pieces.push_back(b->column(i));
-        const Field& f = schema_->field(i);
-        Status st = EncodeColumnChunk(f, leaves_[static_cast<size_t>(i)], pieces, co, &chunks[static_cast<size_t>(i)]);
-        if (!st.ok()) return st.WithContext(fmt::format("row group {}, column '{}'", row_groups_.size(), f.name));
+        const Leaf& leaf = leaves_[static_cast<size_t>(i)];
+        EncodedChunk* out = &chunks[static_cast<size_t>(i)];
+        Status st;
+        if (leaf.flat) {
+          std::vector<Array> pieces;
+          pieces.reserve(pending_.size());
+          for (const auto& b : pending_) pieces.push_back(b->column(leaf.top));
+          st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, co, out);
+        } else {
+          std::vector<LeafPiece> pieces;
+          pieces.reserve(pending_.size());
+          for (const auto& b : pending_) {
+            auto p = ShredLeaf(leaf.path, b->column(leaf.top));
+            if (!p.ok()) {
+              st = p.status();
+              break;
+            }
+            pieces.push_back(std::move(*p));
+          }
+          if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, co, out);
+        }
+        if (!st.ok()) {
+          return st.WithContext(
+              fmt::format("row group {}, column '{}'", row_groups_.size(), fmt::join(leaf.path.path_in_schema, ".")));
+        }
         return st;
       });
     }
@@ -131,34 +239,21 @@ Status ParquetFileWriter::Close() {
   QUIVER_RETURN_NOT_OK(FlushRowGroup());
   closed_ = true;
   Arena arena(options_.pool);
-  const int ncols = schema_->num_fields();
+  const int ncols = static_cast<int>(leaves_.size());
   FileMetaData md;
   md.version = 2;
   md.num_rows = rows_written_;
   md.created_by = std::string_view(kCreatedBy);
 
-  QUIVER_ASSIGN_OR_RETURN(md.schema, MakeList<SchemaElement>(&arena, ncols + 1));
-  md.schema[0].name = "schema";
-  md.schema[0].num_children = ncols;
-  for (int i = 0; i < ncols; ++i) {
-    const Field& f = schema_->field(i);
-    const LeafType& l = leaves_[static_cast<size_t>(i)];
-    SchemaElement& e = md.schema[static_cast<size_t>(i) + 1];
-    e.name = f.name;
-    e.type = l.physical;
-    if (l.physical == Type::FIXED_LEN_BYTE_ARRAY) e.type_length = l.type_length;
-    e.repetition_type = f.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED;
-    e.converted_type = l.converted;
-    if (l.logical) {
-      LogicalType* lt = e.logicalType.Emplace(&arena);
-      if (lt == nullptr) return Status::OutOfMemory("footer arena");
-      *lt = *l.logical;
-      if (lt->DECIMAL) {
-        e.scale = l.scale;
-        e.precision = l.precision;
-      }
-    }
+  std::vector<SchemaElement> elements(1);
+  elements[0].name = "schema";
+  elements[0].num_children = schema_->num_fields();
+  for (const Field& f : schema_->fields()) {
+    QUIVER_RETURN_NOT_OK(AppendSchema(
+        f, f.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, &arena, &elements));
   }
+  QUIVER_ASSIGN_OR_RETURN(md.schema, MakeList<SchemaElement>(&arena, static_cast<int64_t>(elements.size())));
+  for (size_t i = 0; i < elements.size(); ++i) md.schema[i] = elements[i];
 
   QUIVER_ASSIGN_OR_RETURN(md.row_groups, MakeList<RowGroup>(&arena, static_cast<int64_t>(row_groups_.size())));
   for (size_t g = 0; g < row_groups_.size(); ++g) {
@@ -172,20 +267,21 @@ Status ParquetFileWriter::Close() {
     QUIVER_ASSIGN_OR_RETURN(rg.columns, MakeList<ColumnChunk>(&arena, ncols));
     for (int i = 0; i < ncols; ++i) {
       const ChunkInfo& c = info.columns[static_cast<size_t>(i)];
-      const Field& f = schema_->field(i);
+      const Leaf& leaf = leaves_[static_cast<size_t>(i)];
       ColumnChunk& cc = rg.columns[static_cast<size_t>(i)];
       cc.file_offset = c.file_offset;
       ColumnMetaData m;
-      m.type = leaves_[static_cast<size_t>(i)].physical;
+      m.type = leaf.type.physical;
       const bool dict = c.dictionary_page_offset >= 0;
-      const bool levels = f.nullable;
+      const bool levels = leaf.path.max_def > 0 || leaf.path.max_rep > 0;
       QUIVER_ASSIGN_OR_RETURN(m.encodings, MakeList<Encoding>(&arena, 1 + (levels ? 1 : 0) + (dict ? 1 : 0)));
       size_t k = 0;
       m.encodings[k++] = Encoding::PLAIN;
       if (levels) m.encodings[k++] = Encoding::RLE;
       if (dict) m.encodings[k++] = Encoding::RLE_DICTIONARY;
-      QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, 1));
-      m.path_in_schema[0] = f.name;
+      const auto& names = leaf.path.path_in_schema;
+      QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, static_cast<int64_t>(names.size())));
+      for (size_t k = 0; k < names.size(); ++k) m.path_in_schema[k] = names[k];
       m.codec = static_cast<CompressionCodec>(options_.codec);
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;

@@ -1,5 +1,6 @@
-// ParquetFileWriter: RecordBatches of a flat schema written as a Parquet file to an OutputStream;
-// rows are buffered up to a row group, whose column chunks are encoded in parallel.
+// ParquetFileWriter: RecordBatches written as a Parquet file to an OutputStream; nested fields
+// (list, struct, map at any depth) are shredded into leaf columns with definition/repetition
+// levels. Rows are buffered up to a row group, whose column chunks are encoded in parallel.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ struct ParquetWriterOptions {
 
 class ParquetFileWriter {
  public:
-  // Writes the leading magic. NotImplemented for a schema with nested fields.
+  // Writes the leading magic. NotImplemented for a type with no Parquet form (an empty struct).
   static Result<std::unique_ptr<ParquetFileWriter>> Open(io::OutputStream* out, SchemaPtr schema,
                                                          ParquetWriterOptions options = {});
   ~ParquetFileWriter();
@@ -69,7 +70,15 @@ class ParquetFileWriter {
   io::OutputStream* out_ = nullptr;
   SchemaPtr schema_;
   ParquetWriterOptions options_;
-  std::vector<LeafType> leaves_;
+  // One per Parquet leaf column, depth first: the top-level field it belongs to, its path and
+  // type; flat top-level fields take the direct path (no level shredding).
+  struct Leaf {
+    int top = 0;
+    bool flat = true;
+    LeafPath path;
+    LeafType type;
+  };
+  std::vector<Leaf> leaves_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
   int64_t rows_written_ = 0;
