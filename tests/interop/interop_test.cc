@@ -51,8 +51,9 @@ class Interop : public ::testing::Test {
     if (!dir_.empty()) fs::remove_all(dir_);
   }
   // Runs check.mjs; returns its JSON line, failing the test when an engine disagrees.
-  std::string Check(const std::string& parquet, const std::string& csv, const std::string& delim = ",") {
-    auto r = RunShell("node " + node_dir_ + "/check.mjs " + parquet + " " + csv + " --delim '" + delim + "'");
+  std::string Check(const std::string& parquet, const std::string& csv, const std::string& delim = ",",
+                    const std::string& extra = "") {
+    auto r = RunShell("node " + node_dir_ + "/check.mjs " + parquet + " " + csv + " --delim '" + delim + "' " + extra);
     EXPECT_EQ(r.code, 0) << parquet << ": " << r.out;
     EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
     return r.out;
@@ -95,7 +96,8 @@ TEST_F(Interop, TypedTableUnderEveryCodecAndEncoding) {
       auto r = RunCli("convert " + csv + " " + pq + " --types '" + types + "' --compression " + codec + " " + dict +
                       " --row-group-size 1000 --page-size 4096");
       ASSERT_EQ(r.exit_code, 0) << r.err;
-      const std::string json = Check(pq, csv);
+      // Statistics of every type against DuckDB's pruning, once per dictionary setting.
+      const std::string json = Check(pq, csv, ",", std::string(codec) == "snappy" ? "--extremes" : "");
       for (const char* want : {"\"id\":\"BIGINT\"", "\"small\":\"INTEGER\"", "\"amount\":\"DECIMAL(9,2)\"",
                                "\"big_amount\":\"DECIMAL(30,4)\"", "\"day\":\"DATE\"", "\"ts\":\"TIMESTAMP\"",
                                "\"tstz\":\"TIMESTAMP WITH TIME ZONE\"", "\"flag\":\"BOOLEAN\"", "\"t\":\"TIME\"",
@@ -133,6 +135,50 @@ TEST_F(Interop, AllNullColumnsAndEmptyFiles) {
       EXPECT_NE(json.find(csv == empty ? "\"rows\":0" : "\"rows\":3"), std::string::npos) << json;
       EXPECT_NE(json.find("\"c\":\"VARCHAR\""), std::string::npos) << json;
     }
+  }
+}
+
+// Long strings (ASCII and multi-byte UTF-8): chunk statistics truncated to 64 bytes and marked
+// inexact, as DuckDB's parquet_metadata shows them; filters at the extremes (check.mjs) prove the
+// truncated bounds still cover every value; the page index is there or not by option.
+TEST_F(Interop, PageIndexAndTruncatedStatistics) {
+  const std::string csv = Path("long.csv");
+  {
+    std::ofstream o(csv);
+    o << "id,ascii,utf8,short\n";
+    for (int i = 0; i < 6000; ++i) {
+      std::string e;
+      for (int k = 0; k < 40; ++k) e += i % 2 ? "\xC3\xA9" : "\xE6\x97\xA5";  // é or 日
+      o << i << "," << std::string(100, static_cast<char>('a' + i / 1000)) << i << "," << e << i << ",s" << i % 7 << "\n";
+    }
+  }
+  for (const std::string extra : {"", " --no-page-index", " --statistics-truncate 0", " --dictionary"}) {
+    const std::string pq = Path("long.parquet");
+    auto r = RunCli("convert " + csv + " " + pq + " --no-dictionary --page-size 4096 --row-group-size 2500" + extra);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string json = Check(pq, csv, ",", "--meta --extremes");
+    EXPECT_NE(json.find("\"rows\":6000"), std::string::npos) << json;
+    // quiver meta shows where each chunk's page index is.
+    auto meta = RunCli("meta " + pq);
+    ASSERT_EQ(meta.exit_code, 0) << meta.err;
+    EXPECT_EQ(meta.out.find("column_index ") != std::string::npos, extra != " --no-page-index") << meta.out;
+    EXPECT_EQ(meta.out.find("offset_index ") != std::string::npos, extra != " --no-page-index") << meta.out;
+    if (extra == " --statistics-truncate 0") {
+      EXPECT_NE(json.find("\"stats_max_value\":\"" + std::string(100, 'c') + "2499\",\"min_is_exact\":true,\"max_is_exact\":true"),
+                std::string::npos) << json;
+      continue;
+    }
+    // Row group 0 holds rows 0..2499: 'a' x100 then 0..999, 'b'.., 'c' x100 then 2000..2499.
+    EXPECT_NE(json.find("\"stats_min_value\":\"" + std::string(64, 'a') + "\",\"stats_max_value\":\"" +
+                        std::string(63, 'c') + "d\",\"min_is_exact\":false,\"max_is_exact\":false"),
+              std::string::npos) << extra << ": " << json;
+    // 日 (3 bytes) x21 is 63 bytes: the max keeps whole code points and increments the last, 日 -> 旦.
+    std::string ri, mx;
+    for (int k = 0; k < 21; ++k) ri += "\xE6\x97\xA5";
+    mx = ri.substr(0, 60) + "\xE6\x97\xA6";
+    EXPECT_NE(json.find("\"stats_max_value\":\"" + mx + "\""), std::string::npos) << extra << ": " << json;
+    EXPECT_NE(json.find("\"path_in_schema\":\"short\",\"stats_min_value\":\"s0\",\"stats_max_value\":\"s6\",\"min_is_exact\":true"),
+              std::string::npos) << json;
   }
 }
 

@@ -26,6 +26,8 @@ struct ConvertArgs {
   int64_t row_group_size = 1 << 20;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
+  bool page_index = true;
+  int32_t statistics_truncate = 64;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -95,6 +97,8 @@ Status RunConvert(const ConvertArgs& a) {
     wo.row_group_rows = a.row_group_size;
     wo.page_size = a.page_size;
     wo.dictionary = a.dictionary;
+    wo.page_index = a.page_index;
+    wo.statistics_truncate_length = a.statistics_truncate;
     QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
   } else if (to == "jsonl") {
     json_writer = std::make_unique<jsonl::JsonlWriter>(out->stream());
@@ -151,6 +155,12 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_option("--row-group-size", a->row_group_size, "Rows per Parquet row group")->capture_default_str();
   app->add_option("--page-size", a->page_size, "Target bytes of values per Parquet data page")->capture_default_str();
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
+  app->add_flag("--page-index,!--no-page-index", a->page_index,
+                "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");
+  app->add_option("--statistics-truncate", a->statistics_truncate,
+                  "Truncate string/binary min/max statistics to this many bytes (0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   AddCsvOptions(app, a->csv);
   return std::function<Status()>([a] { return RunConvert(*a); });
 }});

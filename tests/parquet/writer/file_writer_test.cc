@@ -10,6 +10,7 @@
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
+#include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -404,6 +405,169 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
   const auto& cols = reader->metadata().row_groups[0].columns;
   EXPECT_FALSE(cols[0].meta_data->dictionary_page_offset.has_value());
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
+}
+
+TEST(ParquetFileWriter, TruncateBounds) {
+  auto run = [](int32_t limit, bool utf8, std::string mn, std::string mx) {
+    bool me = true, xe = true;
+    TruncateBounds(limit, utf8, &mn, &mx, &me, &xe);
+    return std::make_tuple(mn, mx, me, xe);
+  };
+  EXPECT_EQ(run(4, false, "abcdef", "abcdef"), std::make_tuple("abcd", "abce", false, false));
+  EXPECT_EQ(run(4, false, "abc", "abcd"), std::make_tuple("abc", "abcd", true, true));  // short enough
+  EXPECT_EQ(run(4, false, "a", "ab\xFF\xFFzz"), std::make_tuple("a", "ac", true, false));
+  EXPECT_EQ(run(4, false, "a", "\xFF\xFF\xFF\xFF\xFF"), std::make_tuple("a", "\xFF\xFF\xFF\xFF\xFF", true, true));
+  // UTF-8: cut on code points, the last one incremented: é (C3 A9) becomes ê (C3 AA).
+  EXPECT_EQ(run(5, true, "\xC3\xA9\xC3\xA9\xC3\xA9", "\xC3\xA9\xC3\xA9\xC3\xA9"),
+            std::make_tuple("\xC3\xA9\xC3\xA9", "\xC3\xA9\xC3\xAA", false, false));
+  // U+D7FF + 1 skips the surrogates; U+10FFFF cannot grow, so the code point before it does.
+  EXPECT_EQ(std::get<1>(run(3, true, "a", "\xED\x9F\xBFxyz")), "\xEE\x80\x80");
+  EXPECT_EQ(std::get<1>(run(5, true, "a", "a\xF4\x8F\xBF\xBFxyz")), "b");
+  EXPECT_EQ(run(0, false, std::string(100, 'a'), std::string(100, 'b')),
+            std::make_tuple(std::string(100, 'a'), std::string(100, 'b'), true, true));
+}
+
+// Page statistics in the headers, the page index after the row groups, and truncated
+// long strings; read back through the footer decoders.
+TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      field("seq", int64()), field("long", utf8()), field("nulls", int32()), field("l", list(int32())),
+      field("nan", float64())});
+  NumericBuilder<int64_t> seq(int64());
+  BinaryBuilder lng(utf8());
+  NumericBuilder<int32_t> nulls(int32());
+  auto lb = MakeBuilder(schema->field(3).type);
+  auto* list_b = static_cast<ListBuilder*>(lb->get());
+  NumericBuilder<double> nan(float64());
+  const int64_t n = 20000;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(seq.Append(i).ok());
+    ASSERT_TRUE(lng.Append(std::string(100, static_cast<char>('a' + i / 1000)) + std::to_string(i)).ok());
+    ASSERT_TRUE((i < 12000 ? nulls.AppendNull() : nulls.Append(static_cast<int32_t>(-i))).ok());
+    ASSERT_TRUE(list_b->Append().ok());
+    for (int64_t k = 0; k < i % 5; ++k) {
+      ASSERT_TRUE(static_cast<NumericBuilder<int32_t>*>(list_b->value_builder())->Append(static_cast<int32_t>(i)).ok());
+    }
+    ASSERT_TRUE(nan.Append(i == 5 ? 1.0 : std::nan("")).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(
+      schema, n, std::vector<Array>{*seq.Finish(), *lng.Finish(), *nulls.Finish(), *(*lb)->Finish(), *nan.Finish()});
+  ParquetWriterOptions opts;
+  opts.dictionary = false;
+  opts.page_size = 8192;
+  opts.row_group_rows = 12000;
+  auto bytes = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const auto& md = reader->metadata();
+  ASSERT_EQ(md.row_groups.size(), 2u);
+  const uint8_t* file = (*bytes)->data();
+  auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
+  for (size_t g = 0; g < 2; ++g) {
+    const auto& rg = md.row_groups[g];
+    const int64_t first_row = g == 0 ? 0 : 12000;
+    for (size_t c = 0; c < 5; ++c) {
+      SCOPED_TRACE(::testing::Message() << "row group " << g << " column " << c);
+      const ColumnChunk& cc = rg.columns[c];
+      const ColumnMetaData& m = *cc.meta_data;
+      ASSERT_TRUE(cc.offset_index_offset.has_value());
+      Arena arena;
+      OffsetIndex oi;
+      ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
+      ASSERT_GT(oi.page_locations.size(), c == 2 && g == 0 ? 0u : 1u);
+      EXPECT_EQ(oi.page_locations[0].offset, m.data_page_offset);
+      EXPECT_EQ(oi.page_locations[0].first_row_index, 0);
+      int64_t total = 0;
+      for (size_t p = 0; p < oi.page_locations.size(); ++p) {
+        const PageLocation& loc = oi.page_locations[p];
+        total += loc.compressed_page_size;
+        if (p > 0) {
+          EXPECT_EQ(loc.offset, oi.page_locations[p - 1].offset + oi.page_locations[p - 1].compressed_page_size);
+          EXPECT_GT(loc.first_row_index, oi.page_locations[p - 1].first_row_index);
+        }
+        EXPECT_LT(loc.first_row_index, rg.num_rows);
+        PageHeader h;
+        ASSERT_TRUE(DecodePageHeader(span(loc.offset, loc.compressed_page_size), &arena, &h).ok());
+        EXPECT_EQ(h.type, PageType::DATA_PAGE);
+        ASSERT_TRUE(h.data_page_header->statistics);
+      }
+      EXPECT_EQ(total, m.total_compressed_size);  // no dictionary pages
+      if (c == 4) {
+        // Pages of NaN only have values but no bounds: no ColumnIndex.
+        EXPECT_FALSE(cc.column_index_offset.has_value());
+        continue;
+      }
+      ASSERT_TRUE(cc.column_index_offset.has_value());
+      ColumnIndex ci;
+      ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
+      ASSERT_EQ(ci.null_pages.size(), oi.page_locations.size());
+      int64_t null_sum = 0;
+      for (int64_t x : *ci.null_counts) null_sum += x;
+      EXPECT_EQ(null_sum, *m.statistics->null_count);
+      auto i64 = [](std::string_view v) { int64_t x; std::memcpy(&x, v.data(), 8); return x; };
+      if (c == 0) {
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+        for (size_t p = 0; p < ci.null_pages.size(); ++p) {
+          EXPECT_FALSE(ci.null_pages[p]);
+          // Page p of seq starts at its first row: its min is that row's value.
+          EXPECT_EQ(i64(ci.min_values[p]), first_row + oi.page_locations[p].first_row_index);
+          const int64_t next = p + 1 < ci.null_pages.size() ? oi.page_locations[p + 1].first_row_index : rg.num_rows;
+          EXPECT_EQ(i64(ci.max_values[p]), first_row + next - 1);
+        }
+      }
+      if (c == 1) {
+        // 100 copies of one letter per 1000 rows, then the row number: bounds cut to 64 bytes,
+        // the max's last byte incremented.
+        for (size_t p = 0; p < ci.null_pages.size(); ++p) {
+          const std::string_view mn = ci.min_values[p], mx = ci.max_values[p];
+          ASSERT_EQ(mn.size(), 64u);
+          ASSERT_EQ(mx.size(), 64u);
+          EXPECT_EQ(mn, std::string(64, mn[0]));
+          EXPECT_EQ(mx, std::string(63, mx[0]) + static_cast<char>(mx[0] + 1));
+          PageHeader h;
+          ASSERT_TRUE(DecodePageHeader(span(oi.page_locations[p].offset, oi.page_locations[p].compressed_page_size), &arena, &h).ok());
+          EXPECT_EQ(*h.data_page_header->statistics->min_value, mn);
+          EXPECT_EQ(*h.data_page_header->statistics->max_value, mx);
+          EXPECT_EQ(*h.data_page_header->statistics->is_max_value_exact, false);
+        }
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+        const Statistics& st = *m.statistics;
+        EXPECT_EQ(*st.min_value, std::string(64, g == 0 ? 'a' : 'm'));
+        EXPECT_EQ(*st.max_value, g == 0 ? std::string(63, 'l') + "m" : std::string(63, 't') + "u");
+        EXPECT_EQ(*st.is_min_value_exact, false);
+        EXPECT_EQ(*st.is_max_value_exact, false);
+      }
+      if (c == 2) {
+        // Rows below 12000 are null: the first row group is one null page with empty bounds.
+        if (g == 0) {
+          EXPECT_EQ(ci.null_pages.size(), 1u);
+          EXPECT_TRUE(ci.null_pages[0]);
+          EXPECT_EQ(ci.min_values[0].size(), 0u);
+          EXPECT_EQ((*ci.null_counts)[0], 12000);
+        } else {
+          EXPECT_EQ(ci.boundary_order, BoundaryOrder::DESCENDING);
+          EXPECT_EQ(*m.statistics->is_min_value_exact, true);
+          int32_t mn;
+          std::memcpy(&mn, ci.min_values[ci.min_values.size() - 1].data(), 4);
+          EXPECT_EQ(mn, -19999);
+        }
+      }
+      if (c == 3) {
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+      }
+    }
+  }
+  // Without the page index: no offsets in the chunks, nothing between the last chunk and the footer.
+  opts.page_index = false;
+  auto plain = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(plain.ok());
+  auto r2 = ParquetFileReader::Open(io::MemorySource(*plain));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_FALSE((*r2)->metadata().row_groups[0].columns[0].offset_index_offset.has_value());
+  EXPECT_FALSE((*r2)->metadata().row_groups[0].columns[0].column_index_offset.has_value());
 }
 
 // Every corpus file quiver reads (nested ones included) is written again by quiver and read

@@ -214,6 +214,7 @@ class ChunkWriter {
       case Type::FIXED_LEN_BYTE_ARRAY: width_ = leaf.type_length; break;
       default: width_ = 0; break;  // BYTE_ARRAY
     }
+    utf8_ = field.type->id() == TypeId::kString;
   }
 
   // False in *fits when the dictionary outgrew its limit: the caller starts over with PLAIN.
@@ -422,19 +423,23 @@ class ChunkWriter {
     return k;
   }
 
+  // Bounds of the open page; merged into the chunk's when the page is written.
   void UpdateStats(std::string_view v) {
     if (order_ == Order::kNone) return;
     if (order_ == Order::kFloat) {
       const bool nan = leaf_.physical == Type::FLOAT ? std::isnan(Load<float>(v)) : std::isnan(Load<double>(v));
       if (nan) return;
     }
-    if (!out_->min) {
-      out_->min.emplace(v);
-      out_->max.emplace(v);
+    Merge(v, v, &page_min_, &page_max_);
+  }
+  void Merge(std::string_view lo, std::string_view hi, std::optional<std::string>* mn, std::optional<std::string>* mx) {
+    if (!*mn) {
+      mn->emplace(lo);
+      mx->emplace(hi);
       return;
     }
-    if (Less(order_, leaf_.physical, v, *out_->min)) out_->min->assign(v);
-    if (Less(order_, leaf_.physical, *out_->max, v)) out_->max->assign(v);
+    if (Less(order_, leaf_.physical, lo, **mn)) (*mn)->assign(lo);
+    if (Less(order_, leaf_.physical, **mx, hi)) (*mx)->assign(hi);
   }
   template <typename T>
   static T Load(std::string_view s) {
@@ -485,6 +490,7 @@ class ChunkWriter {
     out_->num_values += n;
     page_rows_ += n;
     page_row_count_ += n;
+    page_nulls_ += nulls;
     return PutValues(a, r, n, nulls);
   }
 
@@ -505,6 +511,7 @@ class ChunkWriter {
     out_->null_count += absent;
     out_->num_values += n;
     page_rows_ += n;
+    page_nulls_ += absent;
     const int64_t lo = a == 0 ? 0 : p.slot_end[static_cast<size_t>(a - 1)];
     const int64_t hi = p.slot_end[static_cast<size_t>(b - 1)];
     if (hi == lo) return Status::OK();
@@ -645,6 +652,30 @@ class ChunkWriter {
       plain_.Clear();
     }
     if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
+    // The page's statistics: in its header and, later, the page index.
+    EncodedChunk::Page page;
+    page.offset = out_->bytes.size();
+    page.first_row = chunk_rows_;
+    page.null_count = page_nulls_;
+    page.null_page = page_nulls_ == page_rows_;
+    bool min_exact = true, max_exact = true;
+    if (page_min_) {
+      Merge(*page_min_, *page_max_, &out_->min, &out_->max);
+      FixZeros(&*page_min_, &*page_max_);
+      if (leaf_.physical == Type::BYTE_ARRAY) {
+        TruncateBounds(o_.statistics_truncate_length, utf8_, &*page_min_, &*page_max_, &min_exact, &max_exact);
+      }
+      page.min = std::move(page_min_);
+      page.max = std::move(page_max_);
+    }
+    Statistics st;
+    st.null_count = page_nulls_;
+    if (page.min) {
+      st.min_value = std::string_view(*page.min);
+      st.max_value = std::string_view(*page.max);
+      st.is_min_value_exact = min_exact;
+      st.is_max_value_exact = max_exact;
+    }
     PageHeader h;
     h.type = PageType::DATA_PAGE;
     DataPageHeader dp;
@@ -652,11 +683,18 @@ class ChunkWriter {
     dp.encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
     dp.definition_level_encoding = Encoding::RLE;
     dp.repetition_level_encoding = Encoding::RLE;
+    dp.statistics.Set(&st);
     h.data_page_header = dp;
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    page.compressed_size = static_cast<int32_t>(out_->bytes.size() - page.offset);
+    out_->pages.push_back(std::move(page));
+    page_min_.reset();
+    page_max_.reset();
     ++out_->data_pages;
+    chunk_rows_ += page_row_count_;
     page_rows_ = 0;
     page_row_count_ = 0;
+    page_nulls_ = 0;
     page_plain_bytes_ = 0;
     return Status::OK();
   }
@@ -689,19 +727,40 @@ class ChunkWriter {
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
     out_->has_dictionary = true;
     out_->data_page_offset = out_->bytes.size();
+    for (auto& p : out_->pages) p.offset += out_->data_page_offset;
     return out_->bytes.Append(data_pages.data(), data_pages.size());
   }
 
-  void FinishStats() {
-    if (order_ != Order::kFloat || !out_->min) return;
-    // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
-    // written as the widest zero (Parquet's rule).
+  // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
+  // written as the widest zero (Parquet's rule).
+  void FixZeros(std::string* mn, std::string* mx) const {
+    if (order_ != Order::kFloat) return;
     if (leaf_.physical == Type::FLOAT) {
-      if (Load<float>(*out_->min) == 0.0f) { const float z = -0.0f; out_->min->assign(reinterpret_cast<const char*>(&z), 4); }
-      if (Load<float>(*out_->max) == 0.0f) { const float z = 0.0f; out_->max->assign(reinterpret_cast<const char*>(&z), 4); }
+      if (Load<float>(*mn) == 0.0f) { const float z = -0.0f; mn->assign(reinterpret_cast<const char*>(&z), 4); }
+      if (Load<float>(*mx) == 0.0f) { const float z = 0.0f; mx->assign(reinterpret_cast<const char*>(&z), 4); }
     } else {
-      if (Load<double>(*out_->min) == 0.0) { const double z = -0.0; out_->min->assign(reinterpret_cast<const char*>(&z), 8); }
-      if (Load<double>(*out_->max) == 0.0) { const double z = 0.0; out_->max->assign(reinterpret_cast<const char*>(&z), 8); }
+      if (Load<double>(*mn) == 0.0) { const double z = -0.0; mn->assign(reinterpret_cast<const char*>(&z), 8); }
+      if (Load<double>(*mx) == 0.0) { const double z = 0.0; mx->assign(reinterpret_cast<const char*>(&z), 8); }
+    }
+  }
+
+  void FinishStats() {
+    // The page index's boundary order, from the bounds of the pages that have values.
+    bool asc = true, desc = true;
+    const EncodedChunk::Page* prev = nullptr;
+    for (const auto& p : out_->pages) {
+      if (!p.min) continue;
+      if (prev != nullptr) {
+        if (Less(order_, leaf_.physical, *p.min, *prev->min) || Less(order_, leaf_.physical, *p.max, *prev->max)) asc = false;
+        if (Less(order_, leaf_.physical, *prev->min, *p.min) || Less(order_, leaf_.physical, *prev->max, *p.max)) desc = false;
+      }
+      prev = &p;
+    }
+    out_->boundary_order = asc ? BoundaryOrder::ASCENDING : desc ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
+    if (!out_->min) return;
+    FixZeros(&*out_->min, &*out_->max);
+    if (leaf_.physical == Type::BYTE_ARRAY) {
+      TruncateBounds(o_.statistics_truncate_length, utf8_, &*out_->min, &*out_->max, &out_->min_exact, &out_->max_exact);
     }
   }
 
@@ -722,12 +781,78 @@ class ChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
   std::vector<int32_t> fixed_offsets_;
+  bool utf8_ = false;  // STRING: bounds truncate on code points
+  std::optional<std::string> page_min_, page_max_;
+  int64_t page_nulls_ = 0;  // levels below the max definition level in the open page
+  int64_t chunk_rows_ = 0;  // rows in the pages written so far
   int64_t page_rows_ = 0;       // levels in the open page (values and nulls)
   int64_t page_row_count_ = 0;  // rows starting in the open page
   int64_t page_plain_bytes_ = 0;
 };
 
 }  // namespace
+
+void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact) {
+  if (limit <= 0) return;
+  auto cut = [&](const std::string& s) {
+    size_t n = static_cast<size_t>(limit);
+    // Back off to the start of a code point.
+    if (utf8) {
+      while (n > 0 && (static_cast<uint8_t>(s[n]) & 0xC0) == 0x80) --n;
+    }
+    return n;
+  };
+  if (min->size() > static_cast<size_t>(limit)) {
+    min->resize(cut(*min));
+    *min_exact = false;
+  }
+  if (max->size() > static_cast<size_t>(limit)) {
+    std::string m = max->substr(0, cut(*max));
+    // Increment the last byte (code point) that can be, dropping what follows it.
+    while (!m.empty()) {
+      if (!utf8) {
+        uint8_t& last = reinterpret_cast<uint8_t&>(m.back());
+        if (last != 0xFF) {
+          ++last;
+          break;
+        }
+        m.pop_back();
+        continue;
+      }
+      size_t start = m.size() - 1;
+      while (start > 0 && (static_cast<uint8_t>(m[start]) & 0xC0) == 0x80) --start;
+      const auto* b = reinterpret_cast<const uint8_t*>(m.data()) + start;
+      const size_t len = m.size() - start;
+      uint32_t cp = len == 1 ? b[0] : len == 2 ? ((b[0] & 0x1Fu) << 6) | (b[1] & 0x3Fu)
+                              : len == 3 ? ((b[0] & 0x0Fu) << 12) | ((b[1] & 0x3Fu) << 6) | (b[2] & 0x3Fu)
+                                         : ((b[0] & 0x07u) << 18) | ((b[1] & 0x3Fu) << 12) | ((b[2] & 0x3Fu) << 6) | (b[3] & 0x3Fu);
+      m.resize(start);
+      if (cp >= 0x10FFFF) continue;
+      ++cp;
+      if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xE000;  // no surrogates
+      if (cp < 0x80) {
+        m.push_back(static_cast<char>(cp));
+      } else if (cp < 0x800) {
+        m.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      } else if (cp < 0x10000) {
+        m.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      } else {
+        m.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      }
+      break;
+    }
+    if (!m.empty()) {
+      *max = std::move(m);
+      *max_exact = false;
+    }
+  }
+}
 
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
                          const ColumnWriterOptions& options, EncodedChunk* out) {

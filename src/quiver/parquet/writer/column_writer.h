@@ -25,6 +25,10 @@ struct ColumnWriterOptions {
   bool dictionary = true;
   // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
   int64_t dictionary_size_limit = 1 << 20;
+  // BYTE_ARRAY min/max (chunk, page header and page index) longer than this are truncated: the
+  // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
+  // both marked inexact. 0 keeps them whole.
+  int32_t statistics_truncate_length = 64;
   MemoryPool* pool = default_memory_pool();
 };
 
@@ -54,7 +58,24 @@ struct EncodedChunk {
   // PLAIN bytes of the smallest and largest non-null value in the type's sort order; absent
   // when every value is null or NaN, or when the type has no order quiver computes (float16).
   std::optional<std::string> min, max;
+  bool min_exact = true, max_exact = true;  // false when truncated
+
+  // Each data page, for the page index; offsets are relative to the chunk's start.
+  struct Page {
+    int64_t offset = 0;
+    int32_t compressed_size = 0;  // with its header
+    int64_t first_row = 0;        // within the chunk (row group)
+    int64_t null_count = 0;
+    bool null_page = false;  // no non-null value
+    std::optional<std::string> min, max;  // truncated like the chunk's
+  };
+  std::vector<Page> pages;
+  BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
 };
+
+// Truncates byte-array bounds longer than `limit` (see statistics_truncate_length); `utf8`
+// keeps whole code points. A max made only of 0xFF bytes (or U+10FFFF) stays whole.
+void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact);
 
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,

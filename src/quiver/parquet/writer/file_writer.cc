@@ -166,6 +166,7 @@ Status ParquetFileWriter::FlushRowGroup() {
   co.page_size = options_.page_size;
   co.dictionary = options_.dictionary;
   co.dictionary_size_limit = options_.dictionary_size_limit;
+  co.statistics_truncate_length = options_.statistics_truncate_length;
   co.pool = options_.pool;
   std::vector<EncodedChunk> chunks;
   chunks.reserve(static_cast<size_t>(ncols));
@@ -221,6 +222,10 @@ Status ParquetFileWriter::FlushRowGroup() {
     info.null_count = c.null_count;
     info.min = std::move(c.min);
     info.max = std::move(c.max);
+    info.min_exact = c.min_exact;
+    info.max_exact = c.max_exact;
+    if (options_.page_index) info.pages = std::move(c.pages);
+    info.boundary_order = c.boundary_order;
     QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
     c.bytes = BufferBuilder(options_.pool);  // release the chunk's memory before the next one is written
     rg.total_byte_size += info.total_uncompressed_size;
@@ -234,10 +239,65 @@ Status ParquetFileWriter::FlushRowGroup() {
   return Status::OK();
 }
 
+// Every chunk's ColumnIndex, then every chunk's OffsetIndex (the layout other writers use, so a
+// reader fetches each kind in one read). A chunk with a page that has values but no bounds
+// (NaN only, float16) gets no ColumnIndex.
+Status ParquetFileWriter::WritePageIndex() {
+  if (!options_.page_index) return Status::OK();
+  BufferBuilder buf(options_.pool);
+  Arena arena(options_.pool);
+  for (RowGroupInfo& rg : row_groups_) {
+    for (ChunkInfo& c : rg.columns) {
+      const size_t n = c.pages.size();
+      bool valid = n > 0;
+      for (const auto& p : c.pages) valid = valid && (p.null_page || p.min.has_value());
+      if (!valid) continue;
+      ColumnIndex ci;
+      QUIVER_ASSIGN_OR_RETURN(ci.null_pages, MakeList<bool>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(ci.min_values, MakeList<Binary>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(ci.max_values, MakeList<Binary>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(List<int64_t> nulls, MakeList<int64_t>(&arena, static_cast<int64_t>(n)));
+      for (size_t i = 0; i < n; ++i) {
+        const auto& p = c.pages[i];
+        ci.null_pages[i] = p.null_page;
+        // Null pages have empty bounds (the spec's rule).
+        ci.min_values[i] = p.null_page || !p.min ? std::string_view() : std::string_view(*p.min);
+        ci.max_values[i] = p.null_page || !p.max ? std::string_view() : std::string_view(*p.max);
+        nulls[i] = p.null_count;
+      }
+      ci.null_counts = nulls;
+      ci.boundary_order = c.boundary_order;
+      buf.Clear();
+      QUIVER_RETURN_NOT_OK(EncodeColumnIndex(ci, &buf));
+      c.column_index_offset = out_->Tell();
+      c.column_index_length = static_cast<int32_t>(buf.size());
+      QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
+    }
+  }
+  for (RowGroupInfo& rg : row_groups_) {
+    for (ChunkInfo& c : rg.columns) {
+      if (c.pages.empty()) continue;
+      OffsetIndex oi;
+      QUIVER_ASSIGN_OR_RETURN(oi.page_locations, MakeList<PageLocation>(&arena, static_cast<int64_t>(c.pages.size())));
+      for (size_t i = 0; i < c.pages.size(); ++i) {
+        oi.page_locations[i] =
+            PageLocation{c.file_offset + c.pages[i].offset, c.pages[i].compressed_size, c.pages[i].first_row};
+      }
+      buf.Clear();
+      QUIVER_RETURN_NOT_OK(EncodeOffsetIndex(oi, &buf));
+      c.offset_index_offset = out_->Tell();
+      c.offset_index_length = static_cast<int32_t>(buf.size());
+      QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
+    }
+  }
+  return Status::OK();
+}
+
 Status ParquetFileWriter::Close() {
   if (closed_) return Status::OK();
   QUIVER_RETURN_NOT_OK(FlushRowGroup());
   closed_ = true;
+  QUIVER_RETURN_NOT_OK(WritePageIndex());
   Arena arena(options_.pool);
   const int ncols = static_cast<int>(leaves_.size());
   FileMetaData md;
@@ -294,8 +354,8 @@ Status ParquetFileWriter::Close() {
       if (c.min && c.max) {
         st->min_value = std::string_view(*c.min);
         st->max_value = std::string_view(*c.max);
-        st->is_min_value_exact = true;
-        st->is_max_value_exact = true;
+        st->is_min_value_exact = c.min_exact;
+        st->is_max_value_exact = c.max_exact;
       }
       QUIVER_ASSIGN_OR_RETURN(List<PageEncodingStats> es, MakeList<PageEncodingStats>(&arena, dict ? 2 : 1));
       size_t j = 0;
@@ -303,6 +363,14 @@ Status ParquetFileWriter::Close() {
       es[j++] = PageEncodingStats{PageType::DATA_PAGE, c.data_encoding, c.data_pages};
       m.encoding_stats = es;
       cc.meta_data = m;
+      if (c.offset_index_length > 0) {
+        cc.offset_index_offset = c.offset_index_offset;
+        cc.offset_index_length = c.offset_index_length;
+      }
+      if (c.column_index_length > 0) {
+        cc.column_index_offset = c.column_index_offset;
+        cc.column_index_length = c.column_index_length;
+      }
     }
   }
 

@@ -25,6 +25,11 @@ struct ParquetWriterOptions {
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   int64_t dictionary_size_limit = 1 << 20;
+  // ColumnIndex and OffsetIndex of every column chunk, written after the last row group (pages
+  // carry their statistics in their headers either way).
+  bool page_index = true;
+  // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
+  int32_t statistics_truncate_length = 64;
   // Added to the footer after the schema's own metadata.
   KeyValueMetadata key_value_metadata;
   // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
@@ -58,6 +63,12 @@ class ParquetFileWriter {
     Encoding data_encoding = Encoding::PLAIN;
     int64_t null_count = 0;
     std::optional<std::string> min, max;
+    bool min_exact = true, max_exact = true;
+    std::vector<EncodedChunk::Page> pages;  // offsets relative to file_offset
+    BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
+    // Where its ColumnIndex/OffsetIndex were written (length 0: none).
+    int64_t column_index_offset = 0, offset_index_offset = 0;
+    int32_t column_index_length = 0, offset_index_length = 0;
   };
   struct RowGroupInfo {
     std::vector<ChunkInfo> columns;
@@ -66,6 +77,7 @@ class ParquetFileWriter {
 
  private:
   ParquetFileWriter() = default;
+  Status WritePageIndex();
 
   io::OutputStream* out_ = nullptr;
   SchemaPtr schema_;
