@@ -342,5 +342,45 @@ TEST_F(Interop, NestedListsStructsAndMaps) {
   EXPECT_NE(r.out.find("polars: id 0, column"), std::string::npos) << r.out;
 }
 
+TEST_F(Interop, DataPageV2) {
+  const std::string csv = Path("v2.csv");
+  {
+    std::ofstream o(csv);
+    o << "id,name,price,flag\n";
+    for (int i = 0; i < 5000; ++i) {
+      o << i << "," << (i % 11 == 0 ? "" : "n" + std::to_string(i % 300)) << "," << (i % 7 == 0 ? "" : std::to_string(i) + ".5")
+        << "," << (i % 3 == 0 ? "" : i % 2 ? "true" : "false") << "\n";
+    }
+  }
+  for (const char* codec : {"snappy", "zstd", "none"}) {
+    for (const char* dict : {"--dictionary", "--no-dictionary"}) {
+      const std::string pq = Path(std::string("v2-") + codec + dict + ".parquet");
+      auto r = RunCli("convert " + csv + " " + pq + " --page-version 2 --page-size 2048 --row-group-size 1500 --compression " +
+                      codec + " " + dict + " --types 'id=int64,name=string,price=double,flag=bool'");
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::string json = Check(pq, csv, ",", "--extremes");
+      EXPECT_NE(json.find("\"rows\":5000"), std::string::npos) << json;
+      auto meta = RunCli("meta " + pq);
+      EXPECT_NE(meta.out.find("DATA_PAGE_V2"), std::string::npos) << meta.out;
+    }
+  }
+  // Nested columns in V2 pages (which must start at row boundaries).
+  const SchemaPtr schema = NestedSchema();
+  NestedRows gen(7);
+  auto batch = gen.Make(schema, 0, 3000);
+  std::vector<Array> cols = batch->columns();
+  ListBuilder req(schema->field(8).type, std::make_unique<NumericBuilder<int64_t>>(int64()));
+  for (int64_t i = 0; i < 3000; ++i) ASSERT_TRUE(req.Append().ok());
+  cols[8] = *req.Finish();
+  batch = std::make_shared<RecordBatch>(schema, 3000, std::move(cols));
+  parquet::ParquetWriterOptions opts;
+  opts.page_version = 2;
+  opts.page_size = 1024;
+  opts.row_group_rows = 1000;
+  const std::string pq = Path("nested-v2.parquet"), js = Path("nested-v2.jsonl");
+  ASSERT_TRUE(WriteNested(schema, {batch}, opts, pq, js).ok());
+  EXPECT_NE(CheckValues(pq, js).find("\"rows\":3000"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace quiver

@@ -27,6 +27,7 @@ struct ConvertArgs {
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   bool page_index = true;
+  int page_version = 1;
   int32_t statistics_truncate = 64;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
@@ -98,6 +99,7 @@ Status RunConvert(const ConvertArgs& a) {
     wo.page_size = a.page_size;
     wo.dictionary = a.dictionary;
     wo.page_index = a.page_index;
+    wo.page_version = a.page_version;
     wo.statistics_truncate_length = a.statistics_truncate;
     QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
   } else if (to == "jsonl") {
@@ -157,6 +159,9 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   app->add_flag("--page-index,!--no-page-index", a->page_index,
                 "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");
+  app->add_option("--page-version", a->page_version, "Parquet data page version: 1 or 2")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1, 2}));
   app->add_option("--statistics-truncate", a->statistics_truncate,
                   "Truncate string/binary min/max statistics to this many bytes (0: never)")
       ->capture_default_str()

@@ -78,7 +78,25 @@ void ExpectSameRows(const RecordBatch& want, const RecordBatch& got) {
 struct Case {
   compress::Codec codec;
   bool dictionary;
+  int page_version = 1;
 };
+
+std::string CaseName(const Case& c) {
+  return std::string(compress::CodecName(c.codec)) + (c.dictionary ? "_dict" : "_plain") + (c.page_version == 2 ? "_v2" : "");
+}
+
+// Every data page of every chunk is of the case's version.
+void ExpectPageVersion(const FileMetaData& md, int version) {
+  for (const auto& rg : md.row_groups) {
+    for (const auto& cc : rg.columns) {
+      for (const auto& es : *cc.meta_data->encoding_stats) {
+        if (es.page_type != PageType::DICTIONARY_PAGE) {
+          EXPECT_EQ(es.page_type, version == 2 ? PageType::DATA_PAGE_V2 : PageType::DATA_PAGE);
+        }
+      }
+    }
+  }
+}
 
 class RoundTrip : public ::testing::TestWithParam<Case> {};
 
@@ -92,6 +110,7 @@ TEST_P(RoundTrip, RandomTablesReadBackEqual) {
   ParquetWriterOptions opts;
   opts.codec = GetParam().codec;
   opts.dictionary = GetParam().dictionary;
+  opts.page_version = GetParam().page_version;
   opts.row_group_rows = 3000;
   opts.page_size = 4096;
   auto bytes = WriteFile(schema, batches, opts);
@@ -108,6 +127,7 @@ TEST_P(RoundTrip, RandomTablesReadBackEqual) {
   const auto& chunk = *reader->metadata().row_groups[0].columns[3].meta_data;
   EXPECT_EQ(static_cast<int>(chunk.codec), static_cast<int>(GetParam().codec));
   EXPECT_EQ(chunk.dictionary_page_offset.has_value(), GetParam().dictionary);
+  ExpectPageVersion(reader->metadata(), GetParam().page_version);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -115,10 +135,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{compress::Codec::kSnappy, true}, Case{compress::Codec::kSnappy, false},
                       Case{compress::Codec::kUncompressed, true}, Case{compress::Codec::kZstd, true},
                       Case{compress::Codec::kLz4Raw, false}, Case{compress::Codec::kGzip, true},
-                      Case{compress::Codec::kBrotli, false}),
-    [](const auto& info) {
-      return std::string(compress::CodecName(info.param.codec)) + (info.param.dictionary ? "_dict" : "_plain");
-    });
+                      Case{compress::Codec::kBrotli, false}, Case{compress::Codec::kSnappy, true, 2},
+                      Case{compress::Codec::kUncompressed, false, 2}, Case{compress::Codec::kZstd, false, 2}),
+    [](const auto& info) { return CaseName(info.param); });
 
 // Column values chosen by hand: extremes, NaN, signed zeros, empty and non-ASCII strings.
 std::shared_ptr<RecordBatch> Extremes() {
@@ -222,6 +241,7 @@ TEST_P(NestedRoundTrip, RandomNestedTablesReadBackEqual) {
   ParquetWriterOptions opts;
   opts.codec = GetParam().codec;
   opts.dictionary = GetParam().dictionary;
+  opts.page_version = GetParam().page_version;
   opts.row_group_rows = 3000;
   opts.page_size = 2048;
   auto bytes = WriteFile(schema, batches, opts);
@@ -257,15 +277,16 @@ TEST_P(NestedRoundTrip, RandomNestedTablesReadBackEqual) {
     rows += rg.num_rows;
   }
   EXPECT_EQ(rows, 1000 + 4321 + 7 + 2500);
+  ExpectPageVersion(md, GetParam().page_version);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Codecs, NestedRoundTrip,
     ::testing::Values(Case{compress::Codec::kSnappy, true}, Case{compress::Codec::kUncompressed, false},
-                      Case{compress::Codec::kZstd, true}, Case{compress::Codec::kLz4Raw, false}),
-    [](const auto& info) {
-      return std::string(compress::CodecName(info.param.codec)) + (info.param.dictionary ? "_dict" : "_plain");
-    });
+                      Case{compress::Codec::kZstd, true}, Case{compress::Codec::kLz4Raw, false},
+                      Case{compress::Codec::kSnappy, true, 2}, Case{compress::Codec::kUncompressed, false, 2},
+                      Case{compress::Codec::kGzip, false, 2}),
+    [](const auto& info) { return CaseName(info.param); });
 
 // Values chosen by hand: empty lists, null lists, null elements, list values under a null list
 // slot (Arrow allows a null list to cover a non-empty range), sliced input.

@@ -601,26 +601,28 @@ class ChunkWriter {
     return e->Put(values, k, &consumed);
   }
 
-  Status WritePage(const PageHeader& header_in, const BufferBuilder& body) {
+  // The first `raw` bytes of the body (a V2 page's levels) are stored uncompressed.
+  Status WritePage(const PageHeader& header_in, const BufferBuilder& body, int64_t raw = 0) {
     PageHeader h = header_in;
-    const uint8_t* payload = body.data();
-    int64_t payload_size = body.size();
+    const uint8_t* payload = body.data() + raw;
+    int64_t payload_size = body.size() - raw;
     if (o_.codec != compress::Codec::kUncompressed) {
       compressed_.Clear();
       QUIVER_RETURN_NOT_OK(compress::Compress(o_.codec, o_.compression_level,
-                                              std::span<const uint8_t>(body.data(), static_cast<size_t>(body.size())),
+                                              std::span<const uint8_t>(payload, static_cast<size_t>(payload_size)),
                                               &compressed_));
       payload = compressed_.data();
       payload_size = compressed_.size();
     }
-    if (body.size() > INT32_MAX || payload_size > INT32_MAX) {
+    if (body.size() > INT32_MAX || raw + payload_size > INT32_MAX) {
       return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
     }
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
-    h.compressed_page_size = static_cast<int32_t>(payload_size);
+    h.compressed_page_size = static_cast<int32_t>(raw + payload_size);
     const int64_t before = out_->bytes.size();
     QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
     out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
+    QUIVER_RETURN_NOT_OK(out_->bytes.Append(body.data(), raw));
     return out_->bytes.Append(payload, payload_size);
   }
 
@@ -637,8 +639,17 @@ class ChunkWriter {
   Status FlushPage() {
     if (page_rows_ == 0) return Status::OK();
     body_.Clear();
-    if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&rep_levels_));
-    if (max_def_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&levels_));
+    const bool v2 = o_.page_version == 2;
+    int64_t rep_bytes = 0, def_bytes = 0;
+    if (v2) {
+      if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(rep_levels_.Finish(&body_));
+      rep_bytes = body_.size();
+      if (max_def_ > 0) QUIVER_RETURN_NOT_OK(levels_.Finish(&body_));
+      def_bytes = body_.size() - rep_bytes;
+    } else {
+      if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&rep_levels_));
+      if (max_def_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&levels_));
+    }
     if (dictionary_) {
       if (dict32_) QUIVER_RETURN_NOT_OK(dict32_->FlushIndices(&body_));
       if (dict64_) QUIVER_RETURN_NOT_OK(dict64_->FlushIndices(&body_));
@@ -677,15 +688,30 @@ class ChunkWriter {
       st.is_max_value_exact = max_exact;
     }
     PageHeader h;
-    h.type = PageType::DATA_PAGE;
-    DataPageHeader dp;
-    dp.num_values = static_cast<int32_t>(page_rows_);
-    dp.encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
-    dp.definition_level_encoding = Encoding::RLE;
-    dp.repetition_level_encoding = Encoding::RLE;
-    dp.statistics.Set(&st);
-    h.data_page_header = dp;
-    QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    const Encoding enc = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    if (v2) {
+      h.type = PageType::DATA_PAGE_V2;
+      DataPageHeaderV2 dp;
+      dp.num_values = static_cast<int32_t>(page_rows_);
+      dp.num_nulls = static_cast<int32_t>(page_nulls_);
+      dp.num_rows = static_cast<int32_t>(page_row_count_);
+      dp.encoding = enc;
+      dp.definition_levels_byte_length = static_cast<int32_t>(def_bytes);
+      dp.repetition_levels_byte_length = static_cast<int32_t>(rep_bytes);
+      dp.is_compressed = o_.codec != compress::Codec::kUncompressed;
+      dp.statistics.Set(&st);
+      h.data_page_header_v2 = dp;
+    } else {
+      h.type = PageType::DATA_PAGE;
+      DataPageHeader dp;
+      dp.num_values = static_cast<int32_t>(page_rows_);
+      dp.encoding = enc;
+      dp.definition_level_encoding = Encoding::RLE;
+      dp.repetition_level_encoding = Encoding::RLE;
+      dp.statistics.Set(&st);
+      h.data_page_header = dp;
+    }
+    QUIVER_RETURN_NOT_OK(WritePage(h, body_, rep_bytes + def_bytes));
     page.compressed_size = static_cast<int32_t>(out_->bytes.size() - page.offset);
     out_->pages.push_back(std::move(page));
     page_min_.reset();

@@ -29,6 +29,9 @@ struct ColumnWriterOptions {
   // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
   // both marked inexact. 0 keeps them whole.
   int32_t statistics_truncate_length = 64;
+  // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
+  // (levels uncompressed in front, their lengths and the null and row counts in the header).
+  int page_version = 1;
   MemoryPool* pool = default_memory_pool();
 };
 

@@ -106,6 +106,9 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
                                                                    ParquetWriterOptions options) {
   if (options.row_group_rows <= 0) return Status::Invalid("row group size must be positive");
   if (options.page_size <= 0) return Status::Invalid("page size must be positive");
+  if (options.page_version != 1 && options.page_version != 2) {
+    return Status::Invalid(fmt::format("data page version must be 1 or 2, got {}", options.page_version));
+  }
   if (!compress::IsCodecSupported(options.codec) || options.codec == compress::Codec::kLz4Hadoop) {
     // The Hadoop-framed LZ4 is deprecated and read inconsistently; LZ4_RAW replaces it.
     return Status::NotImplemented(fmt::format("writing {} pages", compress::CodecName(options.codec)));
@@ -167,6 +170,7 @@ Status ParquetFileWriter::FlushRowGroup() {
   co.dictionary = options_.dictionary;
   co.dictionary_size_limit = options_.dictionary_size_limit;
   co.statistics_truncate_length = options_.statistics_truncate_length;
+  co.page_version = options_.page_version;
   co.pool = options_.pool;
   std::vector<EncodedChunk> chunks;
   chunks.reserve(static_cast<size_t>(ncols));
@@ -360,7 +364,8 @@ Status ParquetFileWriter::Close() {
       QUIVER_ASSIGN_OR_RETURN(List<PageEncodingStats> es, MakeList<PageEncodingStats>(&arena, dict ? 2 : 1));
       size_t j = 0;
       if (dict) es[j++] = PageEncodingStats{PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1};
-      es[j++] = PageEncodingStats{PageType::DATA_PAGE, c.data_encoding, c.data_pages};
+      es[j++] = PageEncodingStats{options_.page_version == 2 ? PageType::DATA_PAGE_V2 : PageType::DATA_PAGE,
+                                  c.data_encoding, c.data_pages};
       m.encoding_stats = es;
       cc.meta_data = m;
       if (c.offset_index_length > 0) {

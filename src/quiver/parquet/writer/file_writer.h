@@ -28,6 +28,8 @@ struct ParquetWriterOptions {
   // ColumnIndex and OffsetIndex of every column chunk, written after the last row group (pages
   // carry their statistics in their headers either way).
   bool page_index = true;
+  // Data page version: 1 (DATA_PAGE, what every reader knows) or 2 (DATA_PAGE_V2).
+  int page_version = 1;
   // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
   int32_t statistics_truncate_length = 64;
   // Added to the footer after the schema's own metadata.
