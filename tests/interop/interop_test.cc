@@ -109,6 +109,52 @@ TEST_F(Interop, TypedTableUnderEveryCodecAndEncoding) {
   }
 }
 
+// Every value encoding on the physical types it suits, in V1 and V2 pages.
+TEST_F(Interop, ColumnEncodings) {
+  const std::string csv = Path("enc.csv");
+  {
+    std::ofstream o(csv);
+    o << "id,small,price,amount,big,name,prefixed,ts,day,dbss,i64bss,bigbss,flag\n";
+    for (int i = 0; i < 4000; ++i) {
+      const bool null = i % 9 == 4;
+      o << i * 7 - 3000 << "," << (null ? "" : std::to_string(i % 1000 - 500)) << "," << (null ? "" : std::to_string(i) + ".125")
+        << "," << (i % 500) << "." << (10 + i % 90) << "," << (i % 2 ? "-" : "") << "12345678901234567890." << (1000 + i % 9000)
+        << "," << (null ? "" : "name" + std::to_string(i % 77)) << ",https://example.com/items/" << i / 3 << ","
+        << "2024-03-0" << (1 + i % 9) << " 1" << (i % 10) << ":2" << (i % 10) << ":00," << (1970 + i % 80) << "-0"
+        << (1 + i % 9) << "-1" << (i % 10) << "," << (null ? "" : std::to_string(i * 0.5)) << "," << i * 1000003LL << ","
+        << "9876543210987654321." << i % 10 << "," << (i % 3 ? "true" : "false") << "\n";
+    }
+  }
+  const std::string types =
+      "id=int64,small=int32,price=double,amount=decimal(9,2),big=decimal(30,4),name=string,prefixed=string,"
+      "ts=timestamp,day=date,dbss=double,i64bss=int64,bigbss=decimal(30,1),flag=bool";
+  const std::string enc =
+      "id=delta_binary_packed,small=delta_binary_packed,price=byte_stream_split,amount=delta_binary_packed,"
+      "big=plain,name=delta_length_byte_array,prefixed=delta_byte_array,ts=delta_binary_packed,"
+      "day=delta_binary_packed,dbss=byte_stream_split,i64bss=delta_binary_packed,bigbss=plain,flag=plain";
+  for (const char* version : {"1", "2"}) {
+    const std::string pq = Path(std::string("enc-v") + version + ".parquet");
+    auto r = RunCli("convert " + csv + " " + pq + " --types '" + types + "' --column-encoding '" + enc +
+                    "' --page-size 4096 --row-group-size 1500 --compression zstd --page-version " + version);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string json = Check(pq, csv, ",", "--meta --extremes");
+    EXPECT_NE(json.find("\"rows\":4000"), std::string::npos) << json;
+    for (const char* want : {"\"path_in_schema\":\"id\",", "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+                             "BYTE_STREAM_SPLIT"}) {
+      EXPECT_NE(json.find(want), std::string::npos) << want << " in " << json;
+    }
+    for (const char* col : {"id", "small", "price", "amount", "big", "name", "prefixed", "ts", "day", "dbss", "i64bss", "bigbss"}) {
+      const size_t at = json.find(std::string("\"path_in_schema\":\"") + col + "\"");
+      ASSERT_NE(at, std::string::npos) << col;
+      const size_t e = json.find("\"encodings\":\"", at);
+      EXPECT_EQ(json.find("RLE_DICTIONARY", e) < json.find('}', e), false) << col << ": " << json.substr(e, 60);
+    }
+  }
+  auto bad = RunCli("convert " + csv + " " + Path("bad.parquet") + " --types '" + types + "' --column-encoding name=delta_binary_packed");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("DELTA_BINARY_PACKED does not apply to BYTE_ARRAY"), std::string::npos) << bad.err;
+}
+
 TEST_F(Interop, LineitemDefaultsAndSmallRowGroups) {
   const std::string csv = Path("li.csv");
   ASSERT_EQ(RunCli("gen lineitem --rows 100000 -o " + csv).exit_code, 0);

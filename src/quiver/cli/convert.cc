@@ -28,6 +28,7 @@ struct ConvertArgs {
   bool dictionary = true;
   bool page_index = true;
   int page_version = 1;
+  std::vector<std::string> encodings;  // column=encoding
   int32_t statistics_truncate = 64;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
@@ -100,6 +101,14 @@ Status RunConvert(const ConvertArgs& a) {
     wo.dictionary = a.dictionary;
     wo.page_index = a.page_index;
     wo.page_version = a.page_version;
+    for (const std::string& e : a.encodings) {
+      const size_t eq = e.rfind('=');
+      if (eq == std::string::npos || eq == 0) {
+        return Status::Invalid(fmt::format("--column-encoding takes column=encoding, got '{}'", e));
+      }
+      QUIVER_ASSIGN_OR_RETURN(parquet::Encoding enc, parquet::EncodingFromName(e.substr(eq + 1)));
+      wo.column_encodings.emplace_back(e.substr(0, eq), enc);
+    }
     wo.statistics_truncate_length = a.statistics_truncate;
     QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
   } else if (to == "jsonl") {
@@ -159,6 +168,11 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   app->add_flag("--page-index,!--no-page-index", a->page_index,
                 "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");
+  app->add_option("--column-encoding", a->encodings,
+                  "Parquet value encoding per column instead of the dictionary, column=encoding[,...]: plain, "
+                  "delta_binary_packed (integers), delta_length_byte_array (strings), delta_byte_array (strings), "
+                  "byte_stream_split (floats)")
+      ->delimiter(',');
   app->add_option("--page-version", a->page_version, "Parquet data page version: 1 or 2")
       ->capture_default_str()
       ->check(CLI::IsMember({1, 2}));

@@ -428,6 +428,84 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
 }
 
+// Every encoding on every physical type it suits (flat and nested leaves, V1 and V2 pages),
+// read back equal, with the encoding in the chunk metadata.
+TEST(ParquetFileWriter, ColumnEncodingsByOption) {
+  struct Col {
+    Field f;
+    Encoding e;
+  };
+  const std::vector<Col> cols = {
+      {field("i32", int32()), Encoding::DELTA_BINARY_PACKED},
+      {field("i64", int64()), Encoding::DELTA_BINARY_PACKED},
+      {field("u64", uint64()), Encoding::DELTA_BINARY_PACKED},
+      {field("ts", timestamp(quiver::TimeUnit::kMicro)), Encoding::DELTA_BINARY_PACKED},
+      {field("date", date32()), Encoding::DELTA_BINARY_PACKED},
+      {field("s_dlba", utf8()), Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {field("b_dlba", binary()), Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {field("s_dba", utf8()), Encoding::DELTA_BYTE_ARRAY},
+      {field("b_dba", binary()), Encoding::DELTA_BYTE_ARRAY},
+      {field("f32", float32()), Encoding::BYTE_STREAM_SPLIT},
+      {field("f64", float64()), Encoding::BYTE_STREAM_SPLIT},
+      {field("f16_plain", float16()), Encoding::PLAIN},
+      {field("l", list(int64())), Encoding::DELTA_BINARY_PACKED},
+      {field("ls", list(utf8())), Encoding::DELTA_BYTE_ARRAY},
+      {field("b", boolean()), Encoding::PLAIN},
+  };
+  std::vector<Field> fields;
+  for (const auto& c : cols) fields.push_back(c.f);
+  auto schema = std::make_shared<const Schema>(fields);
+  for (int version : {1, 2}) {
+    SCOPED_TRACE(version);
+    ParquetWriterOptions opts;
+    opts.page_size = 2048;
+    opts.row_group_rows = 2500;
+    opts.page_version = version;
+    for (const auto& c : cols) opts.column_encodings.emplace_back(c.f.name, c.e);
+    std::vector<std::shared_ptr<RecordBatch>> batches = {RandomBatch(schema, 3000, 5, 0.2), RandomBatch(schema, 1111, 6, 0.5)};
+    auto bytes = WriteFile(schema, batches, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    auto want = ConcatenateBatches(schema, batches);
+    ASSERT_TRUE(want.ok());
+    ExpectSameRows(**want, **got);
+    for (const auto& rg : reader->metadata().row_groups) {
+      for (size_t i = 0; i < cols.size(); ++i) {
+        const auto& m = *rg.columns[i].meta_data;
+        EXPECT_FALSE(m.dictionary_page_offset.has_value()) << cols[i].f.name;
+        EXPECT_EQ(m.encodings[0], cols[i].e) << cols[i].f.name;
+        EXPECT_EQ((*m.encoding_stats)[0].encoding, cols[i].e) << cols[i].f.name;
+      }
+    }
+  }
+  // A dotted leaf path names one leaf; unknown columns and unsuitable encodings are errors.
+  auto nested = std::make_shared<const Schema>(std::vector<Field>{field("s", struct_({field("a", int64()), field("b", utf8())}))});
+  ParquetWriterOptions opts;
+  opts.column_encodings = {{"s.a", Encoding::DELTA_BINARY_PACKED}};
+  auto ok = WriteFile(nested, {RandomBatch(nested, 100, 1, 0.1)}, opts);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  auto r = ParquetFileReader::Open(io::MemorySource(*ok));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->metadata().row_groups[0].columns[0].meta_data->encodings[0], Encoding::DELTA_BINARY_PACKED);
+  EXPECT_TRUE((*r)->metadata().row_groups[0].columns[1].meta_data->dictionary_page_offset.has_value());
+  io::BufferOutputStream out;
+  opts.column_encodings = {{"nope", Encoding::PLAIN}};
+  auto w = ParquetFileWriter::Open(&out, nested, opts);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().ToString().find("unknown column 'nope'"), std::string::npos) << w.status().ToString();
+  opts.column_encodings = {{"s", Encoding::DELTA_BINARY_PACKED}};
+  w = ParquetFileWriter::Open(&out, nested, opts);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().ToString().find("DELTA_BINARY_PACKED does not apply to BYTE_ARRAY"), std::string::npos)
+      << w.status().ToString();
+  EXPECT_EQ(*EncodingFromName("Byte_Stream_Split"), Encoding::BYTE_STREAM_SPLIT);
+  EXPECT_FALSE(CheckEncoding(Encoding::BYTE_STREAM_SPLIT, Type::INT32).ok());
+  EXPECT_FALSE(CheckEncoding(Encoding::DELTA_BYTE_ARRAY, Type::FIXED_LEN_BYTE_ARRAY).ok());
+  EXPECT_FALSE(EncodingFromName("rle").ok());
+}
+
 TEST(ParquetFileWriter, TruncateBounds) {
   auto run = [](int32_t limit, bool utf8, std::string mn, std::string mx) {
     bool me = true, xe = true;

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <memory>
 
 #include "quiver/core/bit_util.h"
+#include "quiver/parquet/encoding/byte_stream_split.h"
+#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_byte_array.h"
+#include "quiver/parquet/encoding/delta_length_byte_array.h"
 #include "quiver/parquet/encoding/dictionary.h"
 #include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bitpacked.h"
@@ -257,8 +262,18 @@ class ChunkWriter {
  private:
   void Start(bool dictionary, bool* fits) {
     *fits = true;
-    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
+    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN && !o_.encoding;
     if (dictionary_) MakeDictionary();
+    encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
+    switch (encoding_) {
+      case Encoding::DELTA_BINARY_PACKED:
+        if (leaf_.physical == Type::INT32) delta32_ = std::make_unique<encoding::DeltaBinaryPackedEncoder<int32_t>>(o_.pool);
+        else delta64_ = std::make_unique<encoding::DeltaBinaryPackedEncoder<int64_t>>(o_.pool);
+        break;
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY: dlba_ = std::make_unique<encoding::DeltaLengthByteArrayEncoder>(o_.pool); break;
+      case Encoding::DELTA_BYTE_ARRAY: dba_ = std::make_unique<encoding::DeltaByteArrayEncoder>(o_.pool); break;
+      default: break;  // PLAIN and BYTE_STREAM_SPLIT gather PLAIN bytes
+    }
   }
   // *fits false when the dictionary gave up (the chunk starts over PLAIN).
   Status AfterSlice(bool* fits) {
@@ -272,7 +287,7 @@ class ChunkWriter {
   Status Finish() {
     QUIVER_RETURN_NOT_OK(FlushPage());
     if (dictionary_) QUIVER_RETURN_NOT_OK(PrependDictionaryPage());
-    out_->data_encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    out_->data_encoding = encoding_;
     FinishStats();
     return Status::OK();
   }
@@ -550,6 +565,8 @@ class ChunkWriter {
         int64_t consumed = 0;
         return dictb_->Put(offsets, data, n, &consumed, v, a.offset + r);
       }
+      if (dlba_) return dlba_->Put(offsets, data, n, v, a.offset + r);
+      if (dba_) return dba_->Put(offsets, data, n, v, a.offset + r);
       return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
     }
 
@@ -564,11 +581,13 @@ class ChunkWriter {
         if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint32_t*>(d), k);
         else SliceStats(reinterpret_cast<const int32_t*>(d), k);
         if (dictionary_) return PutDict(dict32_.get(), reinterpret_cast<const int32_t*>(d), k);
+        if (delta32_) return delta32_->Put(reinterpret_cast<const int32_t*>(d), k);
         break;
       case Type::INT64:
         if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint64_t*>(d), k);
         else SliceStats(reinterpret_cast<const int64_t*>(d), k);
         if (dictionary_) return PutDict(dict64_.get(), reinterpret_cast<const int64_t*>(d), k);
+        if (delta64_) return delta64_->Put(reinterpret_cast<const int64_t*>(d), k);
         break;
       case Type::FLOAT:
         SliceStats(reinterpret_cast<const float*>(d), k);
@@ -588,6 +607,7 @@ class ChunkWriter {
           int64_t consumed = 0;
           return dictb_->Put(fixed_offsets_.data(), d, k, &consumed);
         }
+        if (dba_) return dba_->PutFixed(d, width_, k);
         break;
       }
       default: return Status::NotImplemented("unexpected physical type");
@@ -658,6 +678,17 @@ class ChunkWriter {
       if (dictb_) QUIVER_RETURN_NOT_OK(dictb_->FlushIndices(&body_));
     } else if (leaf_.physical == Type::BOOLEAN) {
       QUIVER_RETURN_NOT_OK(bools_.Finish(&body_));
+    } else if (delta32_) {
+      QUIVER_RETURN_NOT_OK(delta32_->Finish(&body_));
+    } else if (delta64_) {
+      QUIVER_RETURN_NOT_OK(delta64_->Finish(&body_));
+    } else if (dlba_) {
+      QUIVER_RETURN_NOT_OK(dlba_->Finish(&body_));
+    } else if (dba_) {
+      QUIVER_RETURN_NOT_OK(dba_->Finish(&body_));
+    } else if (encoding_ == Encoding::BYTE_STREAM_SPLIT) {
+      QUIVER_RETURN_NOT_OK(encoding::ByteStreamSplitEncode(plain_.data(), plain_.size() / width_, width_, &body_));
+      plain_.Clear();
     } else {
       QUIVER_RETURN_NOT_OK(body_.Append(plain_.data(), plain_.size()));
       plain_.Clear();
@@ -688,7 +719,7 @@ class ChunkWriter {
       st.is_max_value_exact = max_exact;
     }
     PageHeader h;
-    const Encoding enc = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    const Encoding enc = encoding_;
     if (v2) {
       h.type = PageType::DATA_PAGE_V2;
       DataPageHeaderV2 dp;
@@ -798,6 +829,11 @@ class ChunkWriter {
   int16_t max_def_, max_rep_;
   int width_ = 0;
   bool dictionary_ = false;
+  Encoding encoding_ = Encoding::PLAIN;  // of the data pages' values
+  std::unique_ptr<encoding::DeltaBinaryPackedEncoder<int32_t>> delta32_;
+  std::unique_ptr<encoding::DeltaBinaryPackedEncoder<int64_t>> delta64_;
+  std::unique_ptr<encoding::DeltaLengthByteArrayEncoder> dlba_;
+  std::unique_ptr<encoding::DeltaByteArrayEncoder> dba_;
   encoding::RleBitPackedEncoder levels_, rep_levels_;  // definition, repetition
   BufferBuilder scratch_, plain_, body_, compressed_;
   encoding::PlainBooleanEncoder bools_;
@@ -817,6 +853,35 @@ class ChunkWriter {
 };
 
 }  // namespace
+
+Status CheckEncoding(Encoding e, Type physical) {
+  bool ok = false;
+  switch (e) {
+    case Encoding::PLAIN: ok = true; break;
+    case Encoding::DELTA_BINARY_PACKED: ok = physical == Type::INT32 || physical == Type::INT64; break;
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows FIXED_LEN_BYTE_ARRAY, but Polars 0.25 refuses it.
+    case Encoding::DELTA_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows INT32, INT64 and FIXED_LEN_BYTE_ARRAY, but DuckDB 1.5 refuses those.
+    case Encoding::BYTE_STREAM_SPLIT: ok = physical == Type::FLOAT || physical == Type::DOUBLE; break;
+    default: break;
+  }
+  if (ok) return Status::OK();
+  return Status::Invalid(fmt::format("encoding {} does not apply to {} values", EncodingName(e), TypeName(physical)));
+}
+
+Result<Encoding> EncodingFromName(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n == "plain") return Encoding::PLAIN;
+  if (n == "delta_binary_packed") return Encoding::DELTA_BINARY_PACKED;
+  if (n == "delta_length_byte_array") return Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  if (n == "delta_byte_array") return Encoding::DELTA_BYTE_ARRAY;
+  if (n == "byte_stream_split") return Encoding::BYTE_STREAM_SPLIT;
+  return Status::Invalid(fmt::format(
+      "unknown encoding '{}' (plain, delta_binary_packed, delta_length_byte_array, delta_byte_array, byte_stream_split)",
+      name));
+}
 
 void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact) {
   if (limit <= 0) return;

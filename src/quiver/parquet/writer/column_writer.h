@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct ColumnWriterOptions {
   // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
   // (levels uncompressed in front, their lengths and the null and row counts in the header).
   int page_version = 1;
+  // The data pages' value encoding instead of a dictionary (or PLAIN): DELTA_BINARY_PACKED,
+  // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
+  // type allows it (CheckEncoding).
+  std::optional<Encoding> encoding;
   MemoryPool* pool = default_memory_pool();
 };
 
@@ -75,6 +80,13 @@ struct EncodedChunk {
   std::vector<Page> pages;
   BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
 };
+
+// OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and
+// Polars read: BYTE_STREAM_SPLIT only FLOAT/DOUBLE, DELTA_BYTE_ARRAY only BYTE_ARRAY).
+Status CheckEncoding(Encoding e, Type physical);
+// "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+// "byte_stream_split" (any case).
+Result<Encoding> EncodingFromName(std::string_view name);
 
 // Truncates byte-array bounds longer than `limit` (see statistics_truncate_length); `utf8`
 // keeps whole code points. A max made only of 0xFF bytes (or U+10FFFF) stays whole.

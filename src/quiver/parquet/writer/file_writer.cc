@@ -128,6 +128,17 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
       w->leaves_.push_back(std::move(leaf));
     }
   }
+  for (const auto& [name, enc] : options.column_encodings) {
+    bool found = false;
+    for (Leaf& leaf : w->leaves_) {
+      const std::string dotted = fmt::format("{}", fmt::join(leaf.path.path_in_schema, "."));
+      if (name != dotted && name != leaf.path.path_in_schema[0]) continue;
+      found = true;
+      QUIVER_RETURN_NOT_OK(CheckEncoding(enc, leaf.type.physical).WithContext(fmt::format("column '{}'", dotted)));
+      leaf.encoding = enc;
+    }
+    if (!found) return Status::Invalid(fmt::format("encoding for an unknown column '{}'", name));
+  }
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
@@ -181,12 +192,14 @@ Status ParquetFileWriter::FlushRowGroup() {
       group.Submit([this, i, &co, &chunks]() -> Status {
         const Leaf& leaf = leaves_[static_cast<size_t>(i)];
         EncodedChunk* out = &chunks[static_cast<size_t>(i)];
+        ColumnWriterOptions lo = co;
+        lo.encoding = leaf.encoding;
         Status st;
         if (leaf.flat) {
           std::vector<Array> pieces;
           pieces.reserve(pending_.size());
           for (const auto& b : pending_) pieces.push_back(b->column(leaf.top));
-          st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, co, out);
+          st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out);
         } else {
           std::vector<LeafPiece> pieces;
           pieces.reserve(pending_.size());
@@ -198,7 +211,7 @@ Status ParquetFileWriter::FlushRowGroup() {
             }
             pieces.push_back(std::move(*p));
           }
-          if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, co, out);
+          if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out);
         }
         if (!st.ok()) {
           return st.WithContext(
@@ -338,11 +351,13 @@ Status ParquetFileWriter::Close() {
       m.type = leaf.type.physical;
       const bool dict = c.dictionary_page_offset >= 0;
       const bool levels = leaf.path.max_def > 0 || leaf.path.max_rep > 0;
-      QUIVER_ASSIGN_OR_RETURN(m.encodings, MakeList<Encoding>(&arena, 1 + (levels ? 1 : 0) + (dict ? 1 : 0)));
-      size_t k = 0;
-      m.encodings[k++] = Encoding::PLAIN;
-      if (levels) m.encodings[k++] = Encoding::RLE;
-      if (dict) m.encodings[k++] = Encoding::RLE_DICTIONARY;
+      // PLAIN (dictionary page or values) or the chosen encoding, RLE levels, RLE_DICTIONARY.
+      std::vector<Encoding> encs;
+      encs.push_back(dict ? Encoding::PLAIN : c.data_encoding);
+      if (levels) encs.push_back(Encoding::RLE);
+      if (dict) encs.push_back(Encoding::RLE_DICTIONARY);
+      QUIVER_ASSIGN_OR_RETURN(m.encodings, MakeList<Encoding>(&arena, static_cast<int64_t>(encs.size())));
+      for (size_t k = 0; k < encs.size(); ++k) m.encodings[k] = encs[k];
       const auto& names = leaf.path.path_in_schema;
       QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, static_cast<int64_t>(names.size())));
       for (size_t k = 0; k < names.size(); ++k) m.path_in_schema[k] = names[k];

@@ -30,6 +30,10 @@ struct ParquetWriterOptions {
   bool page_index = true;
   // Data page version: 1 (DATA_PAGE, what every reader knows) or 2 (DATA_PAGE_V2).
   int page_version = 1;
+  // Value encodings by column instead of the dictionary: the key is a top-level column name
+  // (every leaf under it) or a leaf's dotted path ("s.b.list.item"); the encoding must suit the
+  // leaf's physical type (CheckEncoding). Open fails on an unknown name.
+  std::vector<std::pair<std::string, Encoding>> column_encodings;
   // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
   int32_t statistics_truncate_length = 64;
   // Added to the footer after the schema's own metadata.
@@ -91,6 +95,7 @@ class ParquetFileWriter {
     bool flat = true;
     LeafPath path;
     LeafType type;
+    std::optional<Encoding> encoding;
   };
   std::vector<Leaf> leaves_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
