@@ -158,12 +158,19 @@ TEST_F(Interop, ColumnEncodings) {
 TEST_F(Interop, LineitemDefaultsAndSmallRowGroups) {
   const std::string csv = Path("li.csv");
   ASSERT_EQ(RunCli("gen lineitem --rows 100000 -o " + csv).exit_code, 0);
-  for (const std::string extra : {"", " --compression zstd --row-group-size 30000 --no-dictionary"}) {
+  for (const std::string extra : {"", " --compression zstd --row-group-size 30000 --no-dictionary",
+                                  " --row-group-bytes 4000000 --page-version 2"}) {
     const std::string pq = Path("li.parquet");
     auto r = RunCli("convert " + csv + " " + pq + extra);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string json = Check(pq, csv);
     EXPECT_NE(json.find("\"rows\":100000"), std::string::npos) << json;
+    if (extra.find("row-group-bytes") != std::string::npos) {
+      auto meta = RunCli("meta " + pq);
+      const size_t at = meta.out.find("row groups: ");
+      ASSERT_NE(at, std::string::npos) << meta.out;
+      EXPECT_GT(std::stoi(meta.out.substr(at + 12)), 3) << meta.out;  // ~20 MB of lineitem in memory
+    }
   }
 }
 

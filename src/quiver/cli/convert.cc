@@ -24,6 +24,7 @@ struct ConvertArgs {
   std::string compression = "snappy";
   int compression_level = compress::kDefaultCompressionLevel;
   int64_t row_group_size = 1 << 20;
+  int64_t row_group_bytes = 0;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   bool page_index = true;
@@ -97,6 +98,7 @@ Status RunConvert(const ConvertArgs& a) {
     QUIVER_ASSIGN_OR_RETURN(wo.codec, compress::CodecFromName(a.compression));
     wo.compression_level = a.compression_level;
     wo.row_group_rows = a.row_group_size;
+    wo.row_group_bytes = a.row_group_bytes;
     wo.page_size = a.page_size;
     wo.dictionary = a.dictionary;
     wo.page_index = a.page_index;
@@ -164,6 +166,10 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
       ->capture_default_str();
   app->add_option("--compression-level", a->compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
   app->add_option("--row-group-size", a->row_group_size, "Rows per Parquet row group")->capture_default_str();
+  app->add_option("--row-group-bytes", a->row_group_bytes,
+                  "Also end a Parquet row group once its rows hold about this many bytes in memory (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app->add_option("--page-size", a->page_size, "Target bytes of values per Parquet data page")->capture_default_str();
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   app->add_flag("--page-index,!--no-page-index", a->page_index,

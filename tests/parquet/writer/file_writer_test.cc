@@ -506,6 +506,36 @@ TEST(ParquetFileWriter, ColumnEncodingsByOption) {
   EXPECT_FALSE(EncodingFromName("rle").ok());
 }
 
+// Row groups end at the byte limit (16 bytes a row here: int64 + double) as well as the row one.
+TEST(ParquetFileWriter, RowGroupsByBytes) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("a", int64(), false), field("b", float64(), false)});
+  NumericBuilder<int64_t> a(int64());
+  NumericBuilder<double> b(float64());
+  for (int64_t i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(a.Append(i).ok());
+    ASSERT_TRUE(b.Append(static_cast<double>(i) / 2).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, 10000, std::vector<Array>{*a.Finish(), *b.Finish()});
+  ParquetWriterOptions opts;
+  opts.row_group_bytes = 16 * 3000;
+  // Batches of 10000, then 1000 rows: groups of 3000 rows, the last one partial.
+  auto bytes = WriteFile(schema, {batch, batch->Slice(0, 1000)}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok());
+  std::vector<int64_t> rows;
+  for (const auto& rg : reader->metadata().row_groups) rows.push_back(rg.num_rows);
+  EXPECT_EQ(rows, (std::vector<int64_t>{3000, 3000, 3000, 2000}));
+  // The row limit still applies when it is the smaller.
+  opts.row_group_rows = 2500;
+  bytes = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok());
+  auto r = ParquetFileReader::Open(io::MemorySource(*bytes));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->num_row_groups(), 4);
+}
+
 TEST(ParquetFileWriter, TruncateBounds) {
   auto run = [](int32_t limit, bool utf8, std::string mn, std::string mx) {
     bool me = true, xe = true;

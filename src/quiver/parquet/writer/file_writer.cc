@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "quiver/core/arena.h"
@@ -19,6 +21,20 @@ template <typename T>
 Result<List<T>> MakeList(Arena* arena, int64_t n) {
   QUIVER_ASSIGN_OR_RETURN(T * p, arena->AllocateArray<T>(n));
   return List<T>(p, static_cast<uint32_t>(n));
+}
+
+// Bytes of a's rows: exact for flat columns (slices included), the whole buffers for nested ones.
+int64_t BufferBytes(const ArrayData& a) {
+  const int64_t bits = a.validity() != nullptr ? (a.length + 7) / 8 : 0;
+  if (a.type->is_fixed_width()) return (a.type->bit_width() * a.length + 7) / 8 + bits;
+  if (a.type->is_binary_like()) {
+    const int32_t* o = a.values<int32_t>(1);
+    return 4 * a.length + (o[a.length] - o[0]) + bits;
+  }
+  int64_t n = 0;
+  for (const auto& b : a.buffers) n += b ? b->size() : 0;
+  for (const auto& c : a.children) n += BufferBytes(*c);
+  return n;
 }
 
 // Parquet has no empty groups.
@@ -105,6 +121,7 @@ Status AppendSchema(const Field& f, FieldRepetitionType repetition, Arena* arena
 Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStream* out, SchemaPtr schema,
                                                                    ParquetWriterOptions options) {
   if (options.row_group_rows <= 0) return Status::Invalid("row group size must be positive");
+  if (options.row_group_bytes < 0) return Status::Invalid("row group byte size must not be negative");
   if (options.page_size <= 0) return Status::Invalid("page size must be positive");
   if (options.page_version != 1 && options.page_version != 2) {
     return Status::Invalid(fmt::format("data page version must be 1 or 2, got {}", options.page_version));
@@ -159,14 +176,28 @@ Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
                                          batch->column(i).type()->ToString(), schema_->field(i).type->ToString()));
     }
   }
+  double row_bytes = 0;  // for row_group_bytes
+  if (options_.row_group_bytes > 0 && batch->num_rows() > 0) {
+    int64_t total = 0;
+    for (int i = 0; i < batch->num_columns(); ++i) total += BufferBytes(*batch->column(i).data());
+    row_bytes = static_cast<double>(total) / static_cast<double>(batch->num_rows());
+  }
   int64_t offset = 0;
   while (offset < batch->num_rows()) {
-    const int64_t room = options_.row_group_rows - pending_rows_;
+    int64_t room = options_.row_group_rows - pending_rows_;
+    if (row_bytes > 0) {
+      const double left = static_cast<double>(options_.row_group_bytes) - pending_bytes_;
+      room = std::clamp(static_cast<int64_t>(std::ceil(left / row_bytes)), int64_t{1}, room);
+    }
     const int64_t take = std::min(room, batch->num_rows() - offset);
     pending_.push_back(offset == 0 && take == batch->num_rows() ? batch : batch->Slice(offset, take));
     pending_rows_ += take;
+    pending_bytes_ += static_cast<double>(take) * row_bytes;
     offset += take;
-    if (pending_rows_ >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    if (pending_rows_ >= options_.row_group_rows ||
+        (options_.row_group_bytes > 0 && pending_bytes_ >= static_cast<double>(options_.row_group_bytes))) {
+      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    }
   }
   return Status::OK();
 }
@@ -253,6 +284,7 @@ Status ParquetFileWriter::FlushRowGroup() {
   rows_written_ += pending_rows_;
   pending_.clear();
   pending_rows_ = 0;
+  pending_bytes_ = 0;
   return Status::OK();
 }
 

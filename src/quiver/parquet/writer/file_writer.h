@@ -22,6 +22,9 @@ struct ParquetWriterOptions {
   int compression_level = compress::kDefaultCompressionLevel;
   // A row group is written once it holds this many rows (the last one may hold fewer).
   int64_t row_group_rows = 1 << 20;
+  // And once its rows hold about this many bytes in memory (Arrow buffers of each written
+  // batch, spread evenly over its rows); 0: no byte limit.
+  int64_t row_group_bytes = 0;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   int64_t dictionary_size_limit = 1 << 20;
@@ -100,6 +103,7 @@ class ParquetFileWriter {
   std::vector<Leaf> leaves_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
+  double pending_bytes_ = 0;
   int64_t rows_written_ = 0;
   std::vector<RowGroupInfo> row_groups_;
   bool closed_ = false;
