@@ -207,24 +207,24 @@ class ChunkWriter {
     }
   }
 
-  // False in *fits when the dictionary outgrew its limit: the caller starts over with PLAIN.
-  Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
-    *fits = true;
+  void Start(bool dictionary) {
     dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
     if (dictionary_) MakeDictionary();
-    for (const Array& piece : pieces) {
-      const ArrayData& a = *piece.data();
-      constexpr int64_t kSlice = 4096;  // page sizes are checked this often
-      for (int64_t r = 0; r < a.length; r += kSlice) {
-        const int64_t n = std::min(kSlice, a.length - r);
-        QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
-        if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
-          *fits = false;
-          return Status::OK();
-        }
-        if (page_plain_bytes_ >= o_.page_size) QUIVER_RETURN_NOT_OK(FlushPage());
-      }
+  }
+
+  // Encodes one piece; full pages are compressed into the chunk as they fill.
+  Status Append(const ArrayData& a) {
+    constexpr int64_t kSlice = 4096;  // page sizes are checked this often
+    for (int64_t r = 0; r < a.length; r += kSlice) {
+      const int64_t n = std::min(kSlice, a.length - r);
+      QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
+      if (dictionary_ && (DictionaryFull() || MostlyDistinct())) QUIVER_RETURN_NOT_OK(FallBackToPlain(a, r, n));
+      if (page_plain_bytes_ >= o_.page_size) QUIVER_RETURN_NOT_OK(FlushPage());
     }
+    return Status::OK();
+  }
+
+  Status Finish() {
     QUIVER_RETURN_NOT_OK(FlushPage());
     if (dictionary_) QUIVER_RETURN_NOT_OK(PrependDictionaryPage());
     out_->data_encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
@@ -233,6 +233,118 @@ class ChunkWriter {
   }
 
  private:
+  // Too many distinct values for the dictionary: the whole chunk becomes PLAIN, so no reader
+  // meets a chunk that switches encodings halfway. The pages written so far are decompressed
+  // and their indices turned back into values; the current page's indices and the rest of the
+  // slice (rows [r, r + n), of which slice_consumed_ went into the dictionary) join plain_.
+  Status FallBackToPlain(const ArrayData& a, int64_t r, int64_t n) {
+    dictionary_ = false;
+    QUIVER_RETURN_NOT_OK(ReencodePagesAsPlain());
+    const std::vector<int32_t>& idx = BufferedIndices();
+    QUIVER_RETURN_NOT_OK(PlainFromIndices(idx.data(), static_cast<int64_t>(idx.size()), &plain_));
+    const int64_t c = slice_consumed_;
+    if (leaf_.physical == Type::BYTE_ARRAY) {
+      QUIVER_RETURN_NOT_OK(encoding::PlainEncodeByteArrays(a.values<int32_t>(1) + r + c, a.buffers[2]->data(), n - c,
+                                                           &plain_, a.validity(), a.offset + r + c));
+    } else {
+      QUIVER_RETURN_NOT_OK(plain_.Append(scratch_.data() + c * width_, scratch_.size() - c * width_));
+    }
+    dict32_.reset();
+    dict64_.reset();
+    dictf_.reset();
+    dictd_.reset();
+    dictb_.reset();
+    return Status::OK();
+  }
+
+  const std::vector<int32_t>& BufferedIndices() const {
+    if (dict32_) return dict32_->indices();
+    if (dict64_) return dict64_->indices();
+    if (dictf_) return dictf_->indices();
+    if (dictd_) return dictd_->indices();
+    return dictb_->indices();
+  }
+  int64_t DictionaryEntries() const {
+    if (dict32_) return dict32_->dict_size();
+    if (dict64_) return dict64_->dict_size();
+    if (dictf_) return dictf_->dict_size();
+    if (dictd_) return dictd_->dict_size();
+    return dictb_ ? dictb_->dict_size() : 0;
+  }
+
+  template <typename T>
+  static Status Gather(const std::vector<T>& dict, const int32_t* idx, int64_t n, BufferBuilder* out) {
+    QUIVER_RETURN_NOT_OK(out->Reserve(n * static_cast<int64_t>(sizeof(T))));
+    T* dst = reinterpret_cast<T*>(out->mutable_data() + out->size());
+    for (int64_t i = 0; i < n; ++i) dst[i] = dict[static_cast<size_t>(idx[i])];
+    out->UnsafeSetSize(out->size() + n * static_cast<int64_t>(sizeof(T)));
+    return Status::OK();
+  }
+
+  // PLAIN values of dictionary indices, appended to *out.
+  Status PlainFromIndices(const int32_t* idx, int64_t n, BufferBuilder* out) {
+    if (dict32_) return Gather(dict32_->dictionary(), idx, n, out);
+    if (dict64_) return Gather(dict64_->dictionary(), idx, n, out);
+    if (dictf_) return Gather(dictf_->dictionary(), idx, n, out);
+    if (dictd_) return Gather(dictd_->dictionary(), idx, n, out);
+    const bool fixed = leaf_.physical == Type::FIXED_LEN_BYTE_ARRAY;
+    for (int64_t i = 0; i < n; ++i) {
+      const std::string_view e = dictb_->entry(idx[i]);
+      if (!fixed) QUIVER_RETURN_NOT_OK(out->AppendValue(static_cast<int32_t>(e.size())));
+      QUIVER_RETURN_NOT_OK(out->Append(e.data(), static_cast<int64_t>(e.size())));
+    }
+    return Status::OK();
+  }
+
+  // The chunk's dictionary data pages rewritten as PLAIN pages with the same levels.
+  Status ReencodePagesAsPlain() {
+    BufferBuilder old(o_.pool);
+    std::swap(old, out_->bytes);
+    std::vector<PageSpan> spans;
+    spans.swap(pages_);
+    out_->total_uncompressed_size = 0;
+    out_->data_pages = 0;
+    BufferBuilder raw(o_.pool);
+    std::vector<int32_t> idx;
+    const int64_t entries = DictionaryEntries();
+    for (const PageSpan& p : spans) {
+      raw.Clear();
+      QUIVER_RETURN_NOT_OK(raw.Reserve(p.uncompressed));
+      QUIVER_RETURN_NOT_OK(compress::Decompress(
+          o_.codec, std::span<const uint8_t>(old.data() + p.payload_offset, static_cast<size_t>(p.compressed)),
+          std::span<uint8_t>(raw.mutable_data(), static_cast<size_t>(p.uncompressed))));
+      raw.UnsafeSetSize(p.uncompressed);
+      int64_t levels_bytes = 0;
+      if (field_.nullable) {
+        uint32_t len;
+        std::memcpy(&len, raw.data(), 4);
+        levels_bytes = 4 + static_cast<int64_t>(len);
+      }
+      body_.Clear();
+      QUIVER_RETURN_NOT_OK(body_.Append(raw.data(), levels_bytes));
+      idx.resize(static_cast<size_t>(p.non_null));
+      encoding::DictionaryDecoder dec;
+      QUIVER_RETURN_NOT_OK(dec.Reset(raw.data() + levels_bytes, p.uncompressed - levels_bytes, entries));
+      QUIVER_RETURN_NOT_OK(dec.DecodeIndices(idx.data(), p.non_null));
+      QUIVER_RETURN_NOT_OK(PlainFromIndices(idx.data(), p.non_null, &body_));
+      QUIVER_RETURN_NOT_OK(WritePage(DataPage(p.num_values, Encoding::PLAIN), body_));
+      ++out_->data_pages;
+    }
+    return Status::OK();
+  }
+
+  static PageHeader DataPage(int64_t rows, Encoding encoding) {
+    PageHeader h;
+    h.type = PageType::DATA_PAGE;
+    DataPageHeader dp;
+    dp.num_values = static_cast<int32_t>(rows);
+    dp.encoding = encoding;
+    dp.definition_level_encoding = Encoding::RLE;
+    dp.repetition_level_encoding = Encoding::RLE;
+    h.data_page_header = dp;
+    return h;
+  }
+
   void MakeDictionary() {
     const int64_t lim = o_.dictionary_size_limit;
     switch (leaf_.physical) {
@@ -441,6 +553,7 @@ class ChunkWriter {
     out_->null_count += nulls;
     out_->num_values += n;
     page_rows_ += n;
+    page_non_null_ += n - nulls;
 
     if (leaf_.physical == Type::BYTE_ARRAY) {
       const int32_t* offsets = a.values<int32_t>(1) + r;
@@ -465,10 +578,7 @@ class ChunkWriter {
         UpdateStats(mn);
         UpdateStats(mx);
       }
-      if (dictionary_) {
-        int64_t consumed = 0;
-        return dictb_->Put(offsets, data, n, &consumed, v, a.offset + r);
-      }
+      if (dictionary_) return dictb_->Put(offsets, data, n, &slice_consumed_, v, a.offset + r);
       return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
     }
 
@@ -504,8 +614,7 @@ class ChunkWriter {
         if (dictionary_) {
           fixed_offsets_.resize(static_cast<size_t>(k + 1));
           for (int64_t i = 0; i <= k; ++i) fixed_offsets_[static_cast<size_t>(i)] = static_cast<int32_t>(i * width_);
-          int64_t consumed = 0;
-          return dictb_->Put(fixed_offsets_.data(), d, k, &consumed);
+          return dictb_->Put(fixed_offsets_.data(), d, k, &slice_consumed_);
         }
         break;
       }
@@ -516,8 +625,7 @@ class ChunkWriter {
 
   template <typename T>
   Status PutDict(encoding::DictionaryEncoder<T>* e, const T* values, int64_t k) {
-    int64_t consumed = 0;
-    return e->Put(values, k, &consumed);
+    return e->Put(values, k, &slice_consumed_);
   }
 
   Status WritePage(const PageHeader& header_in, const BufferBuilder& body) {
@@ -540,6 +648,11 @@ class ChunkWriter {
     const int64_t before = out_->bytes.size();
     QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
     out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
+    if (dictionary_ && h.type == PageType::DATA_PAGE) {
+      // Kept in case the chunk falls back to PLAIN (ReencodePagesAsPlain).
+      pages_.push_back(PageSpan{out_->bytes.size(), payload_size, body.size(), h.data_page_header->num_values,
+                                page_non_null_});
+    }
     return out_->bytes.Append(payload, payload_size);
   }
 
@@ -566,17 +679,10 @@ class ChunkWriter {
       plain_.Clear();
     }
     if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
-    PageHeader h;
-    h.type = PageType::DATA_PAGE;
-    DataPageHeader dp;
-    dp.num_values = static_cast<int32_t>(page_rows_);
-    dp.encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
-    dp.definition_level_encoding = Encoding::RLE;
-    dp.repetition_level_encoding = Encoding::RLE;
-    h.data_page_header = dp;
-    QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    QUIVER_RETURN_NOT_OK(WritePage(DataPage(page_rows_, dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN), body_));
     ++out_->data_pages;
     page_rows_ = 0;
+    page_non_null_ = 0;
     page_plain_bytes_ = 0;
     return Status::OK();
   }
@@ -642,31 +748,61 @@ class ChunkWriter {
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
   std::vector<int32_t> fixed_offsets_;
   int64_t page_rows_ = 0;
+  int64_t page_non_null_ = 0;
   int64_t page_plain_bytes_ = 0;
+  int64_t slice_consumed_ = 0;  // values of the last slice the dictionary took
+  struct PageSpan {
+    int64_t payload_offset, compressed, uncompressed;
+    int32_t num_values;
+    int64_t non_null;
+  };
+  std::vector<PageSpan> pages_;  // the dictionary data pages written, while dictionary_
 };
 
 }  // namespace
 
+class ColumnChunkEncoder::Impl : public ChunkWriter {
+ public:
+  using ChunkWriter::ChunkWriter;
+};
+
+ColumnChunkEncoder::ColumnChunkEncoder(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options)
+    : field_(field), leaf_(leaf), options_(options) {}
+
+ColumnChunkEncoder::~ColumnChunkEncoder() = default;
+
+Status ColumnChunkEncoder::Append(const Array& piece) {
+  if (!piece.type()->Equals(*field_.type)) {
+    return Status::Invalid(fmt::format("column '{}': expected {}, got {}", field_.name, field_.type->ToString(),
+                                       piece.type()->ToString()));
+  }
+  StartChunk();
+  return impl_->Append(*piece.data());
+}
+
+void ColumnChunkEncoder::StartChunk() {
+  if (impl_) return;
+  chunk_ = std::make_unique<EncodedChunk>(options_.pool);
+  impl_ = std::make_unique<Impl>(field_, leaf_, options_, chunk_.get());
+  impl_->Start(options_.dictionary);
+}
+
+int64_t ColumnChunkEncoder::num_rows() const { return chunk_ ? chunk_->num_values : 0; }
+
+Status ColumnChunkEncoder::Finish(EncodedChunk* out) {
+  StartChunk();  // an empty chunk still gets its (empty) dictionary page, as readers expect
+  Status st = impl_->Finish();
+  impl_.reset();
+  *out = std::move(*chunk_);
+  chunk_.reset();
+  return st;
+}
+
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
                          const ColumnWriterOptions& options, EncodedChunk* out) {
-  for (const Array& p : pieces) {
-    if (!p.type()->Equals(*field.type)) {
-      return Status::Invalid(fmt::format("column '{}': expected {}, got {}", field.name, field.type->ToString(),
-                                         p.type()->ToString()));
-    }
-  }
-  bool fits = true;
-  if (options.dictionary) {
-    *out = EncodedChunk(options.pool);
-    ChunkWriter w(field, leaf, options, out);
-    QUIVER_RETURN_NOT_OK(w.Run(pieces, true, &fits));
-    if (fits) return Status::OK();
-  }
-  // Too many distinct values for the dictionary limit: the whole chunk is written PLAIN, so
-  // no reader meets a chunk that switches encodings halfway.
-  *out = EncodedChunk(options.pool);
-  ChunkWriter w(field, leaf, options, out);
-  return w.Run(pieces, false, &fits);
+  ColumnChunkEncoder enc(field, leaf, options);
+  for (const Array& p : pieces) QUIVER_RETURN_NOT_OK(enc.Append(p));
+  return enc.Finish(out);
 }
 
 }  // namespace quiver::parquet

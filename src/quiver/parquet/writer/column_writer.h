@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,31 @@ struct EncodedChunk {
   // PLAIN bytes of the smallest and largest non-null value in the type's sort order; absent
   // when every value is null or NaN, or when the type has no order quiver computes (float16).
   std::optional<std::string> min, max;
+};
+
+// One column's chunks encoded incrementally: pieces are encoded into compressed pages as they
+// arrive, so a row group never holds its decoded values; only the compressed pages and the
+// dictionary stay until Finish. A dictionary that overflows (or a column that shows itself
+// mostly distinct) falls back to PLAIN for the whole chunk: the pages already written are
+// decompressed and their indices re-encoded as PLAIN values from the dictionary.
+class ColumnChunkEncoder {
+ public:
+  ColumnChunkEncoder(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options);
+  ~ColumnChunkEncoder();
+  // `piece` must have the field's type; rows follow the previous pieces of the chunk.
+  Status Append(const Array& piece);
+  int64_t num_rows() const;
+  // Completes the chunk into *out and starts an empty one.
+  Status Finish(EncodedChunk* out);
+
+ private:
+  class Impl;
+  void StartChunk();
+  const Field field_;
+  const LeafType leaf_;
+  const ColumnWriterOptions options_;
+  std::unique_ptr<EncodedChunk> chunk_;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk.

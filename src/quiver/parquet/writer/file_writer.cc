@@ -26,6 +26,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
                                                                    ParquetWriterOptions options) {
   if (options.row_group_rows <= 0) return Status::Invalid("row group size must be positive");
   if (options.page_size <= 0) return Status::Invalid("page size must be positive");
+  if (options.encode_batch_rows <= 0) options.encode_batch_rows = options.row_group_rows;
   if (!compress::IsCodecSupported(options.codec) || options.codec == compress::Codec::kLz4Hadoop) {
     // The Hadoop-framed LZ4 is deprecated and read inconsistently; LZ4_RAW replaces it.
     return Status::NotImplemented(fmt::format("writing {} pages", compress::CodecName(options.codec)));
@@ -39,6 +40,17 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
+  ColumnWriterOptions co;
+  co.codec = w->options_.codec;
+  co.compression_level = w->options_.compression_level;
+  co.page_size = w->options_.page_size;
+  co.dictionary = w->options_.dictionary;
+  co.dictionary_size_limit = w->options_.dictionary_size_limit;
+  co.pool = w->options_.pool;
+  for (int i = 0; i < w->schema_->num_fields(); ++i) {
+    w->encoders_.push_back(
+        std::make_unique<ColumnChunkEncoder>(w->schema_->field(i), w->leaves_[static_cast<size_t>(i)], co));
+  }
   QUIVER_RETURN_NOT_OK(out->Write(kMagic, 4));
   return w;
 }
@@ -58,46 +70,73 @@ Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
   }
   int64_t offset = 0;
   while (offset < batch->num_rows()) {
-    const int64_t room = options_.row_group_rows - pending_rows_;
+    const int64_t room = options_.row_group_rows - group_rows_;
     const int64_t take = std::min(room, batch->num_rows() - offset);
     pending_.push_back(offset == 0 && take == batch->num_rows() ? batch : batch->Slice(offset, take));
     pending_rows_ += take;
+    group_rows_ += take;
     offset += take;
-    if (pending_rows_ >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    if (group_rows_ >= options_.row_group_rows) {
+      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    } else if (pending_rows_ >= options_.encode_batch_rows) {
+      QUIVER_RETURN_NOT_OK(EncodePending());
+    }
+  }
+  return Status::OK();
+}
+
+Status ParquetFileWriter::WaitEncoding() {
+  if (!encode_group_) return Status::OK();
+  Status st = encode_group_->Wait();
+  encode_group_.reset();
+  encoding_.clear();
+  return st;
+}
+
+Status ParquetFileWriter::EncodePending() {
+  if (pending_.empty()) return Status::OK();
+  QUIVER_RETURN_NOT_OK(WaitEncoding());
+  encoding_.swap(pending_);
+  pending_rows_ = 0;
+  encode_group_ = std::make_unique<TaskGroup>(options_.thread_pool);
+  for (int i = 0; i < schema_->num_fields(); ++i) {
+    encode_group_->Submit([this, i]() -> Status {
+      for (const auto& b : encoding_) {
+        Status st = encoders_[static_cast<size_t>(i)]->Append(b->column(i));
+        if (!st.ok()) {
+          return st.WithContext(fmt::format("row group {}, column '{}'", row_groups_.size(), schema_->field(i).name));
+        }
+      }
+      return Status::OK();
+    });
   }
   return Status::OK();
 }
 
 Status ParquetFileWriter::FlushRowGroup() {
-  if (pending_rows_ == 0) return Status::OK();
+  if (group_rows_ == 0) return Status::OK();
+  QUIVER_RETURN_NOT_OK(EncodePending());
+  QUIVER_RETURN_NOT_OK(WaitEncoding());
   const int ncols = schema_->num_fields();
-  ColumnWriterOptions co;
-  co.codec = options_.codec;
-  co.compression_level = options_.compression_level;
-  co.page_size = options_.page_size;
-  co.dictionary = options_.dictionary;
-  co.dictionary_size_limit = options_.dictionary_size_limit;
-  co.pool = options_.pool;
   std::vector<EncodedChunk> chunks;
   chunks.reserve(static_cast<size_t>(ncols));
   for (int i = 0; i < ncols; ++i) chunks.emplace_back(options_.pool);
   {
+    // The last pages and the dictionary pages, compressed in parallel.
     TaskGroup group(options_.thread_pool);
     for (int i = 0; i < ncols; ++i) {
-      group.Submit([this, i, &co, &chunks]() -> Status {
-        std::vector<Array> pieces;
-        pieces.reserve(pending_.size());
-        for (const auto& b : pending_) pieces.push_back(b->column(i));
-        const Field& f = schema_->field(i);
-        Status st = EncodeColumnChunk(f, leaves_[static_cast<size_t>(i)], pieces, co, &chunks[static_cast<size_t>(i)]);
-        if (!st.ok()) return st.WithContext(fmt::format("row group {}, column '{}'", row_groups_.size(), f.name));
+      group.Submit([this, i, &chunks]() -> Status {
+        Status st = encoders_[static_cast<size_t>(i)]->Finish(&chunks[static_cast<size_t>(i)]);
+        if (!st.ok()) {
+          return st.WithContext(fmt::format("row group {}, column '{}'", row_groups_.size(), schema_->field(i).name));
+        }
         return st;
       });
     }
     QUIVER_RETURN_NOT_OK(group.Wait());
   }
   RowGroupInfo rg;
-  rg.num_rows = pending_rows_;
+  rg.num_rows = group_rows_;
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
     EncodedChunk& c = chunks[static_cast<size_t>(i)];
@@ -120,9 +159,8 @@ Status ParquetFileWriter::FlushRowGroup() {
     rg.columns.push_back(std::move(info));
   }
   row_groups_.push_back(std::move(rg));
-  rows_written_ += pending_rows_;
-  pending_.clear();
-  pending_rows_ = 0;
+  rows_written_ += group_rows_;
+  group_rows_ = 0;
   return Status::OK();
 }
 

@@ -1,5 +1,7 @@
-// ParquetFileWriter: RecordBatches of a flat schema written as a Parquet file to an OutputStream;
-// rows are buffered up to a row group, whose column chunks are encoded in parallel.
+// ParquetFileWriter: RecordBatches of a flat schema written as a Parquet file to an OutputStream.
+// Rows are encoded as they arrive: every encode_batch_rows rows, each column's encoder takes
+// them in parallel (in the background, while the caller produces the next batches), so a row
+// group holds only compressed pages and dictionaries until its chunks are written.
 #pragma once
 
 #include <cstdint>
@@ -21,12 +23,15 @@ struct ParquetWriterOptions {
   int compression_level = compress::kDefaultCompressionLevel;
   // A row group is written once it holds this many rows (the last one may hold fewer).
   int64_t row_group_rows = 1 << 20;
+  // Rows gathered before the columns encode them (one task per column); bounds the decoded
+  // rows held: at most two such slabs, one encoding and one filling.
+  int64_t encode_batch_rows = 1 << 16;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   int64_t dictionary_size_limit = 1 << 20;
   // Added to the footer after the schema's own metadata.
   KeyValueMetadata key_value_metadata;
-  // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
+  // Columns encode in parallel here, in the background; nullptr encodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
   MemoryPool* pool = default_memory_pool();
 };
@@ -40,12 +45,12 @@ class ParquetFileWriter {
 
   // Batches must have the writer's schema (field names may differ; types may not).
   Status Write(const std::shared_ptr<RecordBatch>& batch);
-  // Writes the buffered rows as a row group now (nothing when none are buffered).
+  // Writes the rows given since the last row group as a row group now (nothing when none).
   Status FlushRowGroup();
   // Flushes and writes the footer. The stream is not closed or committed.
   Status Close();
 
-  int64_t num_rows() const { return rows_written_ + pending_rows_; }
+  int64_t num_rows() const { return rows_written_ + group_rows_; }
   int num_row_groups() const { return static_cast<int>(row_groups_.size()); }
   const SchemaPtr& schema() const { return schema_; }
 
@@ -70,11 +75,20 @@ class ParquetFileWriter {
   SchemaPtr schema_;
   ParquetWriterOptions options_;
   std::vector<LeafType> leaves_;
-  std::vector<std::shared_ptr<RecordBatch>> pending_;
+  // Hands the pending batches to the column encoders (after the previous hand-off finished).
+  Status EncodePending();
+  // Waits for the batches being encoded; returns the first error.
+  Status WaitEncoding();
+  std::vector<std::unique_ptr<ColumnChunkEncoder>> encoders_;
+  std::vector<std::shared_ptr<RecordBatch>> pending_;  // not yet handed to the encoders
   int64_t pending_rows_ = 0;
+  std::vector<std::shared_ptr<RecordBatch>> encoding_;  // being encoded by encode_group_
+  int64_t group_rows_ = 0;  // rows of the current row group, encoded or pending
   int64_t rows_written_ = 0;
   std::vector<RowGroupInfo> row_groups_;
   bool closed_ = false;
+  // Last: destroyed first, waiting for tasks that use the encoders and batches above.
+  std::unique_ptr<TaskGroup> encode_group_;
 };
 
 }  // namespace quiver::parquet
