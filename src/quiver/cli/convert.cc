@@ -9,6 +9,7 @@
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
 #include "quiver/cli/output.h"
+#include "quiver/cli/partition.h"
 #include "quiver/cli/progress.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/writer.h"
@@ -26,6 +27,7 @@ struct ConvertArgs {
   int64_t row_group_size = 1 << 20;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
+  std::string partition_by;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -54,7 +56,8 @@ int64_t FileSize(const std::string& path) {
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   const std::string from = a.from.empty() ? (FormatOf(a.in) == "parquet" ? "parquet" : "csv") : a.from;
-  const std::string to = a.to.empty() ? FormatOf(a.out) : a.to;
+  // A partitioned output is a folder of Parquet files, whatever its name.
+  const std::string to = !a.to.empty() ? a.to : !a.partition_by.empty() && FormatOf(a.out).empty() ? "parquet" : FormatOf(a.out);
   if (from != "csv" && from != "tsv" && from != "parquet") {
     return Status::Invalid(fmt::format("convert: --from must be csv or parquet, got '{}'", from));
   }
@@ -84,10 +87,14 @@ Status RunConvert(const ConvertArgs& a) {
     next = [&csv_reader] { return csv_reader->Next(); };
   }
 
-  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open(a.out));
+  std::unique_ptr<CommandOutput> out;
+  std::unique_ptr<PartitionedParquetWriter> parts;
   std::unique_ptr<parquet::ParquetFileWriter> pq_writer;
   std::unique_ptr<csv::CsvWriter> csv_writer;
   std::unique_ptr<jsonl::JsonlWriter> json_writer;
+  if (!a.partition_by.empty() && (to != "parquet" || a.out == "-")) {
+    return Status::Invalid("convert: --partition-by writes a folder of Parquet files (not stdout, CSV or JSON Lines)");
+  }
   if (to == "parquet") {
     parquet::ParquetWriterOptions wo;
     QUIVER_ASSIGN_OR_RETURN(wo.codec, compress::CodecFromName(a.compression));
@@ -95,10 +102,24 @@ Status RunConvert(const ConvertArgs& a) {
     wo.row_group_rows = a.row_group_size;
     wo.page_size = a.page_size;
     wo.dictionary = a.dictionary;
-    QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
+    if (!a.partition_by.empty()) {
+      std::vector<std::string> cols;
+      for (size_t b = 0;;) {
+        const size_t e = a.partition_by.find(',', b);
+        cols.push_back(a.partition_by.substr(b, e == std::string::npos ? std::string::npos : e - b));
+        if (e == std::string::npos) break;
+        b = e + 1;
+      }
+      QUIVER_ASSIGN_OR_RETURN(parts, PartitionedParquetWriter::Open(a.out, schema, cols, wo));
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(out, CommandOutput::Open(a.out));
+      QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
+    }
   } else if (to == "jsonl") {
+    QUIVER_ASSIGN_OR_RETURN(out, CommandOutput::Open(a.out));
     json_writer = std::make_unique<jsonl::JsonlWriter>(out->stream());
   } else {
+    QUIVER_ASSIGN_OR_RETURN(out, CommandOutput::Open(a.out));
     csv::CsvWriteOptions wo;
     if (to == "tsv") wo.delimiter = '\t';
     csv_writer = std::make_unique<csv::CsvWriter>(out->stream(), wo);
@@ -112,14 +133,21 @@ Status RunConvert(const ConvertArgs& a) {
     if (!batch.ok()) return csv_reader ? batch.status() : batch.status().WithContext(a.in);
     if (!*batch) break;
     rows += (*batch)->num_rows();
-    if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Write(*batch));
+    if (parts) QUIVER_RETURN_NOT_OK(parts->Write(**batch));
+    else if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Write(*batch));
     else if (json_writer) QUIVER_RETURN_NOT_OK(json_writer->Write(**batch));
     else QUIVER_RETURN_NOT_OK(csv_writer->Write(**batch));
     progress.Update(csv_reader ? csv_reader->input_position() : 0, rows);
   }
-  if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Close());
-  const int64_t out_size = out->stream()->Tell();
-  QUIVER_RETURN_NOT_OK(out->Commit());
+  int64_t out_size = 0;
+  if (parts) {
+    QUIVER_RETURN_NOT_OK(parts->Commit());
+    out_size = parts->bytes_written();
+  } else {
+    if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Close());
+    out_size = out->stream()->Tell();
+    QUIVER_RETURN_NOT_OK(out->Commit());
+  }
   progress.Finish();
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -150,6 +178,9 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_option("--compression-level", a->compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
   app->add_option("--row-group-size", a->row_group_size, "Rows per Parquet row group")->capture_default_str();
   app->add_option("--page-size", a->page_size, "Target bytes of values per Parquet data page")->capture_default_str();
+  app->add_option("--partition-by", a->partition_by,
+                  "Write a Hive-style folder: col=value/part-00000.parquet per value of these comma-separated "
+                  "columns, which leave the files");
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   AddCsvOptions(app, a->csv);
   return std::function<Status()>([a] { return RunConvert(*a); });
