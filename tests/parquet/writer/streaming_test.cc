@@ -125,6 +125,32 @@ TEST(StreamingWriter, SmallBatchesAcrossRowGroupsOnThePoolAndInline) {
   }
 }
 
+TEST(StreamingWriter, AfterAFallbackTheNextEightChunksArePlainThenTheDictionaryIsTriedAgain) {
+  // Row group 0 is all distinct (falls back); every later one holds a single value.
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("v", int64())});
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (int g = 0; g < 11; ++g) {
+    NumericBuilder<int64_t> b(int64());
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(b.Append(g == 0 ? i : 42).ok());
+    batches.push_back(std::make_shared<RecordBatch>(schema, 1000, std::vector<Array>{*b.Finish()}));
+  }
+  ParquetWriterOptions opts;
+  opts.row_group_rows = 1000;
+  opts.dictionary_size_limit = 800;  // 100 entries
+  auto bytes = Write(schema, batches, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = Read(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  auto want = ConcatenateBatches(schema, batches);
+  ExpectSame(**want, **got);
+  const auto& groups = reader->metadata().row_groups;
+  ASSERT_EQ(groups.size(), 11u);
+  for (size_t g = 0; g < 11; ++g) {
+    EXPECT_EQ(groups[g].columns[0].meta_data->dictionary_page_offset.has_value(), g >= 9) << "row group " << g;
+  }
+}
+
 TEST(StreamingWriter, AnErrorInABackgroundEncodeIsReported) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{field("req", int64(), false)});
   NumericBuilder<int64_t> b(int64());

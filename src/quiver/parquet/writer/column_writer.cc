@@ -784,7 +784,10 @@ void ColumnChunkEncoder::StartChunk() {
   if (impl_) return;
   chunk_ = std::make_unique<EncodedChunk>(options_.pool);
   impl_ = std::make_unique<Impl>(field_, leaf_, options_, chunk_.get());
-  impl_->Start(options_.dictionary);
+  // After a chunk fell back to PLAIN, the next kPlainAfterFallback chunks skip the dictionary
+  // (hashing half a chunk to throw it away again); then it is tried again.
+  tried_dictionary_ = options_.dictionary && (chunks_since_fallback_ < 0 || chunks_since_fallback_ >= kPlainAfterFallback);
+  impl_->Start(tried_dictionary_);
 }
 
 int64_t ColumnChunkEncoder::num_rows() const { return chunk_ ? chunk_->num_values : 0; }
@@ -792,6 +795,11 @@ int64_t ColumnChunkEncoder::num_rows() const { return chunk_ ? chunk_->num_value
 Status ColumnChunkEncoder::Finish(EncodedChunk* out) {
   StartChunk();  // an empty chunk still gets its (empty) dictionary page, as readers expect
   Status st = impl_->Finish();
+  if (tried_dictionary_) {
+    chunks_since_fallback_ = chunk_->data_encoding == Encoding::PLAIN ? 0 : -1;
+  } else if (chunks_since_fallback_ >= 0) {
+    ++chunks_since_fallback_;
+  }
   impl_.reset();
   *out = std::move(*chunk_);
   chunk_.reset();

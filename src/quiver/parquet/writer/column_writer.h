@@ -60,7 +60,8 @@ struct EncodedChunk {
 // arrive, so a row group never holds its decoded values; only the compressed pages and the
 // dictionary stay until Finish. A dictionary that overflows (or a column that shows itself
 // mostly distinct) falls back to PLAIN for the whole chunk: the pages already written are
-// decompressed and their indices re-encoded as PLAIN values from the dictionary.
+// decompressed and their indices re-encoded as PLAIN values from the dictionary. After such a
+// fallback the next kPlainAfterFallback chunks of the column are written PLAIN without trying.
 class ColumnChunkEncoder {
  public:
   ColumnChunkEncoder(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options);
@@ -72,8 +73,11 @@ class ColumnChunkEncoder {
   Status Finish(EncodedChunk* out);
 
  private:
+  static constexpr int kPlainAfterFallback = 8;
   class Impl;
   void StartChunk();
+  bool tried_dictionary_ = false;
+  int chunks_since_fallback_ = -1;  // -1: the last dictionary chunk kept its dictionary
   const Field field_;
   const LeafType leaf_;
   const ColumnWriterOptions options_;
