@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
@@ -24,7 +28,7 @@ struct ConvertArgs {
   std::string in, out, from, to;
   std::string compression = "snappy";
   int compression_level = compress::kDefaultCompressionLevel;
-  int64_t row_group_size = 1 << 20;
+  int64_t row_group_size = 122880;  // as DuckDB: bounds memory; dictionaries of key-like columns still fit
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   std::string partition_by;
@@ -47,6 +51,70 @@ std::string FormatOf(std::string path) {
   if (EndsWith(path, ".txt")) return "csv";
   return "";
 }
+
+// Runs the batch source on its own thread, a bounded number of batches ahead of the writer, so
+// that parsing the next batches overlaps encoding the last ones (both hand their parallel work
+// to the same pool, whose waiting callers help). The first error ends the stream.
+class Prefetcher {
+ public:
+  using Source = std::function<Result<std::shared_ptr<RecordBatch>>()>;
+  // `position` (may be null) is read on the source thread after each batch, for progress.
+  Prefetcher(Source source, std::function<int64_t()> position, size_t max_batches)
+      : source_(std::move(source)), position_(std::move(position)), max_(max_batches) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~Prefetcher() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // The next batch (nullptr at the end) and the source position after it.
+  Result<std::shared_ptr<RecordBatch>> Next(int64_t* position) {
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return !queue_.empty() || done_; });
+    if (queue_.empty()) {
+      if (!error_.ok()) return error_;
+      return std::shared_ptr<RecordBatch>();
+    }
+    auto [batch, pos] = std::move(queue_.front());
+    queue_.pop_front();
+    *position = pos;
+    cv_.notify_all();
+    return batch;
+  }
+
+ private:
+  void Run() {
+    for (;;) {
+      auto b = source_();
+      const int64_t pos = b.ok() && position_ ? position_() : 0;
+      std::unique_lock<std::mutex> l(mu_);
+      if (!b.ok() || !*b) {
+        if (!b.ok()) error_ = b.status();
+        done_ = true;
+        cv_.notify_all();
+        return;
+      }
+      cv_.wait(l, [&] { return queue_.size() < max_ || stop_; });
+      if (stop_) return;
+      queue_.emplace_back(std::move(*b), pos);
+      cv_.notify_all();
+    }
+  }
+
+  Source source_;
+  std::function<int64_t()> position_;
+  const size_t max_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::pair<std::shared_ptr<RecordBatch>, int64_t>> queue_;
+  Status error_;
+  bool done_ = false, stop_ = false;
+  std::thread thread_;
+};
 
 int64_t FileSize(const std::string& path) {
   struct stat st;
@@ -128,8 +196,13 @@ Status RunConvert(const ConvertArgs& a) {
   const int64_t in_size = FileSize(a.in);
   Progress progress("convert", csv_reader ? csv_reader->input_size() : in_size);
   int64_t rows = 0;
+  // About one CSV block (16 MiB at 2 threads) of batches ahead, or two Parquet row groups.
+  std::function<int64_t()> position;
+  if (csv_reader) position = [&csv_reader] { return csv_reader->input_position(); };
+  Prefetcher prefetch(next, position, csv_reader ? 16 : 2);
   for (;;) {
-    auto batch = next();
+    int64_t pos = 0;
+    auto batch = prefetch.Next(&pos);
     if (!batch.ok()) return csv_reader ? batch.status() : batch.status().WithContext(a.in);
     if (!*batch) break;
     rows += (*batch)->num_rows();
@@ -137,7 +210,7 @@ Status RunConvert(const ConvertArgs& a) {
     else if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Write(*batch));
     else if (json_writer) QUIVER_RETURN_NOT_OK(json_writer->Write(**batch));
     else QUIVER_RETURN_NOT_OK(csv_writer->Write(**batch));
-    progress.Update(csv_reader ? csv_reader->input_position() : 0, rows);
+    progress.Update(pos, rows);
   }
   int64_t out_size = 0;
   if (parts) {
