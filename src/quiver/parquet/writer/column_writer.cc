@@ -275,8 +275,8 @@ class ChunkWriter {
   template <typename T>
   static Status Gather(const std::vector<T>& dict, const int32_t* idx, int64_t n, BufferBuilder* out) {
     QUIVER_RETURN_NOT_OK(out->Reserve(n * static_cast<int64_t>(sizeof(T))));
-    T* dst = reinterpret_cast<T*>(out->mutable_data() + out->size());
-    for (int64_t i = 0; i < n; ++i) dst[i] = dict[static_cast<size_t>(idx[i])];
+    uint8_t* dst = out->mutable_data() + out->size();  // not aligned: it follows the levels
+    for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * sizeof(T), &dict[static_cast<size_t>(idx[i])], sizeof(T));
     out->UnsafeSetSize(out->size() + n * static_cast<int64_t>(sizeof(T)));
     return Status::OK();
   }
