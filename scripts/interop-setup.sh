@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the pinned DuckDB and Polars npm packages of tests/interop into DIR (default
-# build/interop) with `npm ci`, beside a copy of check.mjs. Exit 2 when node or npm is missing.
+# build/interop) with `npm ci`, beside copies of the check scripts (*.mjs). Exit 2 when node or npm is missing.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../tests/interop" && pwd)
 DIR=${1:-build/interop}
@@ -12,7 +12,7 @@ mkdir -p "$DIR"
 # Test processes run in parallel under ctest; one installs, the others wait.
 exec 9>"$DIR/.lock"
 flock 9
-cp "$SRC/check.mjs" "$DIR/"
+cp "$SRC"/*.mjs "$DIR/"
 # Reinstall only when the pinned versions changed.
 if [ ! -d "$DIR/node_modules" ] || ! cmp -s "$SRC/package-lock.json" "$DIR/package-lock.json"; then
   cp "$SRC/package.json" "$SRC/package-lock.json" "$DIR/"

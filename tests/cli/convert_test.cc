@@ -1,7 +1,9 @@
 // quiver convert: CSV to Parquet (every codec) read back by cat/schema/meta, CSV to CSV and
-// JSON Lines, Parquet to CSV, and no output file when a row is bad under --on-error fail.
+// JSON Lines, Parquet to CSV, no output file when a row is bad under --on-error fail, and
+// --partition-by's Hive-style folders (escaped values, nulls, nothing left behind on error).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -114,6 +116,77 @@ TEST_F(Convert, BadRowUnderOnErrorFailLeavesNoFileAndNamesTheLine) {
   r = RunCli("convert " + bad + " " + pq + " --types a=int64,b=int64 --on-error skip");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("1000 rows, 1 rejected"), std::string::npos) << r.err;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path);
+  return std::string((std::istreambuf_iterator<char>(f)), {});
+}
+
+TEST_F(Convert, PartitionByWritesHiveFoldersWithoutThePartitionColumns) {
+  const std::string in = Path("p.csv");
+  std::ofstream(in) << "id|flag|day|price\n"
+                       "1|A|2024-01-02|1.5\n"
+                       "2|a/b=c|2024-01-02|2.5\n"
+                       "3||2024-01-03|3.5\n"
+                       "4|A|2024-01-03|4.5\n"
+                       "5|A|2024-01-02|5.5\n";
+  const std::string out = Path("parts");
+  auto r = RunCli("convert " + in + " " + out + " --partition-by flag --types flag=string");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("5 rows, 0 rejected"), std::string::npos) << r.err;
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    if (e.is_regular_file()) files.push_back(fs::relative(e.path(), out).string());
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"flag=A/part-00000.parquet", "flag=__HIVE_DEFAULT_PARTITION__/part-00000.parquet",
+                                             "flag=a%2Fb%3Dc/part-00000.parquet"}));
+  auto a = RunCli("cat " + out + "/flag=A/part-00000.parquet --format csv");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, "id,day,price\n1,2024-01-02,1.5\n4,2024-01-03,4.5\n5,2024-01-02,5.5\n");
+  auto n = RunCli("cat '" + out + "/flag=__HIVE_DEFAULT_PARTITION__/part-00000.parquet' --format csv");
+  EXPECT_EQ(n.out, "id,day,price\n3,2024-01-03,3.5\n");
+
+  // Two levels, the second a date.
+  const std::string out2 = Path("parts2");
+  r = RunCli("convert " + in + " " + out2 + " --partition-by flag,day --types flag=string");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto d = RunCli("cat " + out2 + "/flag=A/day=2024-01-02/part-00000.parquet --format csv");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(d.out, "id,price\n1,1.5\n5,5.5\n");
+  EXPECT_TRUE(fs::exists(out2 + "/flag=A/day=2024-01-03/part-00000.parquet"));
+
+  // The target exists: refused, and the existing folder is left as it was.
+  r = RunCli("convert " + in + " " + out + " --partition-by flag");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(out + "/flag=A/part-00000.parquet"));
+}
+
+TEST_F(Convert, PartitionByErrorsLeaveNothingBehind) {
+  auto r = RunCli("convert " + csv_ + " " + Path("nope") + " --partition-by missing");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("no column 'missing'"), std::string::npos) << r.err;
+  r = RunCli("convert " + csv_ + " " + Path("all") + " --partition-by id,name,price,day,flag");
+  EXPECT_NE(r.exit_code, 0);
+  r = RunCli("convert " + csv_ + " " + Path("x.csv") + " --partition-by id");
+  EXPECT_NE(r.exit_code, 0);
+  // A bad row late in the input, after partitions were written.
+  const std::string bad = Path("bad.csv");
+  {
+    std::ofstream o(bad);
+    o << "a,b\n";
+    for (int i = 0; i < 200000; ++i) o << i % 3 << "," << i << "\n";
+    o << "1,notanumber\n";
+  }
+  r = RunCli("convert " + bad + " " + Path("badparts") + " --types a=int64,b=int64 --partition-by a");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("notanumber"), std::string::npos) << r.err;
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name == "in.csv" || name == "bad.csv") << name;
+  }
 }
 
 TEST_F(Convert, UnknownOutputFormatIsAnError) {

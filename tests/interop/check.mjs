@@ -3,8 +3,14 @@
 // from, read by DuckDB as text and cast to the Parquet column types (an oracle quiver did not
 // write): row counts, per-column hashes, null counts, distinct counts and numeric sums.
 //
-//   node check.mjs FILE.parquet SOURCE.csv [--delim C]
-// Prints one JSON line {ok, rows, duckdb_types, polars_types, problems}; exits 1 on a mismatch.
+// With --extremes, filters at each column's extremes (col >= its max, col <= its min, bounds
+// taken from the CSV) count the same rows in both: statistics that exclude a value would make
+// DuckDB prune wrongly.
+//
+//   node check.mjs FILE.parquet SOURCE.csv [--delim C] [--meta] [--extremes]
+// Prints one JSON line {ok, rows, duckdb_types, polars_types, problems[, meta]}; exits 1 on a
+// mismatch. --meta adds DuckDB's parquet_metadata() rows of the first row group (statistics,
+// exactness, encodings, bloom filter offsets) as `meta`.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
@@ -14,6 +20,12 @@ const argv = process.argv.slice(2);
 let delim = ',';
 const di = argv.indexOf('--delim');
 if (di >= 0) { delim = argv[di + 1]; argv.splice(di, 2); }
+const mi = argv.indexOf('--meta');
+const withMeta = mi >= 0;
+if (withMeta) argv.splice(mi, 1);
+const xi = argv.indexOf('--extremes');
+const extremes = xi >= 0;
+if (extremes) argv.splice(xi, 1);
 const [parquet, csv] = argv;
 const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
 const ident = (s) => `"${String(s).replaceAll('"', '""')}"`;
@@ -43,6 +55,13 @@ for (const { column_name: c, column_type: t } of desc) {
     if (String(a[k]) !== String(b[k])) problems.push(`duckdb: column ${c} (${t}): ${k} ${a[k]} in Parquet, ${b[k]} from the CSV`);
   }
   stats[c] = a;
+  if (!extremes || /\[\]|STRUCT|MAP/.test(t) || String(a.nn) === '0') continue;
+  for (const [op, fn] of [['>=', 'max'], ['<=', 'min']]) {
+    const bound = `(SELECT ${fn}(CAST(${ident(c)} AS ${t})) FROM ${src})`;
+    const [{ n: x }] = await rows(`SELECT count(*)::BIGINT AS n FROM read_parquet(${q(parquet)}) WHERE ${ident(c)} ${op} ${bound}`);
+    const [{ n: y }] = await rows(`SELECT count(*)::BIGINT AS n FROM ${src} WHERE CAST(${ident(c)} AS ${t}) ${op} ${bound}`);
+    if (x !== y) problems.push(`duckdb: column ${c}: ${x} rows ${op} its ${fn} in Parquet, ${y} in the CSV`);
+  }
 }
 
 const df = pl.readParquet(parquet);
@@ -65,6 +84,12 @@ for (const c of df.columns) {
   }
 }
 
+let meta;
+if (withMeta) {
+  meta = (await con.runAndReadAll(`SELECT path_in_schema, stats_min_value, stats_max_value, min_is_exact, max_is_exact,
+    encodings, bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${q(parquet)}) WHERE row_group_id = 0
+    ORDER BY column_id`)).getRowObjectsJson();
+}
 console.log(JSON.stringify({ ok: problems.length === 0, rows: Number(pqRows), duckdb_types: duckdbTypes,
-  polars_types: polarsTypes, problems }));
+  polars_types: polarsTypes, problems, meta }));
 process.exit(problems.length === 0 ? 0 : 1);

@@ -10,9 +10,11 @@
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
+#include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "testing/corpus.h"
 #include "testing/random_array.h"
 
 namespace quiver::parquet {
@@ -58,6 +60,8 @@ Result<std::shared_ptr<RecordBatch>> ReadAll(std::shared_ptr<Buffer> bytes, std:
   return ConcatenateBatches(schema, groups);
 }
 
+constexpr int64_t kAll = std::numeric_limits<int64_t>::max();  // ArrayToString: every value
+
 void ExpectSameRows(const RecordBatch& want, const RecordBatch& got) {
   ASSERT_EQ(want.num_columns(), got.num_columns());
   ASSERT_EQ(want.num_rows(), got.num_rows());
@@ -67,14 +71,32 @@ void ExpectSameRows(const RecordBatch& want, const RecordBatch& got) {
         << f.name << ": " << want.column(i).type()->ToString() << " vs " << got.column(i).type()->ToString();
     EXPECT_EQ(got.schema()->field(i).name, f.name);
     // Text comparison: NaN equals NaN, which Array::Equals may not promise.
-    EXPECT_EQ(ArrayToString(want.column(i), -1), ArrayToString(got.column(i), -1)) << "column " << f.name;
+    EXPECT_EQ(ArrayToString(want.column(i), kAll), ArrayToString(got.column(i), kAll)) << "column " << f.name;
   }
 }
 
 struct Case {
   compress::Codec codec;
   bool dictionary;
+  int page_version = 1;
 };
+
+std::string CaseName(const Case& c) {
+  return std::string(compress::CodecName(c.codec)) + (c.dictionary ? "_dict" : "_plain") + (c.page_version == 2 ? "_v2" : "");
+}
+
+// Every data page of every chunk is of the case's version.
+void ExpectPageVersion(const FileMetaData& md, int version) {
+  for (const auto& rg : md.row_groups) {
+    for (const auto& cc : rg.columns) {
+      for (const auto& es : *cc.meta_data->encoding_stats) {
+        if (es.page_type != PageType::DICTIONARY_PAGE) {
+          EXPECT_EQ(es.page_type, version == 2 ? PageType::DATA_PAGE_V2 : PageType::DATA_PAGE);
+        }
+      }
+    }
+  }
+}
 
 class RoundTrip : public ::testing::TestWithParam<Case> {};
 
@@ -88,6 +110,7 @@ TEST_P(RoundTrip, RandomTablesReadBackEqual) {
   ParquetWriterOptions opts;
   opts.codec = GetParam().codec;
   opts.dictionary = GetParam().dictionary;
+  opts.page_version = GetParam().page_version;
   opts.row_group_rows = 3000;
   opts.page_size = 4096;
   auto bytes = WriteFile(schema, batches, opts);
@@ -104,6 +127,7 @@ TEST_P(RoundTrip, RandomTablesReadBackEqual) {
   const auto& chunk = *reader->metadata().row_groups[0].columns[3].meta_data;
   EXPECT_EQ(static_cast<int>(chunk.codec), static_cast<int>(GetParam().codec));
   EXPECT_EQ(chunk.dictionary_page_offset.has_value(), GetParam().dictionary);
+  ExpectPageVersion(reader->metadata(), GetParam().page_version);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -111,10 +135,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{compress::Codec::kSnappy, true}, Case{compress::Codec::kSnappy, false},
                       Case{compress::Codec::kUncompressed, true}, Case{compress::Codec::kZstd, true},
                       Case{compress::Codec::kLz4Raw, false}, Case{compress::Codec::kGzip, true},
-                      Case{compress::Codec::kBrotli, false}),
-    [](const auto& info) {
-      return std::string(compress::CodecName(info.param.codec)) + (info.param.dictionary ? "_dict" : "_plain");
-    });
+                      Case{compress::Codec::kBrotli, false}, Case{compress::Codec::kSnappy, true, 2},
+                      Case{compress::Codec::kUncompressed, false, 2}, Case{compress::Codec::kZstd, false, 2}),
+    [](const auto& info) { return CaseName(info.param); });
 
 // Column values chosen by hand: extremes, NaN, signed zeros, empty and non-ASCII strings.
 std::shared_ptr<RecordBatch> Extremes() {
@@ -193,8 +216,139 @@ TEST(ParquetFileWriter, NullsInANonNullableColumnAreAnError) {
   EXPECT_NE(bytes.status().ToString().find("not nullable"), std::string::npos) << bytes.status().ToString();
 }
 
-TEST(ParquetFileWriter, NestedSchemasAreNotImplemented) {
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("l", list(int32()))});
+SchemaPtr NestedTypes() {
+  return std::make_shared<const Schema>(std::vector<Field>{
+      field("id", int64(), false),
+      field("l", list(int32())),
+      field("ll", list(list(utf8()))),
+      field("s", struct_({field("a", int64()), field("b", list(float64())), field("c", struct_({field("d", utf8())}))})),
+      field("m", map(utf8(), int32())),
+      field("ml", map(int32(), list(utf8()))),
+      field("ls", list(struct_({field("x", boolean()), field("y", decimal128(30, 3)), field("z", fixed_size_binary(3))}))),
+      field("lm", list(map(int64(), struct_({field("q", date32())})))),
+      field("deep", list(list(list(list(timestamp(quiver::TimeUnit::kMicro, "UTC")))))),
+      field("f", float64())});
+}
+
+class NestedRoundTrip : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NestedRoundTrip, RandomNestedTablesReadBackEqual) {
+  const SchemaPtr schema = NestedTypes();
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  const int64_t sizes[] = {1000, 0, 4321, 7, 2500};
+  uint64_t seed = 11;
+  for (int64_t n : sizes) batches.push_back(RandomBatch(schema, n, seed++, n == 7 ? 0.95 : 0.2));
+  ParquetWriterOptions opts;
+  opts.codec = GetParam().codec;
+  opts.dictionary = GetParam().dictionary;
+  opts.page_version = GetParam().page_version;
+  opts.row_group_rows = 3000;
+  opts.page_size = 2048;
+  auto bytes = WriteFile(schema, batches, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  auto want = ConcatenateBatches(schema, batches);
+  ASSERT_TRUE(want.ok());
+  ExpectSameRows(**want, **got);
+  EXPECT_EQ(reader->num_row_groups(), 3);
+  // Leaves: id, l, ll, s.a, s.b, s.c.d, m.key, m.value, ml.key, ml.value, ls.x, ls.y, ls.z,
+  // lm.key, lm.value.q, deep, f.
+  const auto& md = reader->metadata();
+  ASSERT_EQ(md.row_groups[0].columns.size(), 17u);
+  const auto& tree = reader->schema_tree();
+  auto levels = [&](size_t c) { return std::pair<int, int>(tree.columns()[c].max_definition_level, tree.columns()[c].max_repetition_level); };
+  EXPECT_EQ(levels(0), std::make_pair(0, 0));
+  EXPECT_EQ(levels(1), std::make_pair(3, 1));   // optional l, repeated list, optional item
+  EXPECT_EQ(levels(2), std::make_pair(5, 2));
+  EXPECT_EQ(levels(4), std::make_pair(4, 1));   // optional s, optional b, repeated, optional item
+  EXPECT_EQ(levels(6), std::make_pair(2, 1));   // m.key: optional m, repeated key_value, required key
+  EXPECT_EQ(levels(15), std::make_pair(9, 4));
+  std::vector<std::string> path;
+  for (const auto& part : md.row_groups[0].columns[9].meta_data->path_in_schema) path.emplace_back(part);
+  EXPECT_EQ(path, (std::vector<std::string>{"ml", "key_value", "value", "list", "item"}));
+  // Every row group's chunk of `l` counts its levels and the nulls among them.
+  int64_t rows = 0;
+  for (const auto& rg : md.row_groups) {
+    const auto& m = *rg.columns[1].meta_data;
+    EXPECT_GE(m.num_values, rg.num_rows);
+    EXPECT_GT(*m.statistics->null_count, 0);
+    rows += rg.num_rows;
+  }
+  EXPECT_EQ(rows, 1000 + 4321 + 7 + 2500);
+  ExpectPageVersion(md, GetParam().page_version);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, NestedRoundTrip,
+    ::testing::Values(Case{compress::Codec::kSnappy, true}, Case{compress::Codec::kUncompressed, false},
+                      Case{compress::Codec::kZstd, true}, Case{compress::Codec::kLz4Raw, false},
+                      Case{compress::Codec::kSnappy, true, 2}, Case{compress::Codec::kUncompressed, false, 2},
+                      Case{compress::Codec::kGzip, false, 2}),
+    [](const auto& info) { return CaseName(info.param); });
+
+// Values chosen by hand: empty lists, null lists, null elements, list values under a null list
+// slot (Arrow allows a null list to cover a non-empty range), sliced input.
+TEST(ParquetFileWriter, NestedEdgeCasesRoundTrip) {
+  auto type = list(int32());
+  auto b = MakeBuilder(type);
+  ASSERT_TRUE(b.ok());
+  auto* lb = static_cast<ListBuilder*>(b->get());
+  auto* ib = static_cast<NumericBuilder<int32_t>*>(lb->value_builder());
+  // [1, null, 3], [], null, [4], [null], [], [5, 6]
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(ib->Append(1).ok());
+  ASSERT_TRUE(ib->AppendNull().ok());
+  ASSERT_TRUE(ib->Append(3).ok());
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(lb->AppendNull().ok());
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(ib->Append(4).ok());
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(ib->AppendNull().ok());
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(lb->Append().ok());
+  ASSERT_TRUE(ib->Append(5).ok());
+  ASSERT_TRUE(ib->Append(6).ok());
+  auto arr = (*b)->Finish();
+  ASSERT_TRUE(arr.ok());
+  // A hand-made null list slot over values [4]: only the validity bit of row 3 is cleared.
+  auto data = std::make_shared<ArrayData>(*arr->data());
+  auto validity = Buffer::CopyOf(data->buffers[0]->span());
+  ASSERT_TRUE(validity.ok());
+  bit_util::ClearBit((*validity)->mutable_data(), 3);
+  data->buffers[0] = *validity;
+  data->null_count = ArrayData::kUnknownNullCount;
+  Array full(data);
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("l", type)});
+  for (int64_t off : {0, 1, 3}) {
+    Array piece = full.Slice(off, full.length() - off);
+    auto batch = std::make_shared<RecordBatch>(schema, piece.length(), std::vector<Array>{piece});
+    for (bool dict : {true, false}) {
+      ParquetWriterOptions opts;
+      opts.dictionary = dict;
+      auto bytes = WriteFile(schema, {batch}, opts);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+      auto got = ReadAll(*bytes);
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      ExpectSameRows(*batch, **got);
+    }
+  }
+  EXPECT_EQ(ArrayToString(full, kAll), "[[1, null, 3], [], null, null, [null], [], [5, 6]]");
+}
+
+TEST(ParquetFileWriter, NullsUnderANonNullableNestedFieldAreAnError) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("l", list(int32(), /*value_nullable=*/false))});
+  testing::RandomArrays gen(3);
+  auto batch = std::make_shared<RecordBatch>(schema, 200, std::vector<Array>{gen.Make(schema->field(0).type, 200, 0.3)});
+  auto bytes = WriteFile(schema, {batch}, {});
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.status().ToString().find("l.item' is not nullable"), std::string::npos) << bytes.status().ToString();
+}
+
+TEST(ParquetFileWriter, EmptyStructsAreNotImplemented) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("s", struct_({}))});
   io::BufferOutputStream out;
   auto w = ParquetFileWriter::Open(&out, schema, {});
   ASSERT_FALSE(w.ok());
@@ -272,6 +426,323 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
   const auto& cols = reader->metadata().row_groups[0].columns;
   EXPECT_FALSE(cols[0].meta_data->dictionary_page_offset.has_value());
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
+}
+
+// Every encoding on every physical type it suits (flat and nested leaves, V1 and V2 pages),
+// read back equal, with the encoding in the chunk metadata.
+TEST(ParquetFileWriter, ColumnEncodingsByOption) {
+  struct Col {
+    Field f;
+    Encoding e;
+  };
+  const std::vector<Col> cols = {
+      {field("i32", int32()), Encoding::DELTA_BINARY_PACKED},
+      {field("i64", int64()), Encoding::DELTA_BINARY_PACKED},
+      {field("u64", uint64()), Encoding::DELTA_BINARY_PACKED},
+      {field("ts", timestamp(quiver::TimeUnit::kMicro)), Encoding::DELTA_BINARY_PACKED},
+      {field("date", date32()), Encoding::DELTA_BINARY_PACKED},
+      {field("s_dlba", utf8()), Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {field("b_dlba", binary()), Encoding::DELTA_LENGTH_BYTE_ARRAY},
+      {field("s_dba", utf8()), Encoding::DELTA_BYTE_ARRAY},
+      {field("b_dba", binary()), Encoding::DELTA_BYTE_ARRAY},
+      {field("f32", float32()), Encoding::BYTE_STREAM_SPLIT},
+      {field("f64", float64()), Encoding::BYTE_STREAM_SPLIT},
+      {field("f16_plain", float16()), Encoding::PLAIN},
+      {field("l", list(int64())), Encoding::DELTA_BINARY_PACKED},
+      {field("ls", list(utf8())), Encoding::DELTA_BYTE_ARRAY},
+      {field("b", boolean()), Encoding::PLAIN},
+  };
+  std::vector<Field> fields;
+  for (const auto& c : cols) fields.push_back(c.f);
+  auto schema = std::make_shared<const Schema>(fields);
+  for (int version : {1, 2}) {
+    SCOPED_TRACE(version);
+    ParquetWriterOptions opts;
+    opts.page_size = 2048;
+    opts.row_group_rows = 2500;
+    opts.page_version = version;
+    for (const auto& c : cols) opts.column_encodings.emplace_back(c.f.name, c.e);
+    std::vector<std::shared_ptr<RecordBatch>> batches = {RandomBatch(schema, 3000, 5, 0.2), RandomBatch(schema, 1111, 6, 0.5)};
+    auto bytes = WriteFile(schema, batches, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    auto want = ConcatenateBatches(schema, batches);
+    ASSERT_TRUE(want.ok());
+    ExpectSameRows(**want, **got);
+    for (const auto& rg : reader->metadata().row_groups) {
+      for (size_t i = 0; i < cols.size(); ++i) {
+        const auto& m = *rg.columns[i].meta_data;
+        EXPECT_FALSE(m.dictionary_page_offset.has_value()) << cols[i].f.name;
+        EXPECT_EQ(m.encodings[0], cols[i].e) << cols[i].f.name;
+        EXPECT_EQ((*m.encoding_stats)[0].encoding, cols[i].e) << cols[i].f.name;
+      }
+    }
+  }
+  // A dotted leaf path names one leaf; unknown columns and unsuitable encodings are errors.
+  auto nested = std::make_shared<const Schema>(std::vector<Field>{field("s", struct_({field("a", int64()), field("b", utf8())}))});
+  ParquetWriterOptions opts;
+  opts.column_encodings = {{"s.a", Encoding::DELTA_BINARY_PACKED}};
+  auto ok = WriteFile(nested, {RandomBatch(nested, 100, 1, 0.1)}, opts);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  auto r = ParquetFileReader::Open(io::MemorySource(*ok));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->metadata().row_groups[0].columns[0].meta_data->encodings[0], Encoding::DELTA_BINARY_PACKED);
+  EXPECT_TRUE((*r)->metadata().row_groups[0].columns[1].meta_data->dictionary_page_offset.has_value());
+  io::BufferOutputStream out;
+  opts.column_encodings = {{"nope", Encoding::PLAIN}};
+  auto w = ParquetFileWriter::Open(&out, nested, opts);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().ToString().find("unknown column 'nope'"), std::string::npos) << w.status().ToString();
+  opts.column_encodings = {{"s", Encoding::DELTA_BINARY_PACKED}};
+  w = ParquetFileWriter::Open(&out, nested, opts);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().ToString().find("DELTA_BINARY_PACKED does not apply to BYTE_ARRAY"), std::string::npos)
+      << w.status().ToString();
+  EXPECT_EQ(*EncodingFromName("Byte_Stream_Split"), Encoding::BYTE_STREAM_SPLIT);
+  EXPECT_FALSE(CheckEncoding(Encoding::BYTE_STREAM_SPLIT, Type::INT32).ok());
+  EXPECT_FALSE(CheckEncoding(Encoding::DELTA_BYTE_ARRAY, Type::FIXED_LEN_BYTE_ARRAY).ok());
+  EXPECT_FALSE(EncodingFromName("rle").ok());
+}
+
+// Row groups end at the byte limit (16 bytes a row here: int64 + double) as well as the row one.
+TEST(ParquetFileWriter, RowGroupsByBytes) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("a", int64(), false), field("b", float64(), false)});
+  NumericBuilder<int64_t> a(int64());
+  NumericBuilder<double> b(float64());
+  for (int64_t i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(a.Append(i).ok());
+    ASSERT_TRUE(b.Append(static_cast<double>(i) / 2).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, 10000, std::vector<Array>{*a.Finish(), *b.Finish()});
+  ParquetWriterOptions opts;
+  opts.row_group_bytes = 16 * 3000;
+  // Batches of 10000, then 1000 rows: groups of 3000 rows, the last one partial.
+  auto bytes = WriteFile(schema, {batch, batch->Slice(0, 1000)}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok());
+  std::vector<int64_t> rows;
+  for (const auto& rg : reader->metadata().row_groups) rows.push_back(rg.num_rows);
+  EXPECT_EQ(rows, (std::vector<int64_t>{3000, 3000, 3000, 2000}));
+  // The row limit still applies when it is the smaller.
+  opts.row_group_rows = 2500;
+  bytes = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok());
+  auto r = ParquetFileReader::Open(io::MemorySource(*bytes));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->num_row_groups(), 4);
+}
+
+TEST(ParquetFileWriter, TruncateBounds) {
+  auto run = [](int32_t limit, bool utf8, std::string mn, std::string mx) {
+    bool me = true, xe = true;
+    TruncateBounds(limit, utf8, &mn, &mx, &me, &xe);
+    return std::make_tuple(mn, mx, me, xe);
+  };
+  EXPECT_EQ(run(4, false, "abcdef", "abcdef"), std::make_tuple("abcd", "abce", false, false));
+  EXPECT_EQ(run(4, false, "abc", "abcd"), std::make_tuple("abc", "abcd", true, true));  // short enough
+  EXPECT_EQ(run(4, false, "a", "ab\xFF\xFFzz"), std::make_tuple("a", "ac", true, false));
+  EXPECT_EQ(run(4, false, "a", "\xFF\xFF\xFF\xFF\xFF"), std::make_tuple("a", "\xFF\xFF\xFF\xFF\xFF", true, true));
+  // UTF-8: cut on code points, the last one incremented: é (C3 A9) becomes ê (C3 AA).
+  EXPECT_EQ(run(5, true, "\xC3\xA9\xC3\xA9\xC3\xA9", "\xC3\xA9\xC3\xA9\xC3\xA9"),
+            std::make_tuple("\xC3\xA9\xC3\xA9", "\xC3\xA9\xC3\xAA", false, false));
+  // U+D7FF + 1 skips the surrogates; U+10FFFF cannot grow, so the code point before it does.
+  EXPECT_EQ(std::get<1>(run(3, true, "a", "\xED\x9F\xBFxyz")), "\xEE\x80\x80");
+  EXPECT_EQ(std::get<1>(run(5, true, "a", "a\xF4\x8F\xBF\xBFxyz")), "b");
+  EXPECT_EQ(run(0, false, std::string(100, 'a'), std::string(100, 'b')),
+            std::make_tuple(std::string(100, 'a'), std::string(100, 'b'), true, true));
+}
+
+// Page statistics in the headers, the page index after the row groups, and truncated
+// long strings; read back through the footer decoders.
+TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      field("seq", int64()), field("long", utf8()), field("nulls", int32()), field("l", list(int32())),
+      field("nan", float64())});
+  NumericBuilder<int64_t> seq(int64());
+  BinaryBuilder lng(utf8());
+  NumericBuilder<int32_t> nulls(int32());
+  auto lb = MakeBuilder(schema->field(3).type);
+  auto* list_b = static_cast<ListBuilder*>(lb->get());
+  NumericBuilder<double> nan(float64());
+  const int64_t n = 20000;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(seq.Append(i).ok());
+    ASSERT_TRUE(lng.Append(std::string(100, static_cast<char>('a' + i / 1000)) + std::to_string(i)).ok());
+    ASSERT_TRUE((i < 12000 ? nulls.AppendNull() : nulls.Append(static_cast<int32_t>(-i))).ok());
+    ASSERT_TRUE(list_b->Append().ok());
+    for (int64_t k = 0; k < i % 5; ++k) {
+      ASSERT_TRUE(static_cast<NumericBuilder<int32_t>*>(list_b->value_builder())->Append(static_cast<int32_t>(i)).ok());
+    }
+    ASSERT_TRUE(nan.Append(i == 5 ? 1.0 : std::nan("")).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(
+      schema, n, std::vector<Array>{*seq.Finish(), *lng.Finish(), *nulls.Finish(), *(*lb)->Finish(), *nan.Finish()});
+  ParquetWriterOptions opts;
+  opts.dictionary = false;
+  opts.page_size = 8192;
+  opts.row_group_rows = 12000;
+  auto bytes = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const auto& md = reader->metadata();
+  ASSERT_EQ(md.row_groups.size(), 2u);
+  const uint8_t* file = (*bytes)->data();
+  auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
+  for (size_t g = 0; g < 2; ++g) {
+    const auto& rg = md.row_groups[g];
+    const int64_t first_row = g == 0 ? 0 : 12000;
+    for (size_t c = 0; c < 5; ++c) {
+      SCOPED_TRACE(::testing::Message() << "row group " << g << " column " << c);
+      const ColumnChunk& cc = rg.columns[c];
+      const ColumnMetaData& m = *cc.meta_data;
+      ASSERT_TRUE(cc.offset_index_offset.has_value());
+      Arena arena;
+      OffsetIndex oi;
+      ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
+      ASSERT_GT(oi.page_locations.size(), c == 2 && g == 0 ? 0u : 1u);
+      EXPECT_EQ(oi.page_locations[0].offset, m.data_page_offset);
+      EXPECT_EQ(oi.page_locations[0].first_row_index, 0);
+      int64_t total = 0;
+      for (size_t p = 0; p < oi.page_locations.size(); ++p) {
+        const PageLocation& loc = oi.page_locations[p];
+        total += loc.compressed_page_size;
+        if (p > 0) {
+          EXPECT_EQ(loc.offset, oi.page_locations[p - 1].offset + oi.page_locations[p - 1].compressed_page_size);
+          EXPECT_GT(loc.first_row_index, oi.page_locations[p - 1].first_row_index);
+        }
+        EXPECT_LT(loc.first_row_index, rg.num_rows);
+        PageHeader h;
+        ASSERT_TRUE(DecodePageHeader(span(loc.offset, loc.compressed_page_size), &arena, &h).ok());
+        EXPECT_EQ(h.type, PageType::DATA_PAGE);
+        ASSERT_TRUE(h.data_page_header->statistics);
+      }
+      EXPECT_EQ(total, m.total_compressed_size);  // no dictionary pages
+      if (c == 4) {
+        // Pages of NaN only have values but no bounds: no ColumnIndex.
+        EXPECT_FALSE(cc.column_index_offset.has_value());
+        continue;
+      }
+      ASSERT_TRUE(cc.column_index_offset.has_value());
+      ColumnIndex ci;
+      ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
+      ASSERT_EQ(ci.null_pages.size(), oi.page_locations.size());
+      int64_t null_sum = 0;
+      for (int64_t x : *ci.null_counts) null_sum += x;
+      EXPECT_EQ(null_sum, *m.statistics->null_count);
+      auto i64 = [](std::string_view v) { int64_t x; std::memcpy(&x, v.data(), 8); return x; };
+      if (c == 0) {
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+        for (size_t p = 0; p < ci.null_pages.size(); ++p) {
+          EXPECT_FALSE(ci.null_pages[p]);
+          // Page p of seq starts at its first row: its min is that row's value.
+          EXPECT_EQ(i64(ci.min_values[p]), first_row + oi.page_locations[p].first_row_index);
+          const int64_t next = p + 1 < ci.null_pages.size() ? oi.page_locations[p + 1].first_row_index : rg.num_rows;
+          EXPECT_EQ(i64(ci.max_values[p]), first_row + next - 1);
+        }
+      }
+      if (c == 1) {
+        // 100 copies of one letter per 1000 rows, then the row number: bounds cut to 64 bytes,
+        // the max's last byte incremented.
+        for (size_t p = 0; p < ci.null_pages.size(); ++p) {
+          const std::string_view mn = ci.min_values[p], mx = ci.max_values[p];
+          ASSERT_EQ(mn.size(), 64u);
+          ASSERT_EQ(mx.size(), 64u);
+          EXPECT_EQ(mn, std::string(64, mn[0]));
+          EXPECT_EQ(mx, std::string(63, mx[0]) + static_cast<char>(mx[0] + 1));
+          PageHeader h;
+          ASSERT_TRUE(DecodePageHeader(span(oi.page_locations[p].offset, oi.page_locations[p].compressed_page_size), &arena, &h).ok());
+          EXPECT_EQ(*h.data_page_header->statistics->min_value, mn);
+          EXPECT_EQ(*h.data_page_header->statistics->max_value, mx);
+          EXPECT_EQ(*h.data_page_header->statistics->is_max_value_exact, false);
+        }
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+        const Statistics& st = *m.statistics;
+        EXPECT_EQ(*st.min_value, std::string(64, g == 0 ? 'a' : 'm'));
+        EXPECT_EQ(*st.max_value, g == 0 ? std::string(63, 'l') + "m" : std::string(63, 't') + "u");
+        EXPECT_EQ(*st.is_min_value_exact, false);
+        EXPECT_EQ(*st.is_max_value_exact, false);
+      }
+      if (c == 2) {
+        // Rows below 12000 are null: the first row group is one null page with empty bounds.
+        if (g == 0) {
+          EXPECT_EQ(ci.null_pages.size(), 1u);
+          EXPECT_TRUE(ci.null_pages[0]);
+          EXPECT_EQ(ci.min_values[0].size(), 0u);
+          EXPECT_EQ((*ci.null_counts)[0], 12000);
+        } else {
+          EXPECT_EQ(ci.boundary_order, BoundaryOrder::DESCENDING);
+          EXPECT_EQ(*m.statistics->is_min_value_exact, true);
+          int32_t mn;
+          std::memcpy(&mn, ci.min_values[ci.min_values.size() - 1].data(), 4);
+          EXPECT_EQ(mn, -19999);
+        }
+      }
+      if (c == 3) {
+        EXPECT_EQ(ci.boundary_order, BoundaryOrder::ASCENDING);
+      }
+    }
+  }
+  // Without the page index: no offsets in the chunks, nothing between the last chunk and the footer.
+  opts.page_index = false;
+  auto plain = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(plain.ok());
+  auto r2 = ParquetFileReader::Open(io::MemorySource(*plain));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_FALSE((*r2)->metadata().row_groups[0].columns[0].offset_index_offset.has_value());
+  EXPECT_FALSE((*r2)->metadata().row_groups[0].columns[0].column_index_offset.has_value());
+}
+
+// Every corpus file quiver reads (nested ones included) is written again by quiver and read
+// back with the same schema and values.
+TEST(ParquetFileWriter, CorpusFilesRewriteEqual) {
+  QUIVER_CORPUS_OR_SKIP(dir);
+  int rewritten = 0, nested = 0;
+  std::vector<std::string> failed;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir / "parquet-testing" / "data")) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || !name.ends_with(".parquet")) continue;
+    auto file = io::OpenFile(entry.path().string());
+    if (!file.ok()) continue;
+    auto bytes = (*file)->ReadAt(0, (*file)->size());
+    if (!bytes.ok()) continue;
+    {
+      // large_string_map holds two 1 GiB strings: too slow to write for a unit test.
+      auto r = ParquetFileReader::Open(io::MemorySource(*bytes));
+      if (!r.ok()) continue;
+      int64_t size = 0;
+      for (const auto& rg : (*r)->metadata().row_groups) size += rg.total_byte_size;
+      if (size > (int64_t{64} << 20)) continue;
+    }
+    auto want = ReadAll(*bytes);
+    if (!want.ok()) continue;  // the reader refuses it (encrypted, unsupported, corrupt)
+    SCOPED_TRACE(name);
+    auto again = WriteFile((*want)->schema(), {*want}, {});
+    if (!again.ok()) {
+      failed.push_back(name + ": " + again.status().ToString());
+      continue;
+    }
+    auto got = ReadAll(*again);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectSameRows(**want, **got);
+    ++rewritten;
+    for (const Field& f : (*want)->schema()->fields()) {
+      if (f.type->is_nested()) {
+        ++nested;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(failed, std::vector<std::string>{});
+  EXPECT_GE(rewritten, 50);
+  EXPECT_GE(nested, 10);
+  std::printf("%d corpus files rewritten and read back equal, %d of them nested\n", rewritten, nested);
 }
 
 }  // namespace

@@ -78,6 +78,11 @@ inline uint64_t Mix(uint64_t x) {
   return x;
 }
 
+// Slot of a fixed-width key: the top bits of key * 2^64/phi (Fibonacci hashing), one multiply
+// instead of a full mixer; every key bit reaches the top bits, so sequential integers and
+// doubles that differ only in their high bits spread evenly.
+inline size_t SlotOf(uint64_t key, int shift) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift); }
+
 uint64_t HashBytes(const uint8_t* p, int64_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(n);
   while (n >= 8) {
@@ -216,9 +221,10 @@ template <typename T>
 void DictionaryEncoder<T>::Rehash() {
   std::vector<Slot> slots(slots_.size() * 2, Slot{0, -1});
   const size_t mask = slots.size() - 1;
+  --shift_;
   for (size_t i = 0; i < dict_.size(); ++i) {
     const Bits key = std::bit_cast<Bits>(dict_[i]);
-    size_t s = Mix(key) & mask;
+    size_t s = SlotOf(key, shift_);
     while (slots[s].index >= 0) s = (s + 1) & mask;
     slots[s] = Slot{key, static_cast<int32_t>(i)};
   }
@@ -230,14 +236,22 @@ Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) 
   const size_t start = indices_.size();
   indices_.resize(start + static_cast<size_t>(n));
   int32_t* out = indices_.data() + start;
+  const Slot* slots = slots_.data();
+  size_t mask = slots_.size() - 1;
+  // Runs of one value (sorted or clustered columns) skip the probe.
+  Bits prev_key = 0;
+  int32_t prev_index = -1;
   int64_t i = 0;
   for (; i < n; ++i) {
     const Bits key = std::bit_cast<Bits>(values[i]);
-    size_t mask = slots_.size() - 1;
-    size_t s = Mix(key) & mask;
+    if (key == prev_key && prev_index >= 0) {
+      out[i] = prev_index;
+      continue;
+    }
+    size_t s = SlotOf(key, shift_);
     int32_t index;
     while (true) {
-      const Slot& slot = slots_[s];
+      const Slot& slot = slots[s];
       if (slot.index < 0) {
         index = -1;
         break;
@@ -256,9 +270,15 @@ Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) 
       index = static_cast<int32_t>(dict_.size());
       dict_.push_back(values[i]);
       slots_[s] = Slot{key, index};
-      if (dict_.size() * 2 > slots_.size()) Rehash();
+      if (dict_.size() * 2 > slots_.size()) {
+        Rehash();
+        slots = slots_.data();
+        mask = slots_.size() - 1;
+      }
     }
     out[i] = index;
+    prev_key = key;
+    prev_index = index;
   }
   indices_.resize(start + static_cast<size_t>(i));
   *consumed = i;

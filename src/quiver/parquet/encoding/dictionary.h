@@ -131,6 +131,8 @@ class DictionaryEncoder {
   int64_t dict_size() const { return static_cast<int64_t>(dict_.size()); }
   int64_t dictionary_bytes() const { return dict_size() * static_cast<int64_t>(sizeof(T)); }
   int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
+  // The indices Put since the last FlushIndices.
+  const std::vector<int32_t>& indices() const { return indices_; }
   const std::vector<T>& dictionary() const { return dict_; }
 
   // The dictionary page body: PLAIN values in index order.
@@ -150,6 +152,7 @@ class DictionaryEncoder {
   MemoryPool* pool_;
   std::vector<T> dict_;
   std::vector<Slot> slots_;  // power-of-two size, linear probing, at most half full
+  int shift_ = 64 - 10;      // 64 - log2(slots_.size())
   std::vector<int32_t> indices_;
   bool full_ = false;
 };
@@ -168,6 +171,7 @@ class ByteArrayDictionaryEncoder {
   // PLAIN size of the dictionary: 4 bytes of length per entry plus the bytes.
   int64_t dictionary_bytes() const { return dict_data_.size() + 4 * dict_size(); }
   int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
+  const std::vector<int32_t>& indices() const { return indices_; }
   std::string_view entry(int64_t i) const {
     return {reinterpret_cast<const char*>(dict_data_.data()) + dict_offsets_[i],
             static_cast<size_t>(dict_offsets_[i + 1] - dict_offsets_[i])};

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <memory>
 
 #include "quiver/core/bit_util.h"
+#include "quiver/parquet/encoding/byte_stream_split.h"
+#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_byte_array.h"
+#include "quiver/parquet/encoding/delta_length_byte_array.h"
 #include "quiver/parquet/encoding/dictionary.h"
 #include "quiver/parquet/encoding/plain.h"
 #include "quiver/parquet/encoding/rle_bitpacked.h"
@@ -191,10 +196,19 @@ bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
   return false;
 }
 
+int BitWidth(int16_t max_level) {
+  int w = 0;
+  while ((1 << w) <= max_level) ++w;
+  return w;
+}
+
 class ChunkWriter {
  public:
-  ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out)
-      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), levels_(1, o.pool),
+  // Flat columns have max_rep 0 and max_def 1 when nullable.
+  ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out,
+              int16_t max_def, int16_t max_rep)
+      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), max_def_(max_def),
+        max_rep_(max_rep), levels_(BitWidth(max_def), o.pool), rep_levels_(BitWidth(max_rep), o.pool),
         scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool) {
     switch (leaf.physical) {
       case Type::BOOLEAN: width_ = 1; break;
@@ -205,34 +219,79 @@ class ChunkWriter {
       case Type::FIXED_LEN_BYTE_ARRAY: width_ = leaf.type_length; break;
       default: width_ = 0; break;  // BYTE_ARRAY
     }
+    utf8_ = field.type->id() == TypeId::kString;
   }
 
   // False in *fits when the dictionary outgrew its limit: the caller starts over with PLAIN.
+  static constexpr int64_t kSlice = 4096;  // page sizes are checked this often
+
   Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
-    *fits = true;
-    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN;
-    if (dictionary_) MakeDictionary();
+    Start(dictionary, fits);
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
-      constexpr int64_t kSlice = 4096;  // page sizes are checked this often
       for (int64_t r = 0; r < a.length; r += kSlice) {
         const int64_t n = std::min(kSlice, a.length - r);
         QUIVER_RETURN_NOT_OK(PutSlice(a, r, n));
-        if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
-          *fits = false;
-          return Status::OK();
-        }
-        if (page_plain_bytes_ >= o_.page_size) QUIVER_RETURN_NOT_OK(FlushPage());
+        QUIVER_RETURN_NOT_OK(AfterSlice(fits));
+        if (!*fits) return Status::OK();
       }
     }
+    return Finish();
+  }
+
+  // Nested leaves: slices of about kSlice levels, extended to the next row start.
+  Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
+    Start(dictionary, fits);
+    for (const LeafPiece& p : pieces) {
+      const int64_t n = static_cast<int64_t>(p.def.size());
+      int64_t a = 0;
+      while (a < n) {
+        int64_t b = std::min(a + kSlice, n);
+        if (max_rep_ > 0) {
+          while (b < n && p.rep[static_cast<size_t>(b)] != 0) ++b;
+        }
+        QUIVER_RETURN_NOT_OK(PutLevels(p, a, b));
+        QUIVER_RETURN_NOT_OK(AfterSlice(fits));
+        if (!*fits) return Status::OK();
+        a = b;
+      }
+    }
+    return Finish();
+  }
+
+ private:
+  void Start(bool dictionary, bool* fits) {
+    *fits = true;
+    dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN && !o_.encoding;
+    if (dictionary_) MakeDictionary();
+    encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
+    switch (encoding_) {
+      case Encoding::DELTA_BINARY_PACKED:
+        if (leaf_.physical == Type::INT32) delta32_ = std::make_unique<encoding::DeltaBinaryPackedEncoder<int32_t>>(o_.pool);
+        else delta64_ = std::make_unique<encoding::DeltaBinaryPackedEncoder<int64_t>>(o_.pool);
+        break;
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY: dlba_ = std::make_unique<encoding::DeltaLengthByteArrayEncoder>(o_.pool); break;
+      case Encoding::DELTA_BYTE_ARRAY: dba_ = std::make_unique<encoding::DeltaByteArrayEncoder>(o_.pool); break;
+      default: break;  // PLAIN and BYTE_STREAM_SPLIT gather PLAIN bytes
+    }
+  }
+  // *fits false when the dictionary gave up (the chunk starts over PLAIN).
+  Status AfterSlice(bool* fits) {
+    if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
+      *fits = false;
+      return Status::OK();
+    }
+    if (page_plain_bytes_ >= o_.page_size) return FlushPage();
+    return Status::OK();
+  }
+  Status Finish() {
     QUIVER_RETURN_NOT_OK(FlushPage());
     if (dictionary_) QUIVER_RETURN_NOT_OK(PrependDictionaryPage());
-    out_->data_encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
+    out_->data_encoding = encoding_;
     FinishStats();
     return Status::OK();
   }
 
- private:
   void MakeDictionary() {
     const int64_t lim = o_.dictionary_size_limit;
     switch (leaf_.physical) {
@@ -379,19 +438,23 @@ class ChunkWriter {
     return k;
   }
 
+  // Bounds of the open page; merged into the chunk's when the page is written.
   void UpdateStats(std::string_view v) {
     if (order_ == Order::kNone) return;
     if (order_ == Order::kFloat) {
       const bool nan = leaf_.physical == Type::FLOAT ? std::isnan(Load<float>(v)) : std::isnan(Load<double>(v));
       if (nan) return;
     }
-    if (!out_->min) {
-      out_->min.emplace(v);
-      out_->max.emplace(v);
+    Merge(v, v, &page_min_, &page_max_);
+  }
+  void Merge(std::string_view lo, std::string_view hi, std::optional<std::string>* mn, std::optional<std::string>* mx) {
+    if (!*mn) {
+      mn->emplace(lo);
+      mx->emplace(hi);
       return;
     }
-    if (Less(order_, leaf_.physical, v, *out_->min)) out_->min->assign(v);
-    if (Less(order_, leaf_.physical, *out_->max, v)) out_->max->assign(v);
+    if (Less(order_, leaf_.physical, lo, **mn)) (*mn)->assign(lo);
+    if (Less(order_, leaf_.physical, **mx, hi)) (*mx)->assign(hi);
   }
   template <typename T>
   static T Load(std::string_view s) {
@@ -441,7 +504,40 @@ class ChunkWriter {
     out_->null_count += nulls;
     out_->num_values += n;
     page_rows_ += n;
+    page_row_count_ += n;
+    page_nulls_ += nulls;
+    return PutValues(a, r, n, nulls);
+  }
 
+  // Levels [a, b) of a nested leaf and the values they define.
+  Status PutLevels(const LeafPiece& p, int64_t a, int64_t b) {
+    const int16_t* def = p.def.data() + a;
+    const int64_t n = b - a;
+    if (max_def_ > 0) QUIVER_RETURN_NOT_OK(levels_.Put(def, n));
+    if (max_rep_ > 0) {
+      const int16_t* rep = p.rep.data() + a;
+      QUIVER_RETURN_NOT_OK(rep_levels_.Put(rep, n));
+      for (int64_t i = 0; i < n; ++i) page_row_count_ += rep[i] == 0;
+    } else {
+      page_row_count_ += n;
+    }
+    int64_t absent = 0;
+    for (int64_t i = 0; i < n; ++i) absent += def[i] < max_def_;
+    out_->null_count += absent;
+    out_->num_values += n;
+    page_rows_ += n;
+    page_nulls_ += absent;
+    const int64_t lo = a == 0 ? 0 : p.slot_end[static_cast<size_t>(a - 1)];
+    const int64_t hi = p.slot_end[static_cast<size_t>(b - 1)];
+    if (hi == lo) return Status::OK();
+    const ArrayData& v = *p.values.data();
+    const int64_t skipped = (hi - lo) - bit_util::CountSetBits(v.validity(), v.offset + lo, hi - lo);
+    return PutValues(v, lo, hi - lo, skipped);
+  }
+
+  // Values of rows [r, r + n) of a flat array (`nulls` of them null) into the page.
+  Status PutValues(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) {
+    const uint8_t* v = a.validity();
     if (leaf_.physical == Type::BYTE_ARRAY) {
       const int32_t* offsets = a.values<int32_t>(1) + r;
       const uint8_t* data = a.buffers[2]->data();
@@ -469,6 +565,8 @@ class ChunkWriter {
         int64_t consumed = 0;
         return dictb_->Put(offsets, data, n, &consumed, v, a.offset + r);
       }
+      if (dlba_) return dlba_->Put(offsets, data, n, v, a.offset + r);
+      if (dba_) return dba_->Put(offsets, data, n, v, a.offset + r);
       return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
     }
 
@@ -483,11 +581,13 @@ class ChunkWriter {
         if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint32_t*>(d), k);
         else SliceStats(reinterpret_cast<const int32_t*>(d), k);
         if (dictionary_) return PutDict(dict32_.get(), reinterpret_cast<const int32_t*>(d), k);
+        if (delta32_) return delta32_->Put(reinterpret_cast<const int32_t*>(d), k);
         break;
       case Type::INT64:
         if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint64_t*>(d), k);
         else SliceStats(reinterpret_cast<const int64_t*>(d), k);
         if (dictionary_) return PutDict(dict64_.get(), reinterpret_cast<const int64_t*>(d), k);
+        if (delta64_) return delta64_->Put(reinterpret_cast<const int64_t*>(d), k);
         break;
       case Type::FLOAT:
         SliceStats(reinterpret_cast<const float*>(d), k);
@@ -507,6 +607,7 @@ class ChunkWriter {
           int64_t consumed = 0;
           return dictb_->Put(fixed_offsets_.data(), d, k, &consumed);
         }
+        if (dba_) return dba_->PutFixed(d, width_, k);
         break;
       }
       default: return Status::NotImplemented("unexpected physical type");
@@ -520,38 +621,54 @@ class ChunkWriter {
     return e->Put(values, k, &consumed);
   }
 
-  Status WritePage(const PageHeader& header_in, const BufferBuilder& body) {
+  // The first `raw` bytes of the body (a V2 page's levels) are stored uncompressed.
+  Status WritePage(const PageHeader& header_in, const BufferBuilder& body, int64_t raw = 0) {
     PageHeader h = header_in;
-    const uint8_t* payload = body.data();
-    int64_t payload_size = body.size();
+    const uint8_t* payload = body.data() + raw;
+    int64_t payload_size = body.size() - raw;
     if (o_.codec != compress::Codec::kUncompressed) {
       compressed_.Clear();
       QUIVER_RETURN_NOT_OK(compress::Compress(o_.codec, o_.compression_level,
-                                              std::span<const uint8_t>(body.data(), static_cast<size_t>(body.size())),
+                                              std::span<const uint8_t>(payload, static_cast<size_t>(payload_size)),
                                               &compressed_));
       payload = compressed_.data();
       payload_size = compressed_.size();
     }
-    if (body.size() > INT32_MAX || payload_size > INT32_MAX) {
+    if (body.size() > INT32_MAX || raw + payload_size > INT32_MAX) {
       return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
     }
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
-    h.compressed_page_size = static_cast<int32_t>(payload_size);
+    h.compressed_page_size = static_cast<int32_t>(raw + payload_size);
     const int64_t before = out_->bytes.size();
     QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
     out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
+    QUIVER_RETURN_NOT_OK(out_->bytes.Append(body.data(), raw));
     return out_->bytes.Append(payload, payload_size);
+  }
+
+  // V1 pages carry each level run's byte length in front of it.
+  Status AppendLevelsV1(encoding::RleBitPackedEncoder* e) {
+    const int64_t at = body_.size();
+    QUIVER_RETURN_NOT_OK(body_.AppendZeros(4));
+    QUIVER_RETURN_NOT_OK(e->Finish(&body_));
+    const uint32_t len = static_cast<uint32_t>(body_.size() - at - 4);
+    std::memcpy(body_.mutable_data() + at, &len, 4);
+    return Status::OK();
   }
 
   Status FlushPage() {
     if (page_rows_ == 0) return Status::OK();
     body_.Clear();
-    if (field_.nullable) {
-      // V1 pages carry the levels' byte length in front of them.
-      QUIVER_RETURN_NOT_OK(body_.AppendZeros(4));
-      QUIVER_RETURN_NOT_OK(levels_.Finish(&body_));
-      const uint32_t len = static_cast<uint32_t>(body_.size() - 4);
-      std::memcpy(body_.mutable_data(), &len, 4);
+    const bool v2 = o_.page_version == 2;
+    int64_t rep_bytes = 0, def_bytes = 0;
+    if (v2) {
+      if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(rep_levels_.Finish(&body_));
+      rep_bytes = body_.size();
+      if (max_def_ > 0) QUIVER_RETURN_NOT_OK(levels_.Finish(&body_));
+      def_bytes = body_.size() - rep_bytes;
+    } else {
+      if (max_rep_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&rep_levels_));
+      if (max_def_ > 0) QUIVER_RETURN_NOT_OK(AppendLevelsV1(&levels_));
     }
     if (dictionary_) {
       if (dict32_) QUIVER_RETURN_NOT_OK(dict32_->FlushIndices(&body_));
@@ -561,22 +678,80 @@ class ChunkWriter {
       if (dictb_) QUIVER_RETURN_NOT_OK(dictb_->FlushIndices(&body_));
     } else if (leaf_.physical == Type::BOOLEAN) {
       QUIVER_RETURN_NOT_OK(bools_.Finish(&body_));
+    } else if (delta32_) {
+      QUIVER_RETURN_NOT_OK(delta32_->Finish(&body_));
+    } else if (delta64_) {
+      QUIVER_RETURN_NOT_OK(delta64_->Finish(&body_));
+    } else if (dlba_) {
+      QUIVER_RETURN_NOT_OK(dlba_->Finish(&body_));
+    } else if (dba_) {
+      QUIVER_RETURN_NOT_OK(dba_->Finish(&body_));
+    } else if (encoding_ == Encoding::BYTE_STREAM_SPLIT) {
+      QUIVER_RETURN_NOT_OK(encoding::ByteStreamSplitEncode(plain_.data(), plain_.size() / width_, width_, &body_));
+      plain_.Clear();
     } else {
       QUIVER_RETURN_NOT_OK(body_.Append(plain_.data(), plain_.size()));
       plain_.Clear();
     }
     if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
+    // The page's statistics: in its header and, later, the page index.
+    EncodedChunk::Page page;
+    page.offset = out_->bytes.size();
+    page.first_row = chunk_rows_;
+    page.null_count = page_nulls_;
+    page.null_page = page_nulls_ == page_rows_;
+    bool min_exact = true, max_exact = true;
+    if (page_min_) {
+      Merge(*page_min_, *page_max_, &out_->min, &out_->max);
+      FixZeros(&*page_min_, &*page_max_);
+      if (leaf_.physical == Type::BYTE_ARRAY) {
+        TruncateBounds(o_.statistics_truncate_length, utf8_, &*page_min_, &*page_max_, &min_exact, &max_exact);
+      }
+      page.min = std::move(page_min_);
+      page.max = std::move(page_max_);
+    }
+    Statistics st;
+    st.null_count = page_nulls_;
+    if (page.min) {
+      st.min_value = std::string_view(*page.min);
+      st.max_value = std::string_view(*page.max);
+      st.is_min_value_exact = min_exact;
+      st.is_max_value_exact = max_exact;
+    }
     PageHeader h;
-    h.type = PageType::DATA_PAGE;
-    DataPageHeader dp;
-    dp.num_values = static_cast<int32_t>(page_rows_);
-    dp.encoding = dictionary_ ? Encoding::RLE_DICTIONARY : Encoding::PLAIN;
-    dp.definition_level_encoding = Encoding::RLE;
-    dp.repetition_level_encoding = Encoding::RLE;
-    h.data_page_header = dp;
-    QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+    const Encoding enc = encoding_;
+    if (v2) {
+      h.type = PageType::DATA_PAGE_V2;
+      DataPageHeaderV2 dp;
+      dp.num_values = static_cast<int32_t>(page_rows_);
+      dp.num_nulls = static_cast<int32_t>(page_nulls_);
+      dp.num_rows = static_cast<int32_t>(page_row_count_);
+      dp.encoding = enc;
+      dp.definition_levels_byte_length = static_cast<int32_t>(def_bytes);
+      dp.repetition_levels_byte_length = static_cast<int32_t>(rep_bytes);
+      dp.is_compressed = o_.codec != compress::Codec::kUncompressed;
+      dp.statistics.Set(&st);
+      h.data_page_header_v2 = dp;
+    } else {
+      h.type = PageType::DATA_PAGE;
+      DataPageHeader dp;
+      dp.num_values = static_cast<int32_t>(page_rows_);
+      dp.encoding = enc;
+      dp.definition_level_encoding = Encoding::RLE;
+      dp.repetition_level_encoding = Encoding::RLE;
+      dp.statistics.Set(&st);
+      h.data_page_header = dp;
+    }
+    QUIVER_RETURN_NOT_OK(WritePage(h, body_, rep_bytes + def_bytes));
+    page.compressed_size = static_cast<int32_t>(out_->bytes.size() - page.offset);
+    out_->pages.push_back(std::move(page));
+    page_min_.reset();
+    page_max_.reset();
     ++out_->data_pages;
+    chunk_rows_ += page_row_count_;
     page_rows_ = 0;
+    page_row_count_ = 0;
+    page_nulls_ = 0;
     page_plain_bytes_ = 0;
     return Status::OK();
   }
@@ -609,19 +784,40 @@ class ChunkWriter {
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
     out_->has_dictionary = true;
     out_->data_page_offset = out_->bytes.size();
+    for (auto& p : out_->pages) p.offset += out_->data_page_offset;
     return out_->bytes.Append(data_pages.data(), data_pages.size());
   }
 
-  void FinishStats() {
-    if (order_ != Order::kFloat || !out_->min) return;
-    // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
-    // written as the widest zero (Parquet's rule).
+  // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
+  // written as the widest zero (Parquet's rule).
+  void FixZeros(std::string* mn, std::string* mx) const {
+    if (order_ != Order::kFloat) return;
     if (leaf_.physical == Type::FLOAT) {
-      if (Load<float>(*out_->min) == 0.0f) { const float z = -0.0f; out_->min->assign(reinterpret_cast<const char*>(&z), 4); }
-      if (Load<float>(*out_->max) == 0.0f) { const float z = 0.0f; out_->max->assign(reinterpret_cast<const char*>(&z), 4); }
+      if (Load<float>(*mn) == 0.0f) { const float z = -0.0f; mn->assign(reinterpret_cast<const char*>(&z), 4); }
+      if (Load<float>(*mx) == 0.0f) { const float z = 0.0f; mx->assign(reinterpret_cast<const char*>(&z), 4); }
     } else {
-      if (Load<double>(*out_->min) == 0.0) { const double z = -0.0; out_->min->assign(reinterpret_cast<const char*>(&z), 8); }
-      if (Load<double>(*out_->max) == 0.0) { const double z = 0.0; out_->max->assign(reinterpret_cast<const char*>(&z), 8); }
+      if (Load<double>(*mn) == 0.0) { const double z = -0.0; mn->assign(reinterpret_cast<const char*>(&z), 8); }
+      if (Load<double>(*mx) == 0.0) { const double z = 0.0; mx->assign(reinterpret_cast<const char*>(&z), 8); }
+    }
+  }
+
+  void FinishStats() {
+    // The page index's boundary order, from the bounds of the pages that have values.
+    bool asc = true, desc = true;
+    const EncodedChunk::Page* prev = nullptr;
+    for (const auto& p : out_->pages) {
+      if (!p.min) continue;
+      if (prev != nullptr) {
+        if (Less(order_, leaf_.physical, *p.min, *prev->min) || Less(order_, leaf_.physical, *p.max, *prev->max)) asc = false;
+        if (Less(order_, leaf_.physical, *prev->min, *p.min) || Less(order_, leaf_.physical, *prev->max, *p.max)) desc = false;
+      }
+      prev = &p;
+    }
+    out_->boundary_order = asc ? BoundaryOrder::ASCENDING : desc ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
+    if (!out_->min) return;
+    FixZeros(&*out_->min, &*out_->max);
+    if (leaf_.physical == Type::BYTE_ARRAY) {
+      TruncateBounds(o_.statistics_truncate_length, utf8_, &*out_->min, &*out_->max, &out_->min_exact, &out_->max_exact);
     }
   }
 
@@ -630,9 +826,15 @@ class ChunkWriter {
   const ColumnWriterOptions& o_;
   EncodedChunk* out_;
   Order order_;
+  int16_t max_def_, max_rep_;
   int width_ = 0;
   bool dictionary_ = false;
-  encoding::RleBitPackedEncoder levels_;
+  Encoding encoding_ = Encoding::PLAIN;  // of the data pages' values
+  std::unique_ptr<encoding::DeltaBinaryPackedEncoder<int32_t>> delta32_;
+  std::unique_ptr<encoding::DeltaBinaryPackedEncoder<int64_t>> delta64_;
+  std::unique_ptr<encoding::DeltaLengthByteArrayEncoder> dlba_;
+  std::unique_ptr<encoding::DeltaByteArrayEncoder> dba_;
+  encoding::RleBitPackedEncoder levels_, rep_levels_;  // definition, repetition
   BufferBuilder scratch_, plain_, body_, compressed_;
   encoding::PlainBooleanEncoder bools_;
   std::unique_ptr<encoding::DictionaryEncoder<int32_t>> dict32_;
@@ -641,11 +843,107 @@ class ChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
   std::vector<int32_t> fixed_offsets_;
-  int64_t page_rows_ = 0;
+  bool utf8_ = false;  // STRING: bounds truncate on code points
+  std::optional<std::string> page_min_, page_max_;
+  int64_t page_nulls_ = 0;  // levels below the max definition level in the open page
+  int64_t chunk_rows_ = 0;  // rows in the pages written so far
+  int64_t page_rows_ = 0;       // levels in the open page (values and nulls)
+  int64_t page_row_count_ = 0;  // rows starting in the open page
   int64_t page_plain_bytes_ = 0;
 };
 
 }  // namespace
+
+Status CheckEncoding(Encoding e, Type physical) {
+  bool ok = false;
+  switch (e) {
+    case Encoding::PLAIN: ok = true; break;
+    case Encoding::DELTA_BINARY_PACKED: ok = physical == Type::INT32 || physical == Type::INT64; break;
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows FIXED_LEN_BYTE_ARRAY, but Polars 0.25 refuses it.
+    case Encoding::DELTA_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows INT32, INT64 and FIXED_LEN_BYTE_ARRAY, but DuckDB 1.5 refuses those.
+    case Encoding::BYTE_STREAM_SPLIT: ok = physical == Type::FLOAT || physical == Type::DOUBLE; break;
+    default: break;
+  }
+  if (ok) return Status::OK();
+  return Status::Invalid(fmt::format("encoding {} does not apply to {} values", EncodingName(e), TypeName(physical)));
+}
+
+Result<Encoding> EncodingFromName(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n == "plain") return Encoding::PLAIN;
+  if (n == "delta_binary_packed") return Encoding::DELTA_BINARY_PACKED;
+  if (n == "delta_length_byte_array") return Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  if (n == "delta_byte_array") return Encoding::DELTA_BYTE_ARRAY;
+  if (n == "byte_stream_split") return Encoding::BYTE_STREAM_SPLIT;
+  return Status::Invalid(fmt::format(
+      "unknown encoding '{}' (plain, delta_binary_packed, delta_length_byte_array, delta_byte_array, byte_stream_split)",
+      name));
+}
+
+void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact) {
+  if (limit <= 0) return;
+  auto cut = [&](const std::string& s) {
+    size_t n = static_cast<size_t>(limit);
+    // Back off to the start of a code point.
+    if (utf8) {
+      while (n > 0 && (static_cast<uint8_t>(s[n]) & 0xC0) == 0x80) --n;
+    }
+    return n;
+  };
+  if (min->size() > static_cast<size_t>(limit)) {
+    min->resize(cut(*min));
+    *min_exact = false;
+  }
+  if (max->size() > static_cast<size_t>(limit)) {
+    std::string m = max->substr(0, cut(*max));
+    // Increment the last byte (code point) that can be, dropping what follows it.
+    while (!m.empty()) {
+      if (!utf8) {
+        uint8_t& last = reinterpret_cast<uint8_t&>(m.back());
+        if (last != 0xFF) {
+          ++last;
+          break;
+        }
+        m.pop_back();
+        continue;
+      }
+      size_t start = m.size() - 1;
+      while (start > 0 && (static_cast<uint8_t>(m[start]) & 0xC0) == 0x80) --start;
+      const auto* b = reinterpret_cast<const uint8_t*>(m.data()) + start;
+      const size_t len = m.size() - start;
+      uint32_t cp = len == 1 ? b[0] : len == 2 ? ((b[0] & 0x1Fu) << 6) | (b[1] & 0x3Fu)
+                              : len == 3 ? ((b[0] & 0x0Fu) << 12) | ((b[1] & 0x3Fu) << 6) | (b[2] & 0x3Fu)
+                                         : ((b[0] & 0x07u) << 18) | ((b[1] & 0x3Fu) << 12) | ((b[2] & 0x3Fu) << 6) | (b[3] & 0x3Fu);
+      m.resize(start);
+      if (cp >= 0x10FFFF) continue;
+      ++cp;
+      if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xE000;  // no surrogates
+      if (cp < 0x80) {
+        m.push_back(static_cast<char>(cp));
+      } else if (cp < 0x800) {
+        m.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      } else if (cp < 0x10000) {
+        m.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      } else {
+        m.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      }
+      break;
+    }
+    if (!m.empty()) {
+      *max = std::move(m);
+      *max_exact = false;
+    }
+  }
+}
 
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
                          const ColumnWriterOptions& options, EncodedChunk* out) {
@@ -658,15 +956,30 @@ Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::ve
   bool fits = true;
   if (options.dictionary) {
     *out = EncodedChunk(options.pool);
-    ChunkWriter w(field, leaf, options, out);
+    ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
     QUIVER_RETURN_NOT_OK(w.Run(pieces, true, &fits));
     if (fits) return Status::OK();
   }
   // Too many distinct values for the dictionary limit: the whole chunk is written PLAIN, so
   // no reader meets a chunk that switches encodings halfway.
   *out = EncodedChunk(options.pool);
-  ChunkWriter w(field, leaf, options, out);
+  ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
   return w.Run(pieces, false, &fits);
+}
+
+Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
+                             const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
+                             EncodedChunk* out) {
+  bool fits = true;
+  if (options.dictionary) {
+    *out = EncodedChunk(options.pool);
+    ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
+    QUIVER_RETURN_NOT_OK(w.RunLeaf(pieces, true, &fits));
+    if (fits) return Status::OK();
+  }
+  *out = EncodedChunk(options.pool);
+  ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
+  return w.RunLeaf(pieces, false, &fits);
 }
 
 }  // namespace quiver::parquet

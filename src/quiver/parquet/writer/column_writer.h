@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
 #include "quiver/parquet/metadata.h"
+#include "quiver/parquet/writer/levels.h"
 
 namespace quiver::parquet {
 
@@ -24,6 +26,17 @@ struct ColumnWriterOptions {
   bool dictionary = true;
   // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
   int64_t dictionary_size_limit = 1 << 20;
+  // BYTE_ARRAY min/max (chunk, page header and page index) longer than this are truncated: the
+  // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
+  // both marked inexact. 0 keeps them whole.
+  int32_t statistics_truncate_length = 64;
+  // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
+  // (levels uncompressed in front, their lengths and the null and row counts in the header).
+  int page_version = 1;
+  // The data pages' value encoding instead of a dictionary (or PLAIN): DELTA_BINARY_PACKED,
+  // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
+  // type allows it (CheckEncoding).
+  std::optional<Encoding> encoding;
   MemoryPool* pool = default_memory_pool();
 };
 
@@ -36,7 +49,7 @@ struct LeafType {
   int32_t scale = 0, precision = 0;  // DECIMAL
 };
 
-// NotImplemented for nested types (the writer takes flat schemas).
+// NotImplemented for nested types (their leaves are mapped one by one, see levels.h).
 Result<LeafType> LeafTypeFor(const DataType& type);
 
 struct EncodedChunk {
@@ -45,7 +58,7 @@ struct EncodedChunk {
   BufferBuilder bytes;
   bool has_dictionary = false;
   int64_t data_page_offset = 0;  // == size of the dictionary page with its header
-  int64_t num_values = 0;        // rows (flat columns: one value or null per row)
+  int64_t num_values = 0;        // levels (flat columns: one value or null per row)
   int64_t total_uncompressed_size = 0;  // page headers + uncompressed page bodies
   int32_t data_pages = 0;
   Encoding data_encoding = Encoding::PLAIN;
@@ -53,10 +66,40 @@ struct EncodedChunk {
   // PLAIN bytes of the smallest and largest non-null value in the type's sort order; absent
   // when every value is null or NaN, or when the type has no order quiver computes (float16).
   std::optional<std::string> min, max;
+  bool min_exact = true, max_exact = true;  // false when truncated
+
+  // Each data page, for the page index; offsets are relative to the chunk's start.
+  struct Page {
+    int64_t offset = 0;
+    int32_t compressed_size = 0;  // with its header
+    int64_t first_row = 0;        // within the chunk (row group)
+    int64_t null_count = 0;
+    bool null_page = false;  // no non-null value
+    std::optional<std::string> min, max;  // truncated like the chunk's
+  };
+  std::vector<Page> pages;
+  BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
 };
+
+// OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and
+// Polars read: BYTE_STREAM_SPLIT only FLOAT/DOUBLE, DELTA_BYTE_ARRAY only BYTE_ARRAY).
+Status CheckEncoding(Encoding e, Type physical);
+// "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+// "byte_stream_split" (any case).
+Result<Encoding> EncodingFromName(std::string_view name);
+
+// Truncates byte-array bounds longer than `limit` (see statistics_truncate_length); `utf8`
+// keeps whole code points. A max made only of 0xFF bytes (or U+10FFFF) stays whole.
+void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact);
 
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
                          const ColumnWriterOptions& options, EncodedChunk* out);
+
+// Encodes one leaf of a nested column (`leaf_field` is the leaf's own field, of a flat type)
+// from its shredded pieces, in row order. Pages end on row boundaries.
+Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
+                             const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
+                             EncodedChunk* out);
 
 }  // namespace quiver::parquet

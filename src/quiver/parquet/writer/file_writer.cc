@@ -1,7 +1,10 @@
 #include "quiver/parquet/writer/file_writer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "quiver/core/arena.h"
@@ -20,21 +23,138 @@ Result<List<T>> MakeList(Arena* arena, int64_t n) {
   return List<T>(p, static_cast<uint32_t>(n));
 }
 
+// Bytes of a's rows: exact for flat columns (slices included), the whole buffers for nested ones.
+int64_t BufferBytes(const ArrayData& a) {
+  const int64_t bits = a.validity() != nullptr ? (a.length + 7) / 8 : 0;
+  if (a.type->is_fixed_width()) return (a.type->bit_width() * a.length + 7) / 8 + bits;
+  if (a.type->is_binary_like()) {
+    const int32_t* o = a.values<int32_t>(1);
+    return 4 * a.length + (o[a.length] - o[0]) + bits;
+  }
+  int64_t n = 0;
+  for (const auto& b : a.buffers) n += b ? b->size() : 0;
+  for (const auto& c : a.children) n += BufferBytes(*c);
+  return n;
+}
+
+// Parquet has no empty groups.
+Status CheckWritable(const Field& f) {
+  const DataType& t = *f.type;
+  if (t.id() == TypeId::kStruct && t.num_fields() == 0) {
+    return Status::NotImplemented("a struct without fields has no Parquet form");
+  }
+  for (const Field& c : t.fields()) QUIVER_RETURN_NOT_OK(CheckWritable(c));
+  return Status::OK();
+}
+
+// Schema elements of `f` and its descendants, depth first: LIST as the three-level
+// `group (LIST) { repeated group list { element } }` (the element keeps quiver's child name),
+// MAP as `group (MAP) { repeated group key_value { required key; value } }`.
+Status AppendSchema(const Field& f, FieldRepetitionType repetition, Arena* arena, std::vector<SchemaElement>* out) {
+  SchemaElement e;
+  e.name = f.name;
+  e.repetition_type = repetition;
+  const DataType& t = *f.type;
+  auto group = [&](int children, std::optional<ConvertedType> ct, auto set_logical) -> Status {
+    e.num_children = children;
+    e.converted_type = ct;
+    if (ct) {
+      LogicalType* lt = e.logicalType.Emplace(arena);
+      if (lt == nullptr) return Status::OutOfMemory("footer arena");
+      set_logical(lt);
+    }
+    out->push_back(e);
+    return Status::OK();
+  };
+  auto opt = [](const Field& c) { return c.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED; };
+  switch (t.id()) {
+    case TypeId::kList: {
+      QUIVER_RETURN_NOT_OK(group(1, ConvertedType::LIST, [](LogicalType* lt) { lt->LIST = ListType{}; }));
+      SchemaElement r;
+      r.name = "list";
+      r.repetition_type = FieldRepetitionType::REPEATED;
+      r.num_children = 1;
+      out->push_back(r);
+      return AppendSchema(t.field(0), opt(t.field(0)), arena, out);
+    }
+    case TypeId::kMap: {
+      QUIVER_RETURN_NOT_OK(group(1, ConvertedType::MAP, [](LogicalType* lt) { lt->MAP = MapType{}; }));
+      const DataType& entries = *t.field(0).type;
+      SchemaElement r;
+      r.name = "key_value";
+      r.repetition_type = FieldRepetitionType::REPEATED;
+      r.num_children = entries.num_fields();
+      out->push_back(r);
+      QUIVER_RETURN_NOT_OK(AppendSchema(entries.field(0), FieldRepetitionType::REQUIRED, arena, out));
+      for (int k = 1; k < entries.num_fields(); ++k) {
+        QUIVER_RETURN_NOT_OK(AppendSchema(entries.field(k), opt(entries.field(k)), arena, out));
+      }
+      return Status::OK();
+    }
+    case TypeId::kStruct: {
+      QUIVER_RETURN_NOT_OK(group(t.num_fields(), std::nullopt, [](LogicalType*) {}));
+      for (const Field& c : t.fields()) QUIVER_RETURN_NOT_OK(AppendSchema(c, opt(c), arena, out));
+      return Status::OK();
+    }
+    default: {
+      QUIVER_ASSIGN_OR_RETURN(LeafType l, LeafTypeFor(t));
+      e.type = l.physical;
+      if (l.physical == Type::FIXED_LEN_BYTE_ARRAY) e.type_length = l.type_length;
+      e.converted_type = l.converted;
+      if (l.logical) {
+        LogicalType* lt = e.logicalType.Emplace(arena);
+        if (lt == nullptr) return Status::OutOfMemory("footer arena");
+        *lt = *l.logical;
+        if (lt->DECIMAL) {
+          e.scale = l.scale;
+          e.precision = l.precision;
+        }
+      }
+      out->push_back(e);
+      return Status::OK();
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStream* out, SchemaPtr schema,
                                                                    ParquetWriterOptions options) {
   if (options.row_group_rows <= 0) return Status::Invalid("row group size must be positive");
+  if (options.row_group_bytes < 0) return Status::Invalid("row group byte size must not be negative");
   if (options.page_size <= 0) return Status::Invalid("page size must be positive");
+  if (options.page_version != 1 && options.page_version != 2) {
+    return Status::Invalid(fmt::format("data page version must be 1 or 2, got {}", options.page_version));
+  }
   if (!compress::IsCodecSupported(options.codec) || options.codec == compress::Codec::kLz4Hadoop) {
     // The Hadoop-framed LZ4 is deprecated and read inconsistently; LZ4_RAW replaces it.
     return Status::NotImplemented(fmt::format("writing {} pages", compress::CodecName(options.codec)));
   }
   std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
-  for (const Field& f : schema->fields()) {
-    auto leaf = LeafTypeFor(*f.type);
-    if (!leaf.ok()) return leaf.status().WithContext(fmt::format("column '{}'", f.name));
-    w->leaves_.push_back(*leaf);
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const Field& f = schema->field(i);
+    QUIVER_RETURN_NOT_OK(CheckWritable(f).WithContext(fmt::format("column '{}'", f.name)));
+    for (LeafPath& p : LeafPathsOf(f)) {
+      Leaf leaf;
+      leaf.top = i;
+      leaf.flat = !f.type->is_nested();
+      auto t = LeafTypeFor(*p.fields.back()->type);
+      if (!t.ok()) return t.status().WithContext(fmt::format("column '{}'", fmt::join(p.path_in_schema, ".")));
+      leaf.type = *t;
+      leaf.path = std::move(p);
+      w->leaves_.push_back(std::move(leaf));
+    }
+  }
+  for (const auto& [name, enc] : options.column_encodings) {
+    bool found = false;
+    for (Leaf& leaf : w->leaves_) {
+      const std::string dotted = fmt::format("{}", fmt::join(leaf.path.path_in_schema, "."));
+      if (name != dotted && name != leaf.path.path_in_schema[0]) continue;
+      found = true;
+      QUIVER_RETURN_NOT_OK(CheckEncoding(enc, leaf.type.physical).WithContext(fmt::format("column '{}'", dotted)));
+      leaf.encoding = enc;
+    }
+    if (!found) return Status::Invalid(fmt::format("encoding for an unknown column '{}'", name));
   }
   w->out_ = out;
   w->schema_ = std::move(schema);
@@ -56,27 +176,43 @@ Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
                                          batch->column(i).type()->ToString(), schema_->field(i).type->ToString()));
     }
   }
+  double row_bytes = 0;  // for row_group_bytes
+  if (options_.row_group_bytes > 0 && batch->num_rows() > 0) {
+    int64_t total = 0;
+    for (int i = 0; i < batch->num_columns(); ++i) total += BufferBytes(*batch->column(i).data());
+    row_bytes = static_cast<double>(total) / static_cast<double>(batch->num_rows());
+  }
   int64_t offset = 0;
   while (offset < batch->num_rows()) {
-    const int64_t room = options_.row_group_rows - pending_rows_;
+    int64_t room = options_.row_group_rows - pending_rows_;
+    if (row_bytes > 0) {
+      const double left = static_cast<double>(options_.row_group_bytes) - pending_bytes_;
+      room = std::clamp(static_cast<int64_t>(std::ceil(left / row_bytes)), int64_t{1}, room);
+    }
     const int64_t take = std::min(room, batch->num_rows() - offset);
     pending_.push_back(offset == 0 && take == batch->num_rows() ? batch : batch->Slice(offset, take));
     pending_rows_ += take;
+    pending_bytes_ += static_cast<double>(take) * row_bytes;
     offset += take;
-    if (pending_rows_ >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    if (pending_rows_ >= options_.row_group_rows ||
+        (options_.row_group_bytes > 0 && pending_bytes_ >= static_cast<double>(options_.row_group_bytes))) {
+      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+    }
   }
   return Status::OK();
 }
 
 Status ParquetFileWriter::FlushRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
-  const int ncols = schema_->num_fields();
+  const int ncols = static_cast<int>(leaves_.size());
   ColumnWriterOptions co;
   co.codec = options_.codec;
   co.compression_level = options_.compression_level;
   co.page_size = options_.page_size;
   co.dictionary = options_.dictionary;
   co.dictionary_size_limit = options_.dictionary_size_limit;
+  co.statistics_truncate_length = options_.statistics_truncate_length;
+  co.page_version = options_.page_version;
   co.pool = options_.pool;
   std::vector<EncodedChunk> chunks;
   chunks.reserve(static_cast<size_t>(ncols));
@@ -85,12 +221,33 @@ Status ParquetFileWriter::FlushRowGroup() {
     TaskGroup group(options_.thread_pool);
     for (int i = 0; i < ncols; ++i) {
       group.Submit([this, i, &co, &chunks]() -> Status {
-        std::vector<Array> pieces;
-        pieces.reserve(pending_.size());
-        for (const auto& b : pending_) pieces.push_back(b->column(i));
-        const Field& f = schema_->field(i);
-        Status st = EncodeColumnChunk(f, leaves_[static_cast<size_t>(i)], pieces, co, &chunks[static_cast<size_t>(i)]);
-        if (!st.ok()) return st.WithContext(fmt::format("row group {}, column '{}'", row_groups_.size(), f.name));
+        const Leaf& leaf = leaves_[static_cast<size_t>(i)];
+        EncodedChunk* out = &chunks[static_cast<size_t>(i)];
+        ColumnWriterOptions lo = co;
+        lo.encoding = leaf.encoding;
+        Status st;
+        if (leaf.flat) {
+          std::vector<Array> pieces;
+          pieces.reserve(pending_.size());
+          for (const auto& b : pending_) pieces.push_back(b->column(leaf.top));
+          st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out);
+        } else {
+          std::vector<LeafPiece> pieces;
+          pieces.reserve(pending_.size());
+          for (const auto& b : pending_) {
+            auto p = ShredLeaf(leaf.path, b->column(leaf.top));
+            if (!p.ok()) {
+              st = p.status();
+              break;
+            }
+            pieces.push_back(std::move(*p));
+          }
+          if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out);
+        }
+        if (!st.ok()) {
+          return st.WithContext(
+              fmt::format("row group {}, column '{}'", row_groups_.size(), fmt::join(leaf.path.path_in_schema, ".")));
+        }
         return st;
       });
     }
@@ -113,6 +270,10 @@ Status ParquetFileWriter::FlushRowGroup() {
     info.null_count = c.null_count;
     info.min = std::move(c.min);
     info.max = std::move(c.max);
+    info.min_exact = c.min_exact;
+    info.max_exact = c.max_exact;
+    if (options_.page_index) info.pages = std::move(c.pages);
+    info.boundary_order = c.boundary_order;
     QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
     c.bytes = BufferBuilder(options_.pool);  // release the chunk's memory before the next one is written
     rg.total_byte_size += info.total_uncompressed_size;
@@ -123,6 +284,61 @@ Status ParquetFileWriter::FlushRowGroup() {
   rows_written_ += pending_rows_;
   pending_.clear();
   pending_rows_ = 0;
+  pending_bytes_ = 0;
+  return Status::OK();
+}
+
+// Every chunk's ColumnIndex, then every chunk's OffsetIndex (the layout other writers use, so a
+// reader fetches each kind in one read). A chunk with a page that has values but no bounds
+// (NaN only, float16) gets no ColumnIndex.
+Status ParquetFileWriter::WritePageIndex() {
+  if (!options_.page_index) return Status::OK();
+  BufferBuilder buf(options_.pool);
+  Arena arena(options_.pool);
+  for (RowGroupInfo& rg : row_groups_) {
+    for (ChunkInfo& c : rg.columns) {
+      const size_t n = c.pages.size();
+      bool valid = n > 0;
+      for (const auto& p : c.pages) valid = valid && (p.null_page || p.min.has_value());
+      if (!valid) continue;
+      ColumnIndex ci;
+      QUIVER_ASSIGN_OR_RETURN(ci.null_pages, MakeList<bool>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(ci.min_values, MakeList<Binary>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(ci.max_values, MakeList<Binary>(&arena, static_cast<int64_t>(n)));
+      QUIVER_ASSIGN_OR_RETURN(List<int64_t> nulls, MakeList<int64_t>(&arena, static_cast<int64_t>(n)));
+      for (size_t i = 0; i < n; ++i) {
+        const auto& p = c.pages[i];
+        ci.null_pages[i] = p.null_page;
+        // Null pages have empty bounds (the spec's rule).
+        ci.min_values[i] = p.null_page || !p.min ? std::string_view() : std::string_view(*p.min);
+        ci.max_values[i] = p.null_page || !p.max ? std::string_view() : std::string_view(*p.max);
+        nulls[i] = p.null_count;
+      }
+      ci.null_counts = nulls;
+      ci.boundary_order = c.boundary_order;
+      buf.Clear();
+      QUIVER_RETURN_NOT_OK(EncodeColumnIndex(ci, &buf));
+      c.column_index_offset = out_->Tell();
+      c.column_index_length = static_cast<int32_t>(buf.size());
+      QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
+    }
+  }
+  for (RowGroupInfo& rg : row_groups_) {
+    for (ChunkInfo& c : rg.columns) {
+      if (c.pages.empty()) continue;
+      OffsetIndex oi;
+      QUIVER_ASSIGN_OR_RETURN(oi.page_locations, MakeList<PageLocation>(&arena, static_cast<int64_t>(c.pages.size())));
+      for (size_t i = 0; i < c.pages.size(); ++i) {
+        oi.page_locations[i] =
+            PageLocation{c.file_offset + c.pages[i].offset, c.pages[i].compressed_size, c.pages[i].first_row};
+      }
+      buf.Clear();
+      QUIVER_RETURN_NOT_OK(EncodeOffsetIndex(oi, &buf));
+      c.offset_index_offset = out_->Tell();
+      c.offset_index_length = static_cast<int32_t>(buf.size());
+      QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
+    }
+  }
   return Status::OK();
 }
 
@@ -130,35 +346,23 @@ Status ParquetFileWriter::Close() {
   if (closed_) return Status::OK();
   QUIVER_RETURN_NOT_OK(FlushRowGroup());
   closed_ = true;
+  QUIVER_RETURN_NOT_OK(WritePageIndex());
   Arena arena(options_.pool);
-  const int ncols = schema_->num_fields();
+  const int ncols = static_cast<int>(leaves_.size());
   FileMetaData md;
   md.version = 2;
   md.num_rows = rows_written_;
   md.created_by = std::string_view(kCreatedBy);
 
-  QUIVER_ASSIGN_OR_RETURN(md.schema, MakeList<SchemaElement>(&arena, ncols + 1));
-  md.schema[0].name = "schema";
-  md.schema[0].num_children = ncols;
-  for (int i = 0; i < ncols; ++i) {
-    const Field& f = schema_->field(i);
-    const LeafType& l = leaves_[static_cast<size_t>(i)];
-    SchemaElement& e = md.schema[static_cast<size_t>(i) + 1];
-    e.name = f.name;
-    e.type = l.physical;
-    if (l.physical == Type::FIXED_LEN_BYTE_ARRAY) e.type_length = l.type_length;
-    e.repetition_type = f.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED;
-    e.converted_type = l.converted;
-    if (l.logical) {
-      LogicalType* lt = e.logicalType.Emplace(&arena);
-      if (lt == nullptr) return Status::OutOfMemory("footer arena");
-      *lt = *l.logical;
-      if (lt->DECIMAL) {
-        e.scale = l.scale;
-        e.precision = l.precision;
-      }
-    }
+  std::vector<SchemaElement> elements(1);
+  elements[0].name = "schema";
+  elements[0].num_children = schema_->num_fields();
+  for (const Field& f : schema_->fields()) {
+    QUIVER_RETURN_NOT_OK(AppendSchema(
+        f, f.nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, &arena, &elements));
   }
+  QUIVER_ASSIGN_OR_RETURN(md.schema, MakeList<SchemaElement>(&arena, static_cast<int64_t>(elements.size())));
+  for (size_t i = 0; i < elements.size(); ++i) md.schema[i] = elements[i];
 
   QUIVER_ASSIGN_OR_RETURN(md.row_groups, MakeList<RowGroup>(&arena, static_cast<int64_t>(row_groups_.size())));
   for (size_t g = 0; g < row_groups_.size(); ++g) {
@@ -172,20 +376,23 @@ Status ParquetFileWriter::Close() {
     QUIVER_ASSIGN_OR_RETURN(rg.columns, MakeList<ColumnChunk>(&arena, ncols));
     for (int i = 0; i < ncols; ++i) {
       const ChunkInfo& c = info.columns[static_cast<size_t>(i)];
-      const Field& f = schema_->field(i);
+      const Leaf& leaf = leaves_[static_cast<size_t>(i)];
       ColumnChunk& cc = rg.columns[static_cast<size_t>(i)];
       cc.file_offset = c.file_offset;
       ColumnMetaData m;
-      m.type = leaves_[static_cast<size_t>(i)].physical;
+      m.type = leaf.type.physical;
       const bool dict = c.dictionary_page_offset >= 0;
-      const bool levels = f.nullable;
-      QUIVER_ASSIGN_OR_RETURN(m.encodings, MakeList<Encoding>(&arena, 1 + (levels ? 1 : 0) + (dict ? 1 : 0)));
-      size_t k = 0;
-      m.encodings[k++] = Encoding::PLAIN;
-      if (levels) m.encodings[k++] = Encoding::RLE;
-      if (dict) m.encodings[k++] = Encoding::RLE_DICTIONARY;
-      QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, 1));
-      m.path_in_schema[0] = f.name;
+      const bool levels = leaf.path.max_def > 0 || leaf.path.max_rep > 0;
+      // PLAIN (dictionary page or values) or the chosen encoding, RLE levels, RLE_DICTIONARY.
+      std::vector<Encoding> encs;
+      encs.push_back(dict ? Encoding::PLAIN : c.data_encoding);
+      if (levels) encs.push_back(Encoding::RLE);
+      if (dict) encs.push_back(Encoding::RLE_DICTIONARY);
+      QUIVER_ASSIGN_OR_RETURN(m.encodings, MakeList<Encoding>(&arena, static_cast<int64_t>(encs.size())));
+      for (size_t k = 0; k < encs.size(); ++k) m.encodings[k] = encs[k];
+      const auto& names = leaf.path.path_in_schema;
+      QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, static_cast<int64_t>(names.size())));
+      for (size_t k = 0; k < names.size(); ++k) m.path_in_schema[k] = names[k];
       m.codec = static_cast<CompressionCodec>(options_.codec);
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;
@@ -198,15 +405,24 @@ Status ParquetFileWriter::Close() {
       if (c.min && c.max) {
         st->min_value = std::string_view(*c.min);
         st->max_value = std::string_view(*c.max);
-        st->is_min_value_exact = true;
-        st->is_max_value_exact = true;
+        st->is_min_value_exact = c.min_exact;
+        st->is_max_value_exact = c.max_exact;
       }
       QUIVER_ASSIGN_OR_RETURN(List<PageEncodingStats> es, MakeList<PageEncodingStats>(&arena, dict ? 2 : 1));
       size_t j = 0;
       if (dict) es[j++] = PageEncodingStats{PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1};
-      es[j++] = PageEncodingStats{PageType::DATA_PAGE, c.data_encoding, c.data_pages};
+      es[j++] = PageEncodingStats{options_.page_version == 2 ? PageType::DATA_PAGE_V2 : PageType::DATA_PAGE,
+                                  c.data_encoding, c.data_pages};
       m.encoding_stats = es;
       cc.meta_data = m;
+      if (c.offset_index_length > 0) {
+        cc.offset_index_offset = c.offset_index_offset;
+        cc.offset_index_length = c.offset_index_length;
+      }
+      if (c.column_index_length > 0) {
+        cc.column_index_offset = c.column_index_offset;
+        cc.column_index_length = c.column_index_length;
+      }
     }
   }
 

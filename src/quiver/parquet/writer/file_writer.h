@@ -1,5 +1,6 @@
-// ParquetFileWriter: RecordBatches of a flat schema written as a Parquet file to an OutputStream;
-// rows are buffered up to a row group, whose column chunks are encoded in parallel.
+// ParquetFileWriter: RecordBatches written as a Parquet file to an OutputStream; nested fields
+// (list, struct, map at any depth) are shredded into leaf columns with definition/repetition
+// levels. Rows are buffered up to a row group, whose column chunks are encoded in parallel.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +22,23 @@ struct ParquetWriterOptions {
   int compression_level = compress::kDefaultCompressionLevel;
   // A row group is written once it holds this many rows (the last one may hold fewer).
   int64_t row_group_rows = 1 << 20;
+  // And once its rows hold about this many bytes in memory (Arrow buffers of each written
+  // batch, spread evenly over its rows); 0: no byte limit.
+  int64_t row_group_bytes = 0;
   int64_t page_size = 1 << 20;
   bool dictionary = true;
   int64_t dictionary_size_limit = 1 << 20;
+  // ColumnIndex and OffsetIndex of every column chunk, written after the last row group (pages
+  // carry their statistics in their headers either way).
+  bool page_index = true;
+  // Data page version: 1 (DATA_PAGE, what every reader knows) or 2 (DATA_PAGE_V2).
+  int page_version = 1;
+  // Value encodings by column instead of the dictionary: the key is a top-level column name
+  // (every leaf under it) or a leaf's dotted path ("s.b.list.item"); the encoding must suit the
+  // leaf's physical type (CheckEncoding). Open fails on an unknown name.
+  std::vector<std::pair<std::string, Encoding>> column_encodings;
+  // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
+  int32_t statistics_truncate_length = 64;
   // Added to the footer after the schema's own metadata.
   KeyValueMetadata key_value_metadata;
   // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
@@ -33,7 +48,7 @@ struct ParquetWriterOptions {
 
 class ParquetFileWriter {
  public:
-  // Writes the leading magic. NotImplemented for a schema with nested fields.
+  // Writes the leading magic. NotImplemented for a type with no Parquet form (an empty struct).
   static Result<std::unique_ptr<ParquetFileWriter>> Open(io::OutputStream* out, SchemaPtr schema,
                                                          ParquetWriterOptions options = {});
   ~ParquetFileWriter();
@@ -57,6 +72,12 @@ class ParquetFileWriter {
     Encoding data_encoding = Encoding::PLAIN;
     int64_t null_count = 0;
     std::optional<std::string> min, max;
+    bool min_exact = true, max_exact = true;
+    std::vector<EncodedChunk::Page> pages;  // offsets relative to file_offset
+    BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
+    // Where its ColumnIndex/OffsetIndex were written (length 0: none).
+    int64_t column_index_offset = 0, offset_index_offset = 0;
+    int32_t column_index_length = 0, offset_index_length = 0;
   };
   struct RowGroupInfo {
     std::vector<ChunkInfo> columns;
@@ -65,13 +86,24 @@ class ParquetFileWriter {
 
  private:
   ParquetFileWriter() = default;
+  Status WritePageIndex();
 
   io::OutputStream* out_ = nullptr;
   SchemaPtr schema_;
   ParquetWriterOptions options_;
-  std::vector<LeafType> leaves_;
+  // One per Parquet leaf column, depth first: the top-level field it belongs to, its path and
+  // type; flat top-level fields take the direct path (no level shredding).
+  struct Leaf {
+    int top = 0;
+    bool flat = true;
+    LeafPath path;
+    LeafType type;
+    std::optional<Encoding> encoding;
+  };
+  std::vector<Leaf> leaves_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
+  double pending_bytes_ = 0;
   int64_t rows_written_ = 0;
   std::vector<RowGroupInfo> row_groups_;
   bool closed_ = false;
