@@ -45,8 +45,6 @@ int UnitDigits(TimeUnit unit) {
   return 0;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 // Whole units (floored) and the non-negative remainder, with no multiplication that could
 // overflow at the ends of int64.
 void SplitFloor(int64_t v, int64_t per, int64_t* whole, int64_t* rest) {
