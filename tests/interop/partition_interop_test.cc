@@ -15,22 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::RunCli;
+using testing::RunShell;
 
-struct Shell {
-  int code;
-  std::string out;
-};
-Shell RunShell(const std::string& cmd) {
-  Shell s{-1, ""};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return s;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) s.out.append(buf, n);
-  const int st = pclose(p);
-  s.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-  return s;
-}
 
 // node check_partitioned.mjs DIR CSV DELIM. Every column of the dataset, cast to the type DuckDB gives it, compared
 // as a multiset (EXCEPT ALL both ways) with the CSV read as text and cast to the same types.

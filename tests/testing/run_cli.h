@@ -1,4 +1,4 @@
-// Runs the built `quiver` program and captures its exit code, stdout and stderr.
+// Runs the built `quiver` program (or any shell command) and captures its exit code and output.
 #pragma once
 
 #include <sys/wait.h>
@@ -36,6 +36,24 @@ inline CliResult RunCli(const std::string& args) {
   r.err = ss.str();
   std::remove(err_path.c_str());
   return r;
+}
+
+struct ShellResult {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// Runs `cmd` through the shell with stderr merged into stdout (for node checks and setup scripts).
+inline ShellResult RunShell(const std::string& cmd) {
+  ShellResult s;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return s;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) s.out.append(buf, n);
+  const int st = pclose(p);
+  s.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  return s;
 }
 
 }  // namespace quiver::testing
