@@ -5,7 +5,9 @@
 # /usr/bin/time -v gives its peak RSS. Runs under the build lock so no build competes.
 #   scripts/bench-parquet-read.sh [FILE] [ROUNDS]      (defaults: /tmp/li8m_duck.parquet, 1)
 # QUIVER (program), PEERS (peers folder), COLD=1 (evict FILE from the page cache before every
-# run, with posix_fadvise DONTNEED on that file only) change what is run.
+# run, with posix_fadvise DONTNEED on that file only), SETTLE=S (sleep S seconds before every run:
+# on this VM memory freed by the previous process is cheap to take again for about 2 s, after
+# which fresh memory costs host faults again; 3 makes every run pay that the same way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${QUIVER_BENCH_LOCKED:-}" ] && command -v flock >/dev/null; then
@@ -28,6 +30,7 @@ run() {
   local label=$1
   shift
   [ "${COLD:-0}" = 1 ] && evict
+  sleep "${SETTLE:-0}"
   /usr/bin/time -v "$@" >"$TMP/out" 2>"$TMP/time" || { cat "$TMP/out" "$TMP/time" >&2; return 1; }
   local s rss faults
   s=$(grep -o '"seconds":[0-9.]*' "$TMP/out" | tail -1 | cut -d: -f2)
