@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace quiver::io {
 
@@ -15,6 +16,12 @@ Status RandomAccessFile::CheckRange(int64_t offset, int64_t length) const {
     return Status::Corrupt(fmt::format("{}: read of {} bytes at offset {} is outside the file ({} bytes)",
                                        path_, length, offset, size()));
   }
+  return Status::OK();
+}
+
+Status RandomAccessFile::ReadInto(int64_t offset, int64_t length, uint8_t* out) {
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, ReadAt(offset, length));
+  if (length > 0) std::memcpy(out, bytes->data(), static_cast<size_t>(length));
   return Status::OK();
 }
 
@@ -43,7 +50,7 @@ class MappedFile final : public RandomAccessFile, public std::enable_shared_from
   }
   int64_t size() const override { return size_; }
   const uint8_t* mapped_data() const override { return data_; }
-  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) override {
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length, MemoryPool* /*pool*/) override {
     QUIVER_RETURN_NOT_OK(CheckRange(offset, length));
     return Buffer::Wrap(data_ + offset, length, shared_from_this());
   }
@@ -58,12 +65,17 @@ class PreadFile final : public RandomAccessFile {
   PreadFile(std::string path, int fd, int64_t size) : RandomAccessFile(std::move(path)), fd_(fd), size_(size) {}
   ~PreadFile() override { close(fd_); }
   int64_t size() const override { return size_; }
-  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) override {
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length, MemoryPool* pool) override {
     QUIVER_RETURN_NOT_OK(CheckRange(offset, length));
-    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::Allocate(length));
+    QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::Allocate(length, pool));
+    QUIVER_RETURN_NOT_OK(ReadInto(offset, length, buf->mutable_data()));
+    return buf;
+  }
+  Status ReadInto(int64_t offset, int64_t length, uint8_t* out) override {
+    QUIVER_RETURN_NOT_OK(CheckRange(offset, length));
     int64_t done = 0;
     while (done < length) {
-      ssize_t n = pread(fd_, buf->mutable_data() + done, static_cast<size_t>(length - done), offset + done);
+      ssize_t n = pread(fd_, out + done, static_cast<size_t>(length - done), offset + done);
       if (n < 0) {
         if (errno == EINTR) continue;
         return Status::FromErrno(errno, path());
@@ -74,7 +86,7 @@ class PreadFile final : public RandomAccessFile {
       }
       done += n;
     }
-    return buf;
+    return Status::OK();
   }
 
  private:
@@ -88,7 +100,7 @@ class MemoryFile final : public RandomAccessFile {
       : RandomAccessFile(std::move(name)), bytes_(std::move(bytes)) {}
   int64_t size() const override { return bytes_->size(); }
   const uint8_t* mapped_data() const override { return bytes_->data(); }
-  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) override {
+  Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length, MemoryPool* /*pool*/) override {
     QUIVER_RETURN_NOT_OK(CheckRange(offset, length));
     return Buffer::Slice(bytes_, offset, length);
   }

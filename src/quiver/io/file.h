@@ -15,8 +15,13 @@ class RandomAccessFile {
   virtual ~RandomAccessFile() = default;
   virtual int64_t size() const = 0;
   // Exactly `length` bytes at `offset`, or an error naming the file when the range is outside
-  // it. Zero-copy for mapped and in-memory sources.
-  virtual Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length) = 0;
+  // it. Zero-copy for mapped and in-memory sources; a pread source copies into a buffer from
+  // `pool`, so the caller's memory limit covers its input too.
+  virtual Result<std::shared_ptr<Buffer>> ReadAt(int64_t offset, int64_t length,
+                                                 MemoryPool* pool = default_memory_pool()) = 0;
+  // Copies exactly `length` bytes at `offset` into `out` (for callers that reuse one buffer
+  // from read to read); the same range errors as ReadAt.
+  virtual Status ReadInto(int64_t offset, int64_t length, uint8_t* out);
   // The whole content, when it is already addressable (mmap or memory); else nullptr.
   virtual const uint8_t* mapped_data() const { return nullptr; }
   const std::string& path() const { return path_; }

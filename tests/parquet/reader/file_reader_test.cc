@@ -1,5 +1,11 @@
-// ParquetFileReader API: projection and order of columns, row group bounds, memory limits.
+// ParquetFileReader API: projection and order of columns, row group bounds, memory limits and
+// the tracked peak of a whole-file read.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "quiver/columnar/builder.h"
 #include "quiver/columnar/pretty_print.h"
@@ -75,6 +81,111 @@ TEST(ParquetFileReader, MemoryLimitGivesOutOfMemory) {
     if (!b.ok()) st = b.status();
   }
   EXPECT_TRUE(st.IsOutOfMemory()) << st.ToString();
+}
+
+// `rows` rows of (k int64 hard to compress, mode string by dictionary with nulls, comment
+// long PLAIN strings) in row groups of `group_rows`, written to a file (the reader then uses
+// pread, whose input buffers must come from its pool).
+std::string WriteTestFile(const std::string& name, int64_t rows, int64_t group_rows) {
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{field("k", int64()), field("mode", utf8()), field("comment", utf8())});
+  NumericBuilder<int64_t> k(int64());
+  BinaryBuilder mode(utf8()), comment(utf8());
+  const char* modes[] = {"AIR", "RAIL", "SHIP", "DELIVER IN PERSON"};
+  uint64_t x = 88172645463325252ULL;
+  for (int64_t i = 0; i < rows; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    EXPECT_TRUE(k.Append(static_cast<int64_t>(x)).ok());
+    EXPECT_TRUE((i % 9 == 4 ? mode.AppendNull() : mode.Append(modes[x % 4])).ok());
+    EXPECT_TRUE(comment.Append(std::string(static_cast<size_t>(x % 40), static_cast<char>('a' + x % 26)) +
+                               std::to_string(i)).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, rows,
+                                             std::vector<Array>{*k.Finish(), *mode.Finish(), *comment.Finish()});
+  io::BufferOutputStream out;
+  ParquetWriterOptions wopts;
+  wopts.row_group_rows = group_rows;
+  auto w = ParquetFileWriter::Open(&out, schema, wopts);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_TRUE((*w)->Write(batch).ok());
+  EXPECT_TRUE((*w)->Close().ok());
+  auto bytes = out.Finish();
+  EXPECT_TRUE(bytes.ok());
+  const std::string path = "/tmp/quiver-reader-test-" + std::to_string(getpid()) + "-" + name + ".parquet";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>((*bytes)->data()), (*bytes)->size());
+  return path;
+}
+
+// A limit below one column chunk's compressed bytes: the pread of the chunk itself is refused
+// (it comes from the reader's pool), with the file, row group and column in the message, and
+// nothing stays charged.
+TEST(ParquetFileReader, LimitBelowOneChunkIsOutOfMemoryNamingTheChunk) {
+  const std::string path = WriteTestFile("oom", 100000, 100000);
+  MemoryTracker tracker("parquet-read", MemoryTracker::Process(), {.limit = 256 * 1024, .quantum = 0});
+  TrackedMemoryPool pool(&tracker);
+  ParquetReaderOptions opts;
+  opts.pool = &pool;
+  opts.thread_pool = nullptr;
+  auto r = ParquetFileReader::Open(path, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const int64_t k_bytes = (*r)->metadata().row_groups[0].columns[0].meta_data->total_compressed_size;
+  ASSERT_GT(k_bytes, 256 * 1024);  // 100,000 random int64: the chunk alone is over the limit
+  auto b = (*r)->ReadRowGroup(0, {0});
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(b.status().IsOutOfMemory()) << b.status().ToString();
+  const std::string msg = b.status().message();
+  EXPECT_TRUE(msg.starts_with(path + ": row group 0, column 'k': allocating ")) << msg;
+  EXPECT_NE(msg.find(" bytes would exceed the limit of 262144 bytes of 'parquet-read' (0 in use)"), std::string::npos)
+      << msg;
+  EXPECT_EQ(tracker.current_bytes(), 0);
+  // With room for the chunk but not for its decoded values, the failure comes later, still clean.
+  tracker.set_limit(k_bytes + 64 * 1024);
+  b = (*r)->ReadRowGroup(0, {0});
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(b.status().IsOutOfMemory()) << b.status().ToString();
+  EXPECT_EQ(tracker.current_bytes(), 0);
+  tracker.set_limit(MemoryTracker::kNoLimit);
+  b = (*r)->ReadRowGroup(0, {0});
+  EXPECT_TRUE(b.ok()) << b.status().ToString();
+  std::filesystem::remove(path);
+}
+
+// The tracked peak of a whole-file read (every allocation: chunk bytes, decompression, output)
+// exceeds what the result holds by no more than, per decoding thread: the largest chunk's
+// compressed bytes (its pread buffer), its uncompressed bytes (the decompression buffer, kept
+// by the thread until the read ends) and its uncompressed bytes again (values decoded densely
+// before they are spread over null slots, offsets rewritten, a growing buffer's old block).
+TEST(ParquetFileReader, WholeFileReadPeakIsOutputPlusPerThreadChunkBuffers) {
+  const std::string path = WriteTestFile("peak", 60000, 6000);
+  for (int threads : {1, 2}) {
+    MemoryTracker tracker("parquet-read", MemoryTracker::Process(), {.quantum = 0});
+    TrackedMemoryPool pool(&tracker);
+    ThreadPool tp(threads);
+    ParquetReaderOptions opts;
+    opts.pool = &pool;
+    opts.thread_pool = threads > 1 ? &tp : nullptr;
+    auto r = ParquetFileReader::Open(path, opts);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ((*r)->num_row_groups(), 10);
+    int64_t max_compressed = 0, max_uncompressed = 0;
+    for (const auto& rg : (*r)->metadata().row_groups) {
+      for (const auto& c : rg.columns) {
+        max_compressed = std::max(max_compressed, c.meta_data->total_compressed_size);
+        max_uncompressed = std::max(max_uncompressed, c.meta_data->total_uncompressed_size);
+      }
+    }
+    auto all = (*r)->ReadRowGroups();
+    ASSERT_TRUE(all.ok()) << all.status().ToString();
+    const int64_t held = tracker.current_bytes();
+    const int64_t peak = tracker.peak_bytes();
+    EXPECT_GT(held, 60000 * 8);
+    EXPECT_LE(peak - held, threads * (max_compressed + 2 * max_uncompressed) + 64 * 1024)
+        << "threads " << threads << ": peak " << peak << ", held " << held << ", largest chunk " << max_compressed
+        << " compressed, " << max_uncompressed << " uncompressed";
+    all->clear();
+    EXPECT_EQ(tracker.current_bytes(), 0);
+  }
+  std::filesystem::remove(path);
 }
 
 // A file of several row groups (int64 PLAIN, strings by dictionary with nulls, long PLAIN

@@ -56,8 +56,7 @@ class DictionaryDecoder {
   RleBitPackedDecoder rle_;
   const GatherKernels* gather_;
   uint32_t dict_size_ = 0;
-  int64_t bad_index_ = -1;
-  std::vector<int32_t> indices_;  // DecodeByteArrays' first pass, reused page after page  // the first out-of-range index seen, reported once
+  int64_t bad_index_ = -1;  // the first out-of-range index seen, reported once
 };
 
 template <typename OnRun, typename OnIndices>

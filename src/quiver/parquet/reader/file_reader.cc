@@ -73,7 +73,8 @@ Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_p
 }
 
 Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int leaf, compress::Codec* codec,
-                                                              int64_t* num_values) const {
+                                                              int64_t* num_values,
+                                                              std::shared_ptr<Buffer>* reuse) const {
   const ColumnChunk& chunk =
       footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
   // A plaintext footer can describe encrypted pages; their headers are not Thrift to us.
@@ -104,7 +105,16 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
     // The largest dictionary page header such writers produce, as other readers allow.
     length += std::min<int64_t>(100, file_->size() - start - length);
   }
-  return file_->ReadAt(start, length);
+  if (file_->mapped_data() != nullptr || reuse == nullptr) return file_->ReadAt(start, length, options_.pool);
+  std::shared_ptr<Buffer>& buf = *reuse;
+  if (!buf || buf.use_count() > 1 || buf->capacity() < length) {
+    buf.reset();  // the old block goes back before the larger one is taken
+    QUIVER_ASSIGN_OR_RETURN(buf, Buffer::Allocate(length, options_.pool));
+  } else {
+    QUIVER_RETURN_NOT_OK(buf->Resize(length));
+  }
+  QUIVER_RETURN_NOT_OK(file_->ReadInto(start, length, buf->mutable_data()));
+  return buf;
 }
 
 Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, const std::vector<int>& columns) {
@@ -178,7 +188,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     };
     compress::Codec codec;
     int64_t num_values = 0;
-    auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values);
+    auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);
     if (!bytes.ok()) return ctx(bytes.status());
     GroupOut& o = out[t.group];
     if (t.slot != SIZE_MAX) {
@@ -207,11 +217,12 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   auto loop = [&]() -> Status {
-    std::shared_ptr<Buffer> scratch;
+    std::shared_ptr<Buffer> scratch, input;
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
     po.pool = options_.pool;
     po.scratch = &scratch;
+    po.input = &input;
     for (;;) {
       const size_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= tasks.size() || failed.load(std::memory_order_relaxed)) return Status::OK();
@@ -263,6 +274,57 @@ Result<std::vector<int>> ParquetFileReader::ResolveFields(const std::vector<std:
     const int k = schema_->GetFieldIndex(name);
     if (k < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", path_, name));
     out.push_back(k);
+  }
+  return out;
+}
+
+Result<BoundPredicate> ParquetFileReader::BindPredicate(std::string_view column, CompareOp op, Literal value) const {
+  const int f = schema_->GetFieldIndex(std::string(column));
+  if (f < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", path_, column));
+  const SchemaNode& n = tree_.node(tree_.root().children[static_cast<size_t>(f)]);
+  if (!n.is_leaf() || n.repetition == FieldRepetitionType::REPEATED) {
+    return Status::NotImplemented(fmt::format("{}: column '{}' is nested; only flat columns can be compared", path_,
+                                              column));
+  }
+  const DataType& type = *schema_->field(f).type;
+  auto kind = LiteralKindFor(type);
+  if (!kind.ok()) return std::move(kind).status().WithContext(fmt::format("{}: column '{}'", path_, column));
+  const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(n.leaf_index)];
+  if (col.physical_type == Type::INT96) {
+    return Status::NotImplemented(fmt::format("{}: column '{}': comparisons on INT96 timestamps are not supported",
+                                              path_, column));
+  }
+  if (*kind != value.kind) {
+    return Status::Invalid(fmt::format("{}: column '{}' of type {} cannot be compared with a {} literal", path_,
+                                       column, type.ToString(),
+                                       value.kind == Literal::Kind::kInt     ? "integer"
+                                       : value.kind == Literal::Kind::kFloat ? "floating-point"
+                                                                             : "string"));
+  }
+  BoundPredicate p;
+  p.field = f;
+  p.leaf = n.leaf_index;
+  p.physical = col.physical_type;
+  p.is_unsigned = type.id() == TypeId::kUInt8 || type.id() == TypeId::kUInt16 || type.id() == TypeId::kUInt32 ||
+                  type.id() == TypeId::kUInt64;
+  const auto& orders = footer_->metadata().column_orders;
+  // Without column_orders, min_value/max_value (when written) are taken to be in type order.
+  if (orders && static_cast<size_t>(p.leaf) < orders->size()) p.type_order = (*orders)[static_cast<size_t>(p.leaf)].TYPE_ORDER.has_value();
+  p.op = op;
+  p.value = std::move(value);
+  return p;
+}
+
+std::vector<int> ParquetFileReader::RowGroupsMayMatch(const BoundPredicate& p, std::vector<int> row_groups) const {
+  if (row_groups.empty()) {
+    for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
+  }
+  std::vector<int> out;
+  for (int g : row_groups) {
+    if (g < 0 || g >= num_row_groups()) continue;
+    const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(p.leaf)];
+    const Statistics* stats = chunk.meta_data ? chunk.meta_data->statistics.get() : nullptr;
+    if (StatisticsMayMatch(p, stats, chunk.meta_data ? chunk.meta_data->num_values : 0)) out.push_back(g);
   }
   return out;
 }

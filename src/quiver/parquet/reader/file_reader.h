@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "quiver/columnar/record_batch.h"
@@ -14,6 +15,7 @@
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet {
@@ -53,6 +55,13 @@ class ParquetFileReader {
   // Indices into schema() of the top-level fields named `names`; Invalid naming an unknown one.
   Result<std::vector<int>> ResolveFields(const std::vector<std::string>& names) const;
 
+  // `column op value` on a top-level flat field named `column` (value of the kind
+  // LiteralKindFor gives its type); Invalid for an unknown or nested column.
+  Result<BoundPredicate> BindPredicate(std::string_view column, CompareOp op, Literal value) const;
+  // The row groups of `row_groups` (empty = all, in file order) whose statistics do not rule
+  // out a row satisfying `p` (StatisticsMayMatch), in the order given.
+  std::vector<int> RowGroupsMayMatch(const BoundPredicate& p, std::vector<int> row_groups = {}) const;
+
   // Streams `row_groups` (empty = all, in file order) as batches of at most `batch_rows` rows.
   // The reader must outlive the stream.
   Result<std::unique_ptr<ParquetBatchReader>> GetBatchReader(std::vector<int> row_groups = {},
@@ -61,9 +70,11 @@ class ParquetFileReader {
 
  private:
   ParquetFileReader() = default;
-  // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count.
-  Result<std::shared_ptr<Buffer>> ChunkBytes(int row_group, int leaf, compress::Codec* codec,
-                                             int64_t* num_values) const;
+  // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count:
+  // a view of a mapped or in-memory file, else read into `*reuse` (allocated from the pool or
+  // grown as needed; one per decoding thread, so reading costs no fresh memory per chunk).
+  Result<std::shared_ptr<Buffer>> ChunkBytes(int row_group, int leaf, compress::Codec* codec, int64_t* num_values,
+                                             std::shared_ptr<Buffer>* reuse) const;
 
   std::string path_;
   std::shared_ptr<io::RandomAccessFile> file_;

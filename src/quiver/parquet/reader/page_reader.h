@@ -22,6 +22,9 @@ struct PageReaderOptions {
   // A decompression buffer that one thread reuses from chunk to chunk (grown as needed and left
   // with the caller); null: each PageReader allocates its own.
   std::shared_ptr<Buffer>* scratch = nullptr;
+  // The buffer a pread source reads column chunks into, reused the same way (see
+  // ParquetFileReader::ChunkBytes); not used by PageReader itself.
+  std::shared_ptr<Buffer>* input = nullptr;
 };
 
 // One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
