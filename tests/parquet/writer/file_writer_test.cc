@@ -216,6 +216,52 @@ TEST(ParquetFileWriter, NullsInANonNullableColumnAreAnError) {
   EXPECT_NE(bytes.status().ToString().find("not nullable"), std::string::npos) << bytes.status().ToString();
 }
 
+// Row groups encode while the next rows are written: the counts include the group in flight,
+// an error in a later group names it and surfaces by Close at the latest, and a writer
+// abandoned with a group in flight waits for it.
+TEST(ParquetFileWriter, RowGroupsInFlight) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("x", int32(), false)});
+  auto make = [&](int32_t from, bool with_null) {
+    NumericBuilder<int32_t> b(int32());
+    for (int32_t i = 0; i < 1000; ++i) EXPECT_TRUE((with_null && i == 500 ? b.AppendNull() : b.Append(from + i)).ok());
+    return std::make_shared<RecordBatch>(schema, 1000, std::vector<Array>{*b.Finish()});
+  };
+  ParquetWriterOptions opts;
+  opts.row_group_rows = 1000;
+  {
+    io::BufferOutputStream out;
+    auto w = ParquetFileWriter::Open(&out, schema, opts);
+    ASSERT_TRUE(w.ok());
+    Status st;
+    for (int g = 0; g < 4 && st.ok(); ++g) st = (*w)->Write(make(g * 1000, g == 2));
+    if (st.ok()) st = (*w)->Close();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.ToString().find("row group 2, column 'x'"), std::string::npos) << st.ToString();
+    EXPECT_NE(st.ToString().find("not nullable"), std::string::npos) << st.ToString();
+  }
+  {
+    io::BufferOutputStream out;
+    auto w = ParquetFileWriter::Open(&out, schema, opts);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Write(make(0, false)).ok());
+    ASSERT_TRUE((*w)->Write(make(1000, false)).ok());
+    EXPECT_EQ((*w)->num_rows(), 2000);
+    EXPECT_EQ((*w)->num_row_groups(), 2);
+    // Destroyed here without Close, a group still encoding.
+  }
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (int g = 0; g < 5; ++g) batches.push_back(make(g * 1000, false));
+  auto bytes = WriteFile(schema, batches, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(reader->num_row_groups(), 5);
+  auto want = ConcatenateBatches(schema, batches);
+  ASSERT_TRUE(want.ok());
+  ExpectSameRows(**want, **got);
+}
+
 SchemaPtr NestedTypes() {
   return std::make_shared<const Schema>(std::vector<Field>{
       field("id", int64(), false),
