@@ -77,6 +77,32 @@ constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Av
 // doubles that differ only in their high bits spread evenly.
 inline size_t SlotOf(uint64_t key, int shift) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift); }
 
+// a[0, n) == b[0, n) without a library call for the short values dictionaries mostly hold:
+// overlapping loads of the first and last bytes cover lengths up to 16 exactly.
+inline bool EqualBytes(const uint8_t* a, const uint8_t* b, size_t n) {
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(a, b, n) == 0;
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4) {
+    uint32_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 4);
+    std::memcpy(&b0, b, 4);
+    std::memcpy(&a1, a + n - 4, 4);
+    std::memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // XXH3 (Debian's xxhash, inlined): a few cycles for the short strings dictionaries hold.
 inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
@@ -403,7 +429,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
         if (slot.tag == tag) {
           const int32_t e = slot.entry - 1;
           if (dict_offsets_[e + 1] - dict_offsets_[e] == len &&
-              (len == 0 || std::memcmp(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len)) == 0)) {
+              EqualBytes(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len))) {
             index = e;
             break;
           }
