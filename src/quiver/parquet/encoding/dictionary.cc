@@ -77,33 +77,39 @@ constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Av
 // doubles that differ only in their high bits spread evenly.
 inline size_t SlotOf(uint64_t key, int shift) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift); }
 
-// a[0, n) == b[0, n) without a library call for the short values dictionaries mostly hold:
-// overlapping loads of the first and last bytes cover lengths up to 16 exactly.
-inline bool EqualBytes(const uint8_t* a, const uint8_t* b, size_t n) {
-  if (n >= 8) {
-    if (n > 16) return std::memcmp(a, b, n) == 0;
-    uint64_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 8);
-    std::memcpy(&b0, b, 8);
-    std::memcpy(&a1, a + n - 8, 8);
-    std::memcpy(&b1, b + n - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n >= 4) {
-    uint32_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 4);
-    std::memcpy(&b0, b, 4);
-    std::memcpy(&a1, a + n - 4, 4);
-    std::memcpy(&b1, b + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+// Values of up to 16 bytes as two zero-padded words: hashed and compared without a branch on
+// their length (lengths vary at random in most string columns, and mispredictions cost more
+// than the work).
+struct ShortValue {
+  uint64_t lo = 0, hi = 0;
+  bool operator==(const ShortValue& o) const { return ((lo ^ o.lo) | (hi ^ o.hi)) == 0; }
+};
+// `p` has 16 readable bytes; those past `len` (<= 16) are masked off.
+inline ShortValue LoadShort(const uint8_t* p, int32_t len) {
+  uint64_t lo, hi;
+  std::memcpy(&lo, p, 8);
+  std::memcpy(&hi, p + 8, 8);
+  const uint32_t bits = static_cast<uint32_t>(len) * 8;
+  const uint64_t lo_mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const uint64_t hi_mask = bits >= 128 ? ~uint64_t{0} : bits <= 64 ? 0 : (uint64_t{1} << (bits - 64)) - 1;
+  return {lo & lo_mask, hi & hi_mask};
+}
+// The same for a value near the end of its buffer.
+inline ShortValue CopyShort(const uint8_t* p, int32_t len) {
+  uint8_t buf[16] = {};
+  std::memcpy(buf, p, static_cast<size_t>(len));
+  return LoadShort(buf, len);
+}
+// One 64x64->128 multiply of the two words (the length folded in) and a final mix.
+inline uint64_t HashShort(const ShortValue& v, int32_t len) {
+  const unsigned __int128 m = static_cast<unsigned __int128>(v.lo ^ 0x9E3779B97F4A7C15ULL) *
+                              (v.hi ^ 0xC2B2AE3D27D4EB4FULL ^ (static_cast<uint64_t>(len) << 56));
+  uint64_t h = static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+  h *= 0x9FB21C651E98DF25ULL;
+  return h ^ (h >> 29);
 }
 
-// XXH3 (Debian's xxhash, inlined): a few cycles for the short strings dictionaries hold.
+// Longer values: XXH3 (Debian's xxhash, inlined).
 inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
 }  // namespace
@@ -312,15 +318,7 @@ Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) 
   Bits prev_key = 0;
   int32_t prev_index = -1;
   int64_t i = 0;
-  // Tables past L2 (wide key columns) have their slots prefetched a batch ahead, so the
-  // probes' cache misses overlap.
-  constexpr int64_t kBatch = 64;
-  const bool prefetch = slots_.size() * sizeof(Slot) > (256 << 10);
   for (; i < n; ++i) {
-    if (prefetch && i % kBatch == 0) {
-      const int64_t end = std::min(n, i + kBatch);
-      for (int64_t j = i; j < end; ++j) __builtin_prefetch(&slots[SlotOf(std::bit_cast<Bits>(values[j]), shift_)]);
-    }
     const Bits key = std::bit_cast<Bits>(values[i]);
     if (key == prev_key && prev_index >= 0) {
       out[i] = prev_index;
@@ -405,6 +403,9 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
   // instead of being paid one after another (wide dictionaries outgrow L2).
   constexpr int64_t kBatch = 64;
   uint64_t hashes[kBatch];
+  ShortValue shorts[kBatch];
+  // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
+  const int64_t loadable = offsets[n] - 16;
   int64_t i = 0;
   for (; i < n;) {
     const int64_t m = std::min(kBatch, n - i);
@@ -412,7 +413,13 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
     for (int64_t j = 0; j < m; ++j) {
       const int64_t r = i + j;
       if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + r)) continue;
-      hashes[j] = HashBytes(data + offsets[r], offsets[r + 1] - offsets[r]);
+      const int32_t len = offsets[r + 1] - offsets[r];
+      if (len <= 16) {
+        shorts[j] = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
+        hashes[j] = HashShort(shorts[j], len);
+      } else {
+        hashes[j] = HashBytes(data + offsets[r], len);
+      }
       __builtin_prefetch(&slots_[hashes[j] & pmask]);
     }
     for (int64_t j = 0; j < m; ++j, ++i) {
@@ -428,8 +435,11 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
         const Slot slot = slots_[s];
         if (slot.tag == tag) {
           const int32_t e = slot.entry - 1;
-          if (dict_offsets_[e + 1] - dict_offsets_[e] == len &&
-              EqualBytes(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len))) {
+          const int32_t at = dict_offsets_[e];
+          // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
+          if (dict_offsets_[e + 1] - at == len &&
+              (len <= 16 ? LoadShort(dict_data_.data() + at, len) == shorts[j]
+                         : std::memcmp(dict_data_.data() + at, v, static_cast<size_t>(len)) == 0)) {
             index = e;
             break;
           }
@@ -443,7 +453,8 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
           *consumed = i;
           return Status::OK();
         }
-        QUIVER_RETURN_NOT_OK(dict_data_.Append(v, len));
+        QUIVER_RETURN_NOT_OK(dict_data_.Reserve(len + 16));
+        dict_data_.UnsafeAppend(v, len);
         index = static_cast<int32_t>(hashes_.size());
         hashes_.push_back(h);
         dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
