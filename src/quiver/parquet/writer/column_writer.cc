@@ -688,11 +688,12 @@ class ChunkWriter {
     }
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
     h.compressed_page_size = static_cast<int32_t>(raw + payload_size);
-    const int64_t before = out_->bytes.size();
-    QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
-    out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
-    QUIVER_RETURN_NOT_OK(out_->bytes.Append(body.data(), raw));
-    return out_->bytes.Append(payload, payload_size);
+    BufferBuilder& dst = h.type == PageType::DICTIONARY_PAGE ? out_->dictionary_page : out_->bytes;
+    const int64_t before = dst.size();
+    QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &dst));
+    out_->total_uncompressed_size += dst.size() - before + body.size();
+    QUIVER_RETURN_NOT_OK(dst.Append(body.data(), raw));
+    return dst.Append(payload, payload_size);
   }
 
   // V1 pages carry each level run's byte length in front of it.
@@ -807,7 +808,7 @@ class ChunkWriter {
   }
 
   // The dictionary is complete only after the last data page, but it must come first in the
-  // chunk: the data pages are moved behind it.
+  // chunk: it is kept apart and written in front of the data pages (no copy of them).
   Status PrependDictionaryPage() {
     body_.Clear();
     int64_t entries = 0;
@@ -823,8 +824,6 @@ class ChunkWriter {
       }
       entries = dictb_->dict_size();
     }
-    BufferBuilder data_pages(o_.pool);
-    std::swap(data_pages, out_->bytes);
     PageHeader h;
     h.type = PageType::DICTIONARY_PAGE;
     DictionaryPageHeader dh;
@@ -833,9 +832,9 @@ class ChunkWriter {
     h.dictionary_page_header = dh;
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
     out_->has_dictionary = true;
-    out_->data_page_offset = out_->bytes.size();
+    out_->data_page_offset = out_->dictionary_page.size();
     for (auto& p : out_->pages) p.offset += out_->data_page_offset;
-    return out_->bytes.Append(data_pages.data(), data_pages.size());
+    return Status::OK();
   }
 
   // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is

@@ -298,7 +298,7 @@ Status ParquetFileWriter::FinishRowGroup() {
     if (c.has_dictionary) info.dictionary_page_offset = info.file_offset;
     info.num_values = c.num_values;
     info.total_uncompressed_size = c.total_uncompressed_size;
-    info.total_compressed_size = c.bytes.size();
+    info.total_compressed_size = c.size();
     info.data_pages = c.data_pages;
     info.data_encoding = c.data_encoding;
     info.null_count = c.null_count;
@@ -308,8 +308,13 @@ Status ParquetFileWriter::FinishRowGroup() {
     info.max_exact = c.max_exact;
     if (options_.page_index) info.pages = std::move(c.pages);
     info.boundary_order = c.boundary_order;
+    if (c.dictionary_page.size() > 0) {
+      QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
+    }
     QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
-    c.bytes = BufferBuilder(options_.pool);  // release the chunk's memory before the next one is written
+    // Release the chunk's memory before the next one is written.
+    c.dictionary_page = BufferBuilder(options_.pool);
+    c.bytes = BufferBuilder(options_.pool);
     rg.total_byte_size += info.total_uncompressed_size;
     rg.total_compressed_size += info.total_compressed_size;
     rg.columns.push_back(std::move(info));
