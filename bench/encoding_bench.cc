@@ -298,7 +298,7 @@ void BM_DictionaryEncodeInt64(benchmark::State& state) {
     (void)enc.FlushIndices(&out);
     benchmark::DoNotOptimize(out.data());
   }
-  state.SetBytesProcessed(state.iterations() * kValues * 8);
+  state.SetItemsProcessed(state.iterations() * kValues);
 }
 BENCHMARK(BM_DictionaryEncodeInt64);
 
@@ -317,6 +317,23 @@ void BM_DictionaryEncodeInt64Wide(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryEncodeInt64Wide);
 
+// Dates (2,526 distinct, as lineitem's): a small dictionary that stays in L1.
+void BM_DictionaryEncodeInt32(benchmark::State& state) {
+  std::vector<int32_t> values(kValues);
+  std::mt19937 rng(16);
+  for (auto& v : values) v = 8036 + static_cast<int32_t>(rng() % 2526);
+  for (auto _ : state) {
+    DictionaryEncoder<int32_t> enc;
+    int64_t consumed;
+    (void)enc.Put(values.data(), kValues, &consumed);
+    benchmark::DoNotOptimize(enc.dict_size());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_DictionaryEncodeInt32);
+
+// Strings with `distinct` values: 11 (lineitem's flags and modes), 20,000, and 1M (all
+// distinct, like l_comment); no size limit, so every value is hashed and probed.
 void BM_DictionaryEncodeStrings(benchmark::State& state) {
   const char* words[] = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN", "AIR", "MAIL", "SHIP",
                          "TRUCK", "REG AIR", "FOB", "RAIL"};
@@ -325,20 +342,20 @@ void BM_DictionaryEncodeStrings(benchmark::State& state) {
   std::string data;
   std::mt19937 rng(15);
   for (int64_t i = 0; i < kValues; ++i) {
-    const uint32_t k = rng() % static_cast<uint32_t>(distinct);
+    const uint32_t k = distinct >= kValues ? static_cast<uint32_t>(i) : rng() % static_cast<uint32_t>(distinct);
     data += words[k % 11];
     if (distinct > 11) data += " " + std::to_string(k);
     offsets.push_back(static_cast<int32_t>(data.size()));
   }
   for (auto _ : state) {
-    ByteArrayDictionaryEncoder enc;
+    ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
     int64_t consumed;
     (void)enc.Put(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()), kValues, &consumed);
     benchmark::DoNotOptimize(enc.dict_size());
   }
   state.SetItemsProcessed(state.iterations() * kValues);
 }
-BENCHMARK(BM_DictionaryEncodeStrings)->Arg(11)->Arg(20000);
+BENCHMARK(BM_DictionaryEncodeStrings)->Arg(11)->Arg(20000)->Arg(kValues);
 
 void BM_DeltaEncodeInt64(benchmark::State& state) {
   std::vector<int64_t> values(kValues);

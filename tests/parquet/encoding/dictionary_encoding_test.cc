@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <limits>
 #include <random>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "encoding_test_util.h"
@@ -204,6 +208,116 @@ TEST_P(DictionaryTest, ByteArrayEncoderRoundTrip) {
   EXPECT_TRUE(sparse.WriteDictionaryPageFixed(1, &fixed).ok());
   EXPECT_EQ(fixed.size(), 2);
   EXPECT_TRUE(sparse.WriteDictionaryPageFixed(2, &fixed).IsInvalid());
+}
+
+// The index stream byte by byte: three literals borrow five values of the run of thirteen 7s
+// to fill a group of 8, the other eight 7s are an RLE run, the last index a zero-padded group.
+TEST(DictionaryEncoding, IndexRunsExactBytes) {
+  std::vector<int32_t> idx = {1, 2, 3};
+  idx.insert(idx.end(), 13, 7);
+  idx.push_back(0);
+  BufferBuilder out;
+  ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), static_cast<int64_t>(idx.size()), 3, &out).ok());
+  const std::vector<uint8_t> want = {3, 0x03, 0xD1, 0xFE, 0xFF, 0x10, 0x07, 0x03, 0x00, 0x00, 0x00};
+  EXPECT_EQ(std::vector<uint8_t>(out.data(), out.data() + out.size()), want);
+  // A run that is 8 long only with the borrowed values stays literal: 3 + 12 + 1 = 2 groups.
+  idx = {1, 2, 3};
+  idx.insert(idx.end(), 12, 7);
+  idx.push_back(0);
+  out.Clear();
+  ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), static_cast<int64_t>(idx.size()), 3, &out).ok());
+  ASSERT_EQ(out.size(), 1 + 1 + 6);
+  EXPECT_EQ(out.data()[1], (2 << 1) | 1);
+}
+
+// Runs of every length around the RLE threshold, after literal stretches of every length, at
+// widths 0..20, decoded back by the reader's decoder.
+TEST_P(DictionaryTest, IndexRunsRoundTrip) {
+  std::mt19937 rng(21);
+  for (int width : {0, 1, 2, 3, 5, 8, 11, 16, 17, 20}) {
+    const uint32_t limit = width == 0 ? 1 : (1u << width);
+    std::vector<int32_t> idx;
+    for (int k = 0; k < 400; ++k) {
+      const int lits = static_cast<int>(rng() % 12);
+      for (int j = 0; j < lits; ++j) idx.push_back(static_cast<int32_t>(rng() % limit));
+      const int run = static_cast<int>(rng() % 20);
+      const int32_t v = static_cast<int32_t>(rng() % limit);
+      idx.insert(idx.end(), static_cast<size_t>(run), v);
+    }
+    for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{8}, static_cast<int64_t>(idx.size())}) {
+      BufferBuilder out;
+      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &out).ok());
+      std::vector<int32_t> got(static_cast<size_t>(n) + 1, -1);
+      DictionaryDecoder dec(GetParam());
+      ASSERT_TRUE(dec.Reset(out.data(), out.size(), limit).ok());
+      ASSERT_TRUE(dec.DecodeIndices(got.data(), n).ok()) << "width " << width << " n " << n;
+      got.resize(static_cast<size_t>(n));
+      EXPECT_EQ(got, std::vector<int32_t>(idx.begin(), idx.begin() + n)) << "width " << width << " n " << n;
+    }
+  }
+}
+
+// Many Put calls over nulls at an unaligned validity offset, enough entries to rehash many
+// times, then a limit reached in the middle of a hashed batch: indices name the right entries,
+// entries keep first-appearance order, and `consumed` stops at the value that did not fit.
+TEST(DictionaryEncoding, ByteArrayEncoderBatchesNullsAndLimit) {
+  const int64_t n = 300000;
+  std::vector<std::string> values(static_cast<size_t>(n));
+  std::mt19937 rng(22);
+  for (auto& v : values) v = "k" + std::to_string(rng() % 100000);
+  StringInput in(values);
+  std::vector<uint8_t> validity(static_cast<size_t>(n / 8 + 2), 0);
+  const int64_t voff = 3;
+  std::vector<bool> valid(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    valid[i] = rng() % 10 != 0;
+    if (valid[i]) validity[static_cast<size_t>((voff + i) / 8)] |= static_cast<uint8_t>(1u << ((voff + i) % 8));
+  }
+  ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
+  std::vector<int32_t> indices;
+  for (int64_t at = 0; at < n;) {
+    const int64_t m = std::min<int64_t>(n - at, 1000 + static_cast<int64_t>(rng() % 5000));
+    int64_t consumed = 0;
+    ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed, validity.data(), voff + at).ok());
+    ASSERT_EQ(consumed, m);
+    indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+    BufferBuilder sink;
+    ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+    at += m;
+  }
+  std::vector<std::string> order;
+  std::unordered_map<std::string, int32_t> first;
+  size_t k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!valid[i]) continue;
+    auto [it, added] = first.emplace(values[i], static_cast<int32_t>(order.size()));
+    if (added) order.push_back(values[i]);
+    ASSERT_LT(k, indices.size());
+    ASSERT_EQ(indices[k++], it->second) << "row " << i;
+  }
+  EXPECT_EQ(k, indices.size());
+  ASSERT_EQ(enc.dict_size(), static_cast<int64_t>(order.size()));
+  for (size_t e = 0; e < order.size(); e += 997) EXPECT_EQ(enc.entry(static_cast<int64_t>(e)), order[e]);
+
+  // 100 distinct 3-byte values after a null: 7 bytes each, so a 700-byte limit holds exactly
+  // 100; the 101st distinct value, at input position 150, stops the Put there.
+  std::vector<std::string> small;
+  small.push_back("");  // a null
+  for (int i = 0; i < 100; ++i) small.push_back(fmt::format("{:03}", i));
+  for (int i = 0; i < 49; ++i) small.push_back(fmt::format("{:03}", i));
+  small.push_back("new");
+  for (int i = 0; i < 20; ++i) small.push_back(fmt::format("{:03}", i));
+  StringInput sin(small);
+  std::vector<uint8_t> sv(small.size() / 8 + 1, 0xFF);
+  sv[0] &= 0xFE;
+  ByteArrayDictionaryEncoder limited(700);
+  int64_t consumed = 0;
+  ASSERT_TRUE(limited.Put(sin.offsets.data(), sin.bytes(), static_cast<int64_t>(small.size()), &consumed, sv.data(), 0).ok());
+  EXPECT_TRUE(limited.full());
+  EXPECT_EQ(consumed, 150);
+  EXPECT_EQ(limited.dict_size(), 100);
+  ASSERT_EQ(limited.buffered_indices(), 149);
+  EXPECT_EQ(limited.indices()[148], 48);
 }
 
 TEST(DictionaryEncoding, IndexBitWidth) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <random>
 
 #include "quiver/columnar/builder.h"
 #include "quiver/columnar/concatenate.h"
@@ -214,6 +216,52 @@ TEST(ParquetFileWriter, NullsInANonNullableColumnAreAnError) {
   auto bytes = WriteFile(schema, {batch}, {});
   ASSERT_FALSE(bytes.ok());
   EXPECT_NE(bytes.status().ToString().find("not nullable"), std::string::npos) << bytes.status().ToString();
+}
+
+// Row groups encode while the next rows are written: the counts include the group in flight,
+// an error in a later group names it and surfaces by Close at the latest, and a writer
+// abandoned with a group in flight waits for it.
+TEST(ParquetFileWriter, RowGroupsInFlight) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("x", int32(), false)});
+  auto make = [&](int32_t from, bool with_null) {
+    NumericBuilder<int32_t> b(int32());
+    for (int32_t i = 0; i < 1000; ++i) EXPECT_TRUE((with_null && i == 500 ? b.AppendNull() : b.Append(from + i)).ok());
+    return std::make_shared<RecordBatch>(schema, 1000, std::vector<Array>{*b.Finish()});
+  };
+  ParquetWriterOptions opts;
+  opts.row_group_rows = 1000;
+  {
+    io::BufferOutputStream out;
+    auto w = ParquetFileWriter::Open(&out, schema, opts);
+    ASSERT_TRUE(w.ok());
+    Status st;
+    for (int g = 0; g < 4 && st.ok(); ++g) st = (*w)->Write(make(g * 1000, g == 2));
+    if (st.ok()) st = (*w)->Close();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.ToString().find("row group 2, column 'x'"), std::string::npos) << st.ToString();
+    EXPECT_NE(st.ToString().find("not nullable"), std::string::npos) << st.ToString();
+  }
+  {
+    io::BufferOutputStream out;
+    auto w = ParquetFileWriter::Open(&out, schema, opts);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Write(make(0, false)).ok());
+    ASSERT_TRUE((*w)->Write(make(1000, false)).ok());
+    EXPECT_EQ((*w)->num_rows(), 2000);
+    EXPECT_EQ((*w)->num_row_groups(), 2);
+    // Destroyed here without Close, a group still encoding.
+  }
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (int g = 0; g < 5; ++g) batches.push_back(make(g * 1000, false));
+  auto bytes = WriteFile(schema, batches, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(reader->num_row_groups(), 5);
+  auto want = ConcatenateBatches(schema, batches);
+  ASSERT_TRUE(want.ok());
+  ExpectSameRows(**want, **got);
 }
 
 SchemaPtr NestedTypes() {
@@ -554,6 +602,76 @@ TEST(ParquetFileWriter, TruncateBounds) {
   EXPECT_EQ(std::get<1>(run(5, true, "a", "a\xF4\x8F\xBF\xBFxyz")), "b");
   EXPECT_EQ(run(0, false, std::string(100, 'a'), std::string(100, 'b')),
             std::make_tuple(std::string(100, 'a'), std::string(100, 'b'), true, true));
+}
+
+// String bounds per page and per chunk against std::string's order (unsigned bytes): values of
+// every length 0..19 over bytes that include 0x00 and 0xFF, with nulls, many pages, through
+// the dictionary (bounds from the entries each page uses) and PLAIN (from every value).
+TEST(ParquetFileWriter, StringBoundsPerPageMatchByteOrder) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("s", binary())});
+  std::mt19937 rng(31);
+  const int64_t n = 30000;
+  const uint8_t alphabet[] = {0x00, 0x01, 'a', 'b', 0x7F, 0x80, 0xFE, 0xFF};
+  std::vector<std::optional<std::string>> values;
+  BinaryBuilder b(binary());
+  for (int64_t i = 0; i < n; ++i) {
+    if (rng() % 13 == 0) {
+      values.emplace_back();
+      ASSERT_TRUE(b.AppendNull().ok());
+      continue;
+    }
+    std::string v(rng() % 20, '\0');
+    // Shared prefixes make the comparisons reach past the first eight bytes.
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<char>(k < 9 && rng() % 2 ? 'a' : alphabet[rng() % 8]);
+    values.emplace_back(v);
+    ASSERT_TRUE(b.Append(v).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, n, std::vector<Array>{*b.Finish()});
+  for (bool dict : {true, false}) {
+    SCOPED_TRACE(dict ? "dictionary" : "plain");
+    ParquetWriterOptions opts;
+    opts.dictionary = dict;
+    opts.page_size = 16 << 10;
+    opts.statistics_truncate_length = 0;
+    auto bytes = WriteFile(schema, {batch}, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectSameRows(*batch, **got);
+    const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
+    EXPECT_EQ(cc.meta_data->dictionary_page_offset.has_value(), dict);
+    const uint8_t* file = (*bytes)->data();
+    auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
+    Arena arena;
+    OffsetIndex oi;
+    ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
+    ColumnIndex ci;
+    ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
+    ASSERT_GT(oi.page_locations.size(), 4u);
+    std::string chunk_min, chunk_max;
+    bool any = false;
+    for (size_t p = 0; p < oi.page_locations.size(); ++p) {
+      const int64_t from = oi.page_locations[p].first_row_index;
+      const int64_t to = p + 1 < oi.page_locations.size() ? oi.page_locations[p + 1].first_row_index : n;
+      std::string mn, mx;
+      bool page_any = false;
+      for (int64_t i = from; i < to; ++i) {
+        if (!values[i]) continue;
+        if (!page_any || *values[i] < mn) mn = *values[i];
+        if (!page_any || *values[i] > mx) mx = *values[i];
+        page_any = true;
+      }
+      ASSERT_TRUE(page_any);
+      EXPECT_EQ(std::string(ci.min_values[p]), mn) << "page " << p;
+      EXPECT_EQ(std::string(ci.max_values[p]), mx) << "page " << p;
+      if (!any || mn < chunk_min) chunk_min = mn;
+      if (!any || mx > chunk_max) chunk_max = mx;
+      any = true;
+    }
+    EXPECT_EQ(std::string(*cc.meta_data->statistics->min_value), chunk_min);
+    EXPECT_EQ(std::string(*cc.meta_data->statistics->max_value), chunk_max);
+  }
 }
 
 // Page statistics in the headers, the page index after the row groups, and truncated

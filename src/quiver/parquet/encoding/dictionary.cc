@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define QUIVER_X86 1
@@ -69,34 +72,45 @@ constexpr GatherKernels kAvx2{SimdLevel::kAvx2, &Gather32Avx2, &Gather64Avx2};
 constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Avx512};
 #endif
 
-inline uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
 // Slot of a fixed-width key: the top bits of key * 2^64/phi (Fibonacci hashing), one multiply
 // instead of a full mixer; every key bit reaches the top bits, so sequential integers and
 // doubles that differ only in their high bits spread evenly.
 inline size_t SlotOf(uint64_t key, int shift) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift); }
 
-uint64_t HashBytes(const uint8_t* p, int64_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(n);
-  while (n >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = std::rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-    p += 8;
-    n -= 8;
-  }
-  uint64_t w = 0;
-  if (n > 0) std::memcpy(&w, p, static_cast<size_t>(n));
-  h = std::rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-  return Mix(h);
+// Values of up to 16 bytes as two zero-padded words: hashed and compared without a branch on
+// their length (lengths vary at random in most string columns, and mispredictions cost more
+// than the work).
+struct ShortValue {
+  uint64_t lo = 0, hi = 0;
+  bool operator==(const ShortValue& o) const { return ((lo ^ o.lo) | (hi ^ o.hi)) == 0; }
+};
+// `p` has 16 readable bytes; those past `len` (<= 16) are masked off.
+inline ShortValue LoadShort(const uint8_t* p, int32_t len) {
+  uint64_t lo, hi;
+  std::memcpy(&lo, p, 8);
+  std::memcpy(&hi, p + 8, 8);
+  const uint32_t bits = static_cast<uint32_t>(len) * 8;
+  const uint64_t lo_mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const uint64_t hi_mask = bits >= 128 ? ~uint64_t{0} : bits <= 64 ? 0 : (uint64_t{1} << (bits - 64)) - 1;
+  return {lo & lo_mask, hi & hi_mask};
 }
+// The same for a value near the end of its buffer.
+inline ShortValue CopyShort(const uint8_t* p, int32_t len) {
+  uint8_t buf[16] = {};
+  std::memcpy(buf, p, static_cast<size_t>(len));
+  return LoadShort(buf, len);
+}
+// One 64x64->128 multiply of the two words (the length folded in) and a final mix.
+inline uint64_t HashShort(const ShortValue& v, int32_t len) {
+  const unsigned __int128 m = static_cast<unsigned __int128>(v.lo ^ 0x9E3779B97F4A7C15ULL) *
+                              (v.hi ^ 0xC2B2AE3D27D4EB4FULL ^ (static_cast<uint64_t>(len) << 56));
+  uint64_t h = static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+  h *= 0x9FB21C651E98DF25ULL;
+  return h ^ (h >> 29);
+}
+
+// Longer values: XXH3 (Debian's xxhash, inlined).
+inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
 }  // namespace
 
@@ -209,12 +223,98 @@ int DictionaryIndexBitWidth(int64_t dict_size) {
   return 64 - std::countl_zero(static_cast<uint64_t>(dict_size - 1));
 }
 
+namespace {
+
+// Bit-packs idx[0, n) (n a multiple of 8; `avail` of them real, the rest written as zeros) LSB
+// first at `width` bits each; returns the end. `dst` has 8 bytes of slack.
+uint8_t* PackIndices(const int32_t* idx, int64_t n, int64_t avail, int width, uint8_t* dst) {
+  int64_t i = 0;
+  // Whole groups of 8 at widths up to 8 fill one word each (most dictionaries: up to 256
+  // entries), up to 16 two words: no carry from one group into the next.
+  if (width <= 16) {
+    const int64_t whole = avail & ~int64_t{7};
+    const uint32_t w = static_cast<uint32_t>(width);
+    for (; i < whole; i += 8) {
+      const int32_t* g = idx + i;
+      if (width <= 8) {
+        uint64_t word = 0;
+        for (uint32_t k = 0; k < 8; ++k) word |= static_cast<uint64_t>(static_cast<uint32_t>(g[k])) << (k * w);
+        std::memcpy(dst, &word, 8);
+      } else {
+        uint64_t lo = 0, hi = 0;
+        for (uint32_t k = 0; k < 4; ++k) lo |= static_cast<uint64_t>(static_cast<uint32_t>(g[k])) << (k * w);
+        for (uint32_t k = 0; k < 4; ++k) hi |= static_cast<uint64_t>(static_cast<uint32_t>(g[4 + k])) << (k * w);
+        // The two halves of 4 values are 4 * width bits each.
+        const uint32_t half = 4 * w;
+        const unsigned __int128 both = static_cast<unsigned __int128>(lo) | (static_cast<unsigned __int128>(hi) << half);
+        std::memcpy(dst, &both, 16);
+      }
+      dst += width;
+    }
+  }
+  uint64_t acc = 0;
+  int bits = 0;
+  for (; i < n; ++i) {
+    const uint64_t v = i < avail ? static_cast<uint32_t>(idx[i]) : 0;
+    acc |= v << bits;
+    bits += width;
+    if (bits >= 32) {
+      const uint32_t word = static_cast<uint32_t>(acc);
+      std::memcpy(dst, &word, 4);
+      dst += 4;
+      acc >>= 32;
+      bits -= 32;
+    }
+  }
+  for (; bits > 0; bits -= 8, acc >>= 8) *dst++ = static_cast<uint8_t>(acc);
+  return dst;
+}
+
+}  // namespace
+
+// One pass over whole runs: a stretch of 8 or more equal indices (after the values needed to
+// round the pending literals up to groups of 8) becomes an RLE run, everything else one
+// bit-packed run per stretch, its group count known before it is written.
 Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
                                MemoryPool* pool) {
-  QUIVER_RETURN_NOT_OK(out->AppendValue(static_cast<uint8_t>(bit_width)));
-  RleBitPackedEncoder enc(bit_width, pool);
-  QUIVER_RETURN_NOT_OK(enc.Put(indices, n));
-  return enc.Finish(out);
+  const int64_t bound = 1 + (n / 8 + 1) * bit_width + (n / 8 + 2) * 24 + 16;  // 16: PackIndices' slack
+  QUIVER_RETURN_NOT_OK(out->Reserve(bound));
+  uint8_t* const begin = out->mutable_data() + out->size();
+  uint8_t* dst = begin;
+  *dst++ = static_cast<uint8_t>(bit_width);
+  const int value_bytes = (bit_width + 7) / 8;
+  auto literals = [&](int64_t from, int64_t to) {  // [from, to): to - from a multiple of 8 unless at the end
+    if (to <= from) return;
+    const int64_t groups = (to - from + 7) / 8;
+    int k = 0;
+    AppendUleb128(static_cast<uint64_t>(groups) << 1 | 1, dst, &k);
+    dst += k;
+    dst = PackIndices(indices + from, groups * 8, to - from, bit_width, dst);
+  };
+  int64_t lit = 0;  // first index not yet written
+  int64_t i = 0;
+  while (i < n) {
+    const int32_t v = indices[i];
+    int64_t j = i + 1;
+    while (j < n && indices[j] == v) ++j;
+    if (j - i >= 8) {
+      const int64_t pad = (8 - (i - lit) % 8) % 8;  // values the pending literals borrow
+      if (j - i - pad >= 8) {
+        literals(lit, i + pad);
+        int k = 0;
+        AppendUleb128(static_cast<uint64_t>(j - i - pad) << 1, dst, &k);
+        dst += k;
+        const uint32_t u = static_cast<uint32_t>(v);
+        std::memcpy(dst, &u, static_cast<size_t>(value_bytes));
+        dst += value_bytes;
+        lit = j;
+      }
+    }
+    i = j;
+  }
+  literals(lit, n);
+  out->UnsafeSetSize(out->size() + (dst - begin));
+  return Status::OK();
 }
 
 template <typename T>
@@ -308,54 +408,91 @@ template class DictionaryEncoder<float>;
 template class DictionaryEncoder<double>;
 
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, 0) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}) {}
 
 void ByteArrayDictionaryEncoder::Rehash() {
-  std::vector<int32_t> slots(slots_.size() * 2, 0);
+  std::vector<Slot> slots(slots_.size() * 2, Slot{0, 0});
   const size_t mask = slots.size() - 1;
   for (size_t i = 0; i < hashes_.size(); ++i) {
     size_t s = hashes_[i] & mask;
-    while (slots[s] != 0) s = (s + 1) & mask;
-    slots[s] = static_cast<int32_t>(i + 1);
+    while (slots[s].entry != 0) s = (s + 1) & mask;
+    slots[s] = Slot{static_cast<uint32_t>(hashes_[i] >> 32), static_cast<int32_t>(i + 1)};
   }
   slots_.swap(slots);
 }
 
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
                                        const uint8_t* validity, int64_t validity_offset) {
-  indices_.reserve(indices_.size() + static_cast<size_t>(n));
+  const size_t start = indices_.size();
+  indices_.resize(start + static_cast<size_t>(n));
+  int32_t* out = indices_.data() + start;
+  int64_t k = 0;  // indices written
+  // A batch is hashed first and its slots prefetched, so the probes' cache misses overlap
+  // instead of being paid one after another (wide dictionaries outgrow L2).
+  constexpr int64_t kBatch = 64;
+  uint64_t hashes[kBatch];
+  ShortValue shorts[kBatch];
+  // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
+  const int64_t loadable = offsets[n] - 16;
   int64_t i = 0;
-  for (; i < n; ++i) {
-    if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-    const uint8_t* v = data + offsets[i];
-    const int32_t len = offsets[i + 1] - offsets[i];
-    const uint64_t h = HashBytes(v, len);
-    const size_t mask = slots_.size() - 1;
-    size_t s = h & mask;
-    int32_t index = -1;
-    while (slots_[s] != 0) {
-      const int32_t e = slots_[s] - 1;
-      if (hashes_[e] == h && dict_offsets_[e + 1] - dict_offsets_[e] == len &&
-          (len == 0 || std::memcmp(dict_data_.data() + dict_offsets_[e], v, static_cast<size_t>(len)) == 0)) {
-        index = e;
-        break;
+  for (; i < n;) {
+    const int64_t m = std::min(kBatch, n - i);
+    const size_t pmask = slots_.size() - 1;
+    for (int64_t j = 0; j < m; ++j) {
+      const int64_t r = i + j;
+      if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + r)) continue;
+      const int32_t len = offsets[r + 1] - offsets[r];
+      if (len <= 16) {
+        shorts[j] = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
+        hashes[j] = HashShort(shorts[j], len);
+      } else {
+        hashes[j] = HashBytes(data + offsets[r], len);
       }
-      s = (s + 1) & mask;
+      __builtin_prefetch(&slots_[hashes[j] & pmask]);
     }
-    if (index < 0) {
-      if (dictionary_bytes() + 4 + len > max_bytes_) {
-        full_ = true;
-        break;
+    for (int64_t j = 0; j < m; ++j, ++i) {
+      if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
+      const uint8_t* v = data + offsets[i];
+      const int32_t len = offsets[i + 1] - offsets[i];
+      const uint64_t h = hashes[j];
+      const uint32_t tag = static_cast<uint32_t>(h >> 32);
+      const size_t mask = slots_.size() - 1;
+      size_t s = h & mask;
+      int32_t index = -1;
+      while (slots_[s].entry != 0) {
+        const Slot slot = slots_[s];
+        if (slot.tag == tag) {
+          const int32_t e = slot.entry - 1;
+          const int32_t at = dict_offsets_[e];
+          // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
+          if (dict_offsets_[e + 1] - at == len &&
+              (len <= 16 ? LoadShort(dict_data_.data() + at, len) == shorts[j]
+                         : std::memcmp(dict_data_.data() + at, v, static_cast<size_t>(len)) == 0)) {
+            index = e;
+            break;
+          }
+        }
+        s = (s + 1) & mask;
       }
-      QUIVER_RETURN_NOT_OK(dict_data_.Append(v, len));
-      index = static_cast<int32_t>(hashes_.size());
-      hashes_.push_back(h);
-      dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
-      slots_[s] = index + 1;
-      if (hashes_.size() * 2 > slots_.size()) Rehash();
+      if (index < 0) {
+        if (dictionary_bytes() + 4 + len > max_bytes_) {
+          full_ = true;
+          indices_.resize(start + static_cast<size_t>(k));
+          *consumed = i;
+          return Status::OK();
+        }
+        QUIVER_RETURN_NOT_OK(dict_data_.Reserve(len + 16));
+        dict_data_.UnsafeAppend(v, len);
+        index = static_cast<int32_t>(hashes_.size());
+        hashes_.push_back(h);
+        dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
+        slots_[s] = Slot{tag, index + 1};
+        if (hashes_.size() * 2 > slots_.size()) Rehash();
+      }
+      out[k++] = index;
     }
-    indices_.push_back(index);
   }
+  indices_.resize(start + static_cast<size_t>(k));
   *consumed = i;
   return Status::OK();
 }

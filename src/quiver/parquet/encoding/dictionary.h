@@ -183,13 +183,19 @@ class ByteArrayDictionaryEncoder {
   Status FlushIndices(BufferBuilder* out);
 
  private:
+  // The hash's high half sits in the slot beside the entry, so a probe reads the entry's bytes
+  // only when the tags match (almost always a hit).
+  struct Slot {
+    uint32_t tag;
+    int32_t entry;  // index + 1; 0 = empty
+  };
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
   BufferBuilder dict_data_;
   std::vector<int32_t> dict_offsets_{0};
-  std::vector<uint64_t> hashes_;  // per entry
-  std::vector<int32_t> slots_;
+  std::vector<uint64_t> hashes_;  // per entry, for Rehash
+  std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<int32_t> indices_;
   bool full_ = false;
 };

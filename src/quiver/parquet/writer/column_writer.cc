@@ -158,16 +158,34 @@ Order OrderFor(const DataType& t) {
   }
 }
 
-// Unsigned lexicographic order; most values differ within their first eight bytes, which are
-// compared as one big-endian word instead of through memcmp.
-inline bool BytesLess(std::string_view a, std::string_view b) {
-  if (a.size() >= 8 && b.size() >= 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data(), 8);
-    std::memcpy(&y, b.data(), 8);
-    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);
+// The first min(size, 8) bytes of s as a big-endian word, zero-padded (overlapping loads, no
+// read past the value).
+inline uint64_t Prefix8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const size_t n = s.size();
+  if (n >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return __builtin_bswap64(x);
   }
-  return a < b;
+  if (n >= 4) {
+    uint32_t hi, lo;
+    std::memcpy(&hi, p, 4);
+    std::memcpy(&lo, p + n - 4, 4);
+    return (uint64_t{__builtin_bswap32(hi)} << 32) | (uint64_t{__builtin_bswap32(lo)} << (64 - 8 * n));
+  }
+  if (n == 0) return 0;
+  return (uint64_t{p[0]} << 56) | (uint64_t{p[n / 2]} << (56 - 8 * (n / 2))) | (uint64_t{p[n - 1]} << (56 - 8 * (n - 1)));
+}
+
+// Unsigned lexicographic order; most values differ within their first eight bytes, which are
+// compared as one word instead of through memcmp. Equal padded prefixes with either value at
+// most 8 bytes long mean the shorter is a prefix of the longer.
+inline bool BytesLess(std::string_view a, std::string_view b) {
+  const uint64_t x = Prefix8(a), y = Prefix8(b);
+  if (x != y) return x < y;
+  if (a.size() <= 8 || b.size() <= 8) return a.size() < b.size();
+  return a.substr(8) < b.substr(8);
 }
 
 // Compares two PLAIN-encoded values of one chunk in its sort order.
@@ -542,6 +560,7 @@ class ChunkWriter {
       const int32_t* offsets = a.values<int32_t>(1) + r;
       const uint8_t* data = a.buffers[2]->data();
       page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
+      if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, a.offset + r);
       // The slice's bounds as views first; the chunk's strings are updated twice per slice.
       std::string_view mn, mx;
       bool any = false;
@@ -560,10 +579,6 @@ class ChunkWriter {
       if (any) {
         UpdateStats(mn);
         UpdateStats(mx);
-      }
-      if (dictionary_) {
-        int64_t consumed = 0;
-        return dictb_->Put(offsets, data, n, &consumed, v, a.offset + r);
       }
       if (dlba_) return dlba_->Put(offsets, data, n, v, a.offset + r);
       if (dba_) return dba_->Put(offsets, data, n, v, a.offset + r);
@@ -615,6 +630,40 @@ class ChunkWriter {
     return plain_.Append(d, k * width_);
   }
 
+  // Strings through the dictionary: the page's bounds come from the entries its indices name,
+  // each compared once per page (a page marks the entries it has seen), not from every value.
+  Status PutDictionaryStrings(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity,
+                              int64_t validity_offset) {
+    const int64_t before = dictb_->buffered_indices();
+    int64_t consumed = 0;
+    QUIVER_RETURN_NOT_OK(dictb_->Put(offsets, data, n, &consumed, validity, validity_offset));
+    if (dictb_->full()) return Status::OK();  // the chunk starts over PLAIN
+    if (static_cast<int64_t>(page_marks_.size()) < dictb_->dict_size()) {
+      page_marks_.resize(static_cast<size_t>(dictb_->dict_size()) * 2, 0);
+    }
+    const std::vector<int32_t>& idx = dictb_->indices();
+    std::string_view mn, mx;
+    bool any = false;
+    for (size_t k = static_cast<size_t>(before); k < idx.size(); ++k) {
+      const int32_t e = idx[k];
+      if (page_marks_[static_cast<size_t>(e)] == page_epoch_) continue;
+      page_marks_[static_cast<size_t>(e)] = page_epoch_;
+      const std::string_view s = dictb_->entry(e);
+      if (!any) {
+        mn = mx = s;
+        any = true;
+        continue;
+      }
+      if (BytesLess(s, mn)) mn = s;
+      if (BytesLess(mx, s)) mx = s;
+    }
+    if (any) {
+      UpdateStats(mn);
+      UpdateStats(mx);
+    }
+    return Status::OK();
+  }
+
   template <typename T>
   Status PutDict(encoding::DictionaryEncoder<T>* e, const T* values, int64_t k) {
     int64_t consumed = 0;
@@ -639,11 +688,12 @@ class ChunkWriter {
     }
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
     h.compressed_page_size = static_cast<int32_t>(raw + payload_size);
-    const int64_t before = out_->bytes.size();
-    QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &out_->bytes));
-    out_->total_uncompressed_size += out_->bytes.size() - before + body.size();
-    QUIVER_RETURN_NOT_OK(out_->bytes.Append(body.data(), raw));
-    return out_->bytes.Append(payload, payload_size);
+    BufferBuilder& dst = h.type == PageType::DICTIONARY_PAGE ? out_->dictionary_page : out_->bytes;
+    const int64_t before = dst.size();
+    QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &dst));
+    out_->total_uncompressed_size += dst.size() - before + body.size();
+    QUIVER_RETURN_NOT_OK(dst.Append(body.data(), raw));
+    return dst.Append(payload, payload_size);
   }
 
   // V1 pages carry each level run's byte length in front of it.
@@ -747,6 +797,7 @@ class ChunkWriter {
     out_->pages.push_back(std::move(page));
     page_min_.reset();
     page_max_.reset();
+    ++page_epoch_;
     ++out_->data_pages;
     chunk_rows_ += page_row_count_;
     page_rows_ = 0;
@@ -757,7 +808,7 @@ class ChunkWriter {
   }
 
   // The dictionary is complete only after the last data page, but it must come first in the
-  // chunk: the data pages are moved behind it.
+  // chunk: it is kept apart and written in front of the data pages (no copy of them).
   Status PrependDictionaryPage() {
     body_.Clear();
     int64_t entries = 0;
@@ -773,8 +824,6 @@ class ChunkWriter {
       }
       entries = dictb_->dict_size();
     }
-    BufferBuilder data_pages(o_.pool);
-    std::swap(data_pages, out_->bytes);
     PageHeader h;
     h.type = PageType::DICTIONARY_PAGE;
     DictionaryPageHeader dh;
@@ -783,9 +832,9 @@ class ChunkWriter {
     h.dictionary_page_header = dh;
     QUIVER_RETURN_NOT_OK(WritePage(h, body_));
     out_->has_dictionary = true;
-    out_->data_page_offset = out_->bytes.size();
+    out_->data_page_offset = out_->dictionary_page.size();
     for (auto& p : out_->pages) p.offset += out_->data_page_offset;
-    return out_->bytes.Append(data_pages.data(), data_pages.size());
+    return Status::OK();
   }
 
   // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
@@ -850,6 +899,8 @@ class ChunkWriter {
   int64_t page_rows_ = 0;       // levels in the open page (values and nulls)
   int64_t page_row_count_ = 0;  // rows starting in the open page
   int64_t page_plain_bytes_ = 0;
+  std::vector<uint32_t> page_marks_;  // per dictionary entry: the last page (epoch) that used it
+  uint32_t page_epoch_ = 1;
 };
 
 }  // namespace

@@ -53,9 +53,12 @@ struct LeafType {
 Result<LeafType> LeafTypeFor(const DataType& type);
 
 struct EncodedChunk {
-  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : bytes(pool) {}
-  // The dictionary page (if any) then the data pages; offsets below are relative to its start.
-  BufferBuilder bytes;
+  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
+  // The chunk is the dictionary page (with its header; empty when none) then the data pages;
+  // offsets below are relative to its start.
+  BufferBuilder dictionary_page;
+  BufferBuilder bytes;  // the data pages
+  int64_t size() const { return dictionary_page.size() + bytes.size(); }
   bool has_dictionary = false;
   int64_t data_page_offset = 0;  // == size of the dictionary page with its header
   int64_t num_values = 0;        // levels (flat columns: one value or null per row)

@@ -163,7 +163,10 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   return w;
 }
 
-ParquetFileWriter::~ParquetFileWriter() = default;
+ParquetFileWriter::~ParquetFileWriter() {
+  // An abandoned writer (an error elsewhere) still waits for its encoding tasks.
+  in_flight_.reset();
+}
 
 Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
   if (closed_) return Status::Invalid("Write after Close");
@@ -196,16 +199,36 @@ Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
     offset += take;
     if (pending_rows_ >= options_.row_group_rows ||
         (options_.row_group_bytes > 0 && pending_bytes_ >= static_cast<double>(options_.row_group_bytes))) {
-      QUIVER_RETURN_NOT_OK(FlushRowGroup());
+      QUIVER_RETURN_NOT_OK(StartRowGroup());
     }
   }
   return Status::OK();
 }
 
+struct ParquetFileWriter::InFlight {
+  explicit InFlight(ThreadPool* pool) : group(pool) {}
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  int64_t rows = 0;
+  ColumnWriterOptions options;
+  std::vector<EncodedChunk> chunks;
+  TaskGroup group;
+};
+
+int64_t ParquetFileWriter::num_rows() const {
+  return rows_written_ + (in_flight_ ? in_flight_->rows : 0) + pending_rows_;
+}
+
 Status ParquetFileWriter::FlushRowGroup() {
+  QUIVER_RETURN_NOT_OK(StartRowGroup());
+  return FinishRowGroup();
+}
+
+Status ParquetFileWriter::StartRowGroup() {
+  QUIVER_RETURN_NOT_OK(FinishRowGroup());
   if (pending_rows_ == 0) return Status::OK();
   const int ncols = static_cast<int>(leaves_.size());
-  ColumnWriterOptions co;
+  auto g = std::make_unique<InFlight>(options_.thread_pool);
+  ColumnWriterOptions& co = g->options;
   co.codec = options_.codec;
   co.compression_level = options_.compression_level;
   co.page_size = options_.page_size;
@@ -214,57 +237,68 @@ Status ParquetFileWriter::FlushRowGroup() {
   co.statistics_truncate_length = options_.statistics_truncate_length;
   co.page_version = options_.page_version;
   co.pool = options_.pool;
-  std::vector<EncodedChunk> chunks;
-  chunks.reserve(static_cast<size_t>(ncols));
-  for (int i = 0; i < ncols; ++i) chunks.emplace_back(options_.pool);
-  {
-    TaskGroup group(options_.thread_pool);
-    for (int i = 0; i < ncols; ++i) {
-      group.Submit([this, i, &co, &chunks]() -> Status {
-        const Leaf& leaf = leaves_[static_cast<size_t>(i)];
-        EncodedChunk* out = &chunks[static_cast<size_t>(i)];
-        ColumnWriterOptions lo = co;
-        lo.encoding = leaf.encoding;
-        Status st;
-        if (leaf.flat) {
-          std::vector<Array> pieces;
-          pieces.reserve(pending_.size());
-          for (const auto& b : pending_) pieces.push_back(b->column(leaf.top));
-          st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out);
-        } else {
-          std::vector<LeafPiece> pieces;
-          pieces.reserve(pending_.size());
-          for (const auto& b : pending_) {
-            auto p = ShredLeaf(leaf.path, b->column(leaf.top));
-            if (!p.ok()) {
-              st = p.status();
-              break;
-            }
-            pieces.push_back(std::move(*p));
+  g->batches = std::move(pending_);
+  g->rows = pending_rows_;
+  pending_.clear();
+  pending_rows_ = 0;
+  pending_bytes_ = 0;
+  g->chunks.reserve(static_cast<size_t>(ncols));
+  for (int i = 0; i < ncols; ++i) g->chunks.emplace_back(options_.pool);
+  const size_t index = row_groups_.size();
+  InFlight* f = g.get();
+  in_flight_ = std::move(g);
+  for (int i = 0; i < ncols; ++i) {
+    f->group.Submit([this, i, f, index]() -> Status {
+      const Leaf& leaf = leaves_[static_cast<size_t>(i)];
+      EncodedChunk* out = &f->chunks[static_cast<size_t>(i)];
+      ColumnWriterOptions lo = f->options;
+      lo.encoding = leaf.encoding;
+      Status st;
+      if (leaf.flat) {
+        std::vector<Array> pieces;
+        pieces.reserve(f->batches.size());
+        for (const auto& b : f->batches) pieces.push_back(b->column(leaf.top));
+        st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out);
+      } else {
+        std::vector<LeafPiece> pieces;
+        pieces.reserve(f->batches.size());
+        for (const auto& b : f->batches) {
+          auto p = ShredLeaf(leaf.path, b->column(leaf.top));
+          if (!p.ok()) {
+            st = p.status();
+            break;
           }
-          if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out);
+          pieces.push_back(std::move(*p));
         }
-        if (!st.ok()) {
-          return st.WithContext(
-              fmt::format("row group {}, column '{}'", row_groups_.size(), fmt::join(leaf.path.path_in_schema, ".")));
-        }
-        return st;
-      });
-    }
-    QUIVER_RETURN_NOT_OK(group.Wait());
+        if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out);
+      }
+      if (!st.ok()) {
+        return st.WithContext(fmt::format("row group {}, column '{}'", index, fmt::join(leaf.path.path_in_schema, ".")));
+      }
+      return st;
+    });
   }
+  return Status::OK();
+}
+
+Status ParquetFileWriter::FinishRowGroup() {
+  if (!in_flight_) return Status::OK();
+  std::unique_ptr<InFlight> g = std::move(in_flight_);
+  QUIVER_RETURN_NOT_OK(g->group.Wait());
+  g->batches.clear();  // the rows are encoded: free them before writing
+  const int ncols = static_cast<int>(leaves_.size());
   RowGroupInfo rg;
-  rg.num_rows = pending_rows_;
+  rg.num_rows = g->rows;
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
-    EncodedChunk& c = chunks[static_cast<size_t>(i)];
+    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
     ChunkInfo info;
     info.file_offset = out_->Tell();
     info.data_page_offset = info.file_offset + c.data_page_offset;
     if (c.has_dictionary) info.dictionary_page_offset = info.file_offset;
     info.num_values = c.num_values;
     info.total_uncompressed_size = c.total_uncompressed_size;
-    info.total_compressed_size = c.bytes.size();
+    info.total_compressed_size = c.size();
     info.data_pages = c.data_pages;
     info.data_encoding = c.data_encoding;
     info.null_count = c.null_count;
@@ -274,17 +308,19 @@ Status ParquetFileWriter::FlushRowGroup() {
     info.max_exact = c.max_exact;
     if (options_.page_index) info.pages = std::move(c.pages);
     info.boundary_order = c.boundary_order;
+    if (c.dictionary_page.size() > 0) {
+      QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
+    }
     QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
-    c.bytes = BufferBuilder(options_.pool);  // release the chunk's memory before the next one is written
+    // Release the chunk's memory before the next one is written.
+    c.dictionary_page = BufferBuilder(options_.pool);
+    c.bytes = BufferBuilder(options_.pool);
     rg.total_byte_size += info.total_uncompressed_size;
     rg.total_compressed_size += info.total_compressed_size;
     rg.columns.push_back(std::move(info));
   }
   row_groups_.push_back(std::move(rg));
-  rows_written_ += pending_rows_;
-  pending_.clear();
-  pending_rows_ = 0;
-  pending_bytes_ = 0;
+  rows_written_ += g->rows;
   return Status::OK();
 }
 

@@ -1,6 +1,7 @@
 // ParquetFileWriter: RecordBatches written as a Parquet file to an OutputStream; nested fields
 // (list, struct, map at any depth) are shredded into leaf columns with definition/repetition
-// levels. Rows are buffered up to a row group, whose column chunks are encoded in parallel.
+// levels. Rows are buffered up to a row group, whose column chunks are encoded in parallel
+// while the next rows arrive.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +61,8 @@ class ParquetFileWriter {
   // Flushes and writes the footer. The stream is not closed or committed.
   Status Close();
 
-  int64_t num_rows() const { return rows_written_ + pending_rows_; }
-  int num_row_groups() const { return static_cast<int>(row_groups_.size()); }
+  int64_t num_rows() const;
+  int num_row_groups() const { return static_cast<int>(row_groups_.size()) + (in_flight_ ? 1 : 0); }
   const SchemaPtr& schema() const { return schema_; }
 
   // What the footer needs of each written column chunk and row group.
@@ -86,6 +87,12 @@ class ParquetFileWriter {
 
  private:
   ParquetFileWriter() = default;
+  // A full row group's column chunks are encoded on the pool while Write returns for the next
+  // rows; the group is written (in column order, from the calling thread) when the next one
+  // starts or the file closes, so at most one group is in flight.
+  struct InFlight;
+  Status StartRowGroup();
+  Status FinishRowGroup();
   Status WritePageIndex();
 
   io::OutputStream* out_ = nullptr;
@@ -107,6 +114,8 @@ class ParquetFileWriter {
   int64_t rows_written_ = 0;
   std::vector<RowGroupInfo> row_groups_;
   bool closed_ = false;
+  // Last: destroyed first, so its tasks (which read the members above) finish before them.
+  std::unique_ptr<InFlight> in_flight_;
 };
 
 }  // namespace quiver::parquet
