@@ -28,6 +28,16 @@ TEST_F(CsvCommands, SniffPrintsDialectAndSchema) {
             "  id: int64\n  name: string\n  when: date32\n");
 }
 
+// --lenient joins a header wrapped over two lines, and sniff says so.
+TEST_F(CsvCommands, SniffShowsAJoinedHeader) {
+  std::ofstream(path_) << "Exported 2024-05-01\nid,unit\nprice,qty\n1,2.5,3\n2,4.5,5\n3,1.5,6\n";
+  auto r = RunCli("sniff --lenient " + path_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "delimiter: ,\nquote: \"\nescape: doubled quote\nheader: true (joined from 2 lines)\nskip_lines: 1\n"
+            "columns: 3\n  id: int64\n  unit price: double\n  qty: int64\n");
+}
+
 TEST_F(CsvCommands, CatFormats) {
   auto r = RunCli("cat " + path_);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -210,6 +210,126 @@ TEST(CsvReader, LenientRepairsMessyFiles) {
   EXPECT_EQ(st.blank_lines, 1);
 }
 
+// --lenient joins a header wrapped over several lines: line breaks between fields, or inside
+// cells; a file whose header fits on its line, or whose first data row is short, is read as
+// before.
+TEST(CsvReader, LenientJoinsAHeaderSpreadOverLines) {
+  CsvOptions o;
+  o.lenient = true;
+  CsvReadStats st;
+  Dialect d;
+  // Each line break ends a field: 2 + 2 fields make the 4 columns.
+  auto b = Read("id,name\nprice,qty\n1,ann,2.5,3\n2,bob,4.5,5\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 name:string price:double qty:int64 ");
+  EXPECT_EQ(Rows(**b), "1|ann|2.5|3\n2|bob|4.5|5\n");
+  EXPECT_TRUE(d.header);
+  EXPECT_EQ(d.skip_lines, 0);
+  EXPECT_EQ(d.header_lines, 2);
+  EXPECT_EQ(st.header_lines_joined, 2);
+  EXPECT_EQ(st.rows_read, 2);
+  EXPECT_EQ(st.rows_repaired, 0);
+  // Three lines.
+  b = Read("id,name\nprice,qty\ntax,note\n1,ann,2.5,3,0.125,x\n2,bob,3.5,4,0.25,y\n3,cy,4.5,5,0.5,z\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 name:string price:double qty:int64 tax:double note:string ");
+  EXPECT_EQ(Rows(**b), "1|ann|2.5|3|0.125|x\n2|bob|3.5|4|0.25|y\n3|cy|4.5|5|0.5|z\n");
+  EXPECT_EQ(d.header_lines, 3);
+  EXPECT_EQ(st.header_lines_joined, 3);
+  // A line break inside a cell (2 + 2 fields, 3 columns), after a preamble and a blank line,
+  // with CRLF; a quoted cell keeps its text unescaped.
+  b = Read("Exported 2024-05-01\n\nid,unit\r\nprice,\"qty \"\"all\"\"\"\r\n7,1.25,x\r\n8,2.5,y\r\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 unit price:double qty \"all\":string ");
+  EXPECT_EQ(Rows(**b), "7|1.25|x\n8|2.5|y\n");
+  EXPECT_EQ(d.skip_lines, 2);
+  EXPECT_EQ(d.header_lines, 2);
+  EXPECT_EQ(st.header_lines_joined, 2);
+  // The same with --infer-all (whose second pass is told the joined names).
+  CsvOptions all = o;
+  all.infer_all = true;
+  b = Read("id,name\nprice,qty\n1,ann,2.5,3\n2,bob,4.5,5\n", all, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 name:string price:double qty:int64 ");
+  EXPECT_EQ(Rows(**b), "1|ann|2.5|3\n2|bob|4.5|5\n");
+  // Without --lenient the wrapped lines are a preamble and the file has no header.
+  b = Read("id,name\nprice,qty\n1,ann,2.5,3\n2,bob,4.5,5\n", {}, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "column0:int64 column1:string column2:double column3:int64 ");
+  EXPECT_EQ(d.skip_lines, 2);
+  EXPECT_EQ(d.header_lines, 1);
+  EXPECT_EQ(st.header_lines_joined, 0);
+}
+
+TEST(CsvReader, LenientHeaderJoinLeavesOtherFilesAlone) {
+  CsvOptions o;
+  o.lenient = true;
+  CsvReadStats st;
+  Dialect d;
+  // A normal file.
+  auto b = Read("id,name,score\n1,ann,3\n2,bob,4\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 name:string score:int64 ");
+  EXPECT_EQ(Rows(**b), "1|ann|3\n2|bob|4\n");
+  EXPECT_EQ(d.header_lines, 1);
+  EXPECT_EQ(st.header_lines_joined, 0);
+  // A short first data row after a whole header is padded, not joined to the header.
+  b = Read("id,name,score\n1,ann\n2,bob,4\n3,cy,5\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "id:int64 name:string score:int64 ");
+  EXPECT_EQ(Rows(**b), "1|ann|null\n2|bob|4\n3|cy|5\n");
+  EXPECT_EQ(st.rows_repaired, 1);
+  EXPECT_EQ(st.header_lines_joined, 0);
+  // Short lines of values before the data: they add up to the columns but read as numbers,
+  // so they stay a preamble and the file has no header.
+  b = Read("1,2\n3\n4,5,6\n7,8,9\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "column0:int64 column1:int64 column2:int64 ");
+  EXPECT_EQ(Rows(**b), "4|5|6\n7|8|9\n");
+  EXPECT_FALSE(d.header);
+  EXPECT_EQ(d.skip_lines, 2);
+  EXPECT_EQ(st.header_lines_joined, 0);
+  // A preamble before a one-line header: the header is the line that fits.
+  b = Read("Sales report\nQ3 figures\nname,amount\nann,3\nbob,4\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "name:string amount:int64 ");
+  EXPECT_EQ(d.skip_lines, 2);
+  EXPECT_EQ(d.header_lines, 1);
+  // Lines separated by a blank line are not one header.
+  b = Read("id,name\n\nprice,qty\n1,ann,2.5,3\n2,bob,4.5,5\n", o, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(Types(**b), "column0:int64 column1:string column2:double column3:int64 ");
+  EXPECT_EQ(st.header_lines_joined, 0);
+}
+
+// A row of 300,000 bytes, past the 4 MiB the reader opens with and far longer than a block
+// (4 KiB per thread): the block grows until the row fits, with one thread and with two.
+TEST(CsvReader, RowLongerThanManyBlocks) {
+  const std::string big(300000, 'x');
+  std::string text = "id,text\n";
+  for (int i = 0; i < 200000; ++i) {
+    text += std::to_string(i) + "," + (i == 180000 ? "\"" + big + "\"" : "value number " + std::to_string(i)) + "\n";
+  }
+  ASSERT_GT(text.size(), size_t{5} << 20);
+  for (int threads : {1, 2}) {
+    CsvOptions o;
+    o.threads = threads;
+    o.block_size = 4096;
+    CsvReadStats st;
+    auto b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    ASSERT_EQ((*b)->num_rows(), 200000);
+    for (int64_t r : {0, 179999, 180000, 180001, 199999}) {
+      std::string id, value;
+      FormatValue((*b)->column(0), r, &id);
+      FormatValue((*b)->column(1), r, &value);
+      EXPECT_EQ(id, std::to_string(r)) << "threads " << threads;
+      EXPECT_EQ(value, r == 180000 ? big : "value number " + std::to_string(r)) << "threads " << threads;
+    }
+    EXPECT_EQ(st.bytes_read, static_cast<int64_t>(text.size()));
+  }
+}
+
 TEST(CsvReader, CommentsAndSkipLines) {
   CsvOptions o;
   o.comment = '#';

@@ -39,7 +39,7 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   g->add_flag("--replace-invalid-utf8", o->replace_utf8, "Replace invalid UTF-8 by U+FFFD instead of failing");
   g->add_option("--on-error", o->on_error, "fail|skip|null: what a bad row or value does");
   g->add_option("--rejects", o->rejects, "With --on-error skip: write rejected lines, line numbers and reasons here");
-  g->add_flag("--lenient", o->lenient, "Repair messy files: pad short rows, drop extra fields, literal stray quotes, skip preambles");
+  g->add_flag("--lenient", o->lenient, "Repair messy files: pad short rows, drop extra fields, literal stray quotes, skip preambles, join a header spread over lines");
   g->add_option("--types", o->types, "Column types, e.g. 'id=int64,price=decimal(12,2),ts=timestamptz'");
   g->add_option("--names", o->column_names, "Comma-separated column names (for files without a header)");
   g->add_option("--infer-rows", o->infer_rows, "Rows sampled for type inference")->capture_default_str();

@@ -22,8 +22,11 @@ Status RunSniff(const SniffArgs& a) {
     if (c == '\t') return "\\t";
     return std::string(1, c);
   };
+  // A header joined from several lines (--lenient) is a repair, so it is said.
+  std::string header = d.header ? "true" : "false";
+  if (d.header_lines > 1) header += fmt::format(" (joined from {} lines)", d.header_lines);
   fmt::print("delimiter: {}\nquote: {}\nescape: {}\nheader: {}\nskip_lines: {}\n", show(d.delimiter), show(d.quote),
-             d.escape == d.quote ? "doubled quote" : show(d.escape), d.header ? "true" : "false", d.skip_lines);
+             d.escape == d.quote ? "doubled quote" : show(d.escape), header, d.skip_lines);
   if (d.comment != '\0') fmt::print("comment: {}\n", show(d.comment));
   fmt::print("columns: {}\n", reader->schema()->num_fields());
   for (const auto& f : reader->schema()->fields()) fmt::print("  {}: {}\n", f.name, f.type->ToString());

@@ -22,9 +22,10 @@ std::string Strip(std::string s) {
 }  // namespace
 
 std::string Dialect::ToString() const {
-  return fmt::format("delimiter={} quote={} escape={} header={} skip_lines={} comment={}", Show(delimiter), Show(quote),
-                     escape == quote ? std::string("(doubled quote)") : Show(escape), header ? "true" : "false",
-                     skip_lines, Show(comment));
+  std::string joined = header_lines > 1 ? fmt::format(" header_lines={}", header_lines) : std::string();
+  return fmt::format("delimiter={} quote={} escape={} header={}{} skip_lines={} comment={}", Show(delimiter),
+                     Show(quote), escape == quote ? std::string("(doubled quote)") : Show(escape),
+                     header ? "true" : "false", joined, skip_lines, Show(comment));
 }
 
 Result<TypePtr> ParseTypeName(const std::string& raw) {

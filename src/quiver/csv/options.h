@@ -28,6 +28,7 @@ struct Dialect {
   char escape = '"';  // == quote: doubled quotes (RFC 4180); '\\': backslash inside quotes
   bool header = true;
   int64_t skip_lines = 0;  // physical lines before the header (or first row)
+  int64_t header_lines = 1;  // physical lines the header spans (more than one: joined by --lenient)
   char comment = '\0';     // lines starting with it are skipped; '\0': none
 
   std::string ToString() const;

@@ -128,6 +128,7 @@ class CsvReader::Impl {
   Status BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end);
   void ConvertChunk(Chunk& c);
   Status ReportProblem(const ChunkProblem& p) const;
+  bool JoinHeaderLines(size_t preamble, std::vector<std::string>* names, size_t* header_start) const;
   Status WriteRejects(const Chunk& c);
   std::string Where(uint32_t pos, int col) const;
   std::string DefaultName(int col) const;
@@ -347,11 +348,31 @@ Status CsvReader::Impl::Init() {
       header = contradicts || (all_string && !any_null && !dup);
     }
   }
+  // Lenient: a header spread over the last lines that sniffing took for a preamble, when the
+  // first row after them is data.
+  std::vector<std::string> joined;
+  if (opts_.lenient && !header && !opts_.header && !opts_.skip_lines && opts_.column_names.empty() && skip > 0 &&
+      !rows.empty()) {
+    size_t header_start = 0;
+    if (JoinHeaderLines(skip, &joined, &header_start)) {
+      header = true;
+      dialect_.skip_lines = CountLineBreaks(buf_->data(), header_start);
+      dialect_.header_lines = CountLineBreaks(buf_->data() + header_start, skip - header_start);
+      stats_.header_lines_joined = dialect_.header_lines;
+    }
+  }
   dialect_.header = header;
 
   // Names.
   if (!opts_.column_names.empty()) {
     names_ = opts_.column_names;
+  } else if (!joined.empty()) {
+    std::set<std::string> used;
+    for (const std::string& name : joined) {
+      std::string unique = name;
+      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
+      names_.push_back(unique);
+    }
   } else if (header && !rows.empty()) {
     auto first = padded(rows[0]);
     std::set<std::string> used;
@@ -379,8 +400,10 @@ Status CsvReader::Impl::Init() {
   }
 
   // Types: explicit ones, then inference over the sample rows (the header excluded).
+  // A joined header lies before the rows: every sampled row is data.
+  const size_t header_rows = header && joined.empty() ? 1 : 0;
   TypeInferrer inferrer(ncols_, syntax_);
-  for (size_t r = header ? 1 : 0; r < rows.size(); ++r) {
+  for (size_t r = header_rows; r < rows.size(); ++r) {
     auto f = padded(rows[r]);
     inferrer.Add(data, f.data(), 1);
   }
@@ -405,16 +428,97 @@ Status CsvReader::Impl::Init() {
   schema_ = std::make_shared<const Schema>(std::move(fields));
 
   // Step past the header row.
-  if (header && !row_ends.empty()) {
+  if (header_rows == 0) {
+  } else if (!row_ends.empty()) {
     uint32_t after = row_ends[0] + 1;
     if (after > static_cast<uint32_t>(end_ - start_)) after = static_cast<uint32_t>(end_ - start_);
     lines_before_ += CountLineBreaks(base(), after);
     start_ += after;
     offset_before_ += after;
-  } else if (header) {
+  } else {
     start_ = end_;  // a header and nothing else
   }
   return Status::OK();
+}
+
+// Wrapped exports spread a header over several physical lines, each with fewer fields than
+// the data, so sniffing counts them as preamble. The last k >= 2 lines of `preamble` bytes
+// (no blank line among them, the first with at least two fields) are one header when their
+// fields add up to the column count (every line break ends a field) or exceed it by k - 1
+// (every line break falls inside a cell, whose halves are joined by a space), and every
+// resulting cell is non-empty text that reads as no number, date, time or boolean. The
+// fewest lines that fit win.
+bool CsvReader::Impl::JoinHeaderLines(size_t preamble, std::vector<std::string>* names, size_t* header_start) const {
+  const uint8_t* data = buf_->data();
+  std::unique_ptr<uint32_t[]> pos(new uint32_t[preamble + 1]);
+  MachineConfig mc = machine_;
+  mc.lenient = true;
+  MachineState ms;
+  MachineResult mr = SplitWithStateMachine(data, preamble, -1, true, mc, &ms, pos.get());
+  struct Line {
+    uint32_t start;
+    std::vector<FieldRef> fields;
+  };
+  std::vector<Line> lines;
+  Line cur{0, {}};
+  uint32_t s = 0;
+  for (size_t i = 0; i < mr.count; ++i) {
+    const uint32_t p = pos[i] & kPositionMask;
+    cur.fields.push_back(FieldRef{s, p});
+    s = p + 1;
+    if (pos[i] & kRowEndFlag) {
+      if (p > cur.fields.back().start && data[p - 1] == '\r') cur.fields.back().end = p - 1;
+      lines.push_back(std::move(cur));
+      cur = Line{s, {}};
+    }
+  }
+  const size_t n = static_cast<size_t>(ncols_);
+  for (size_t k = 2; k <= std::min<size_t>(lines.size(), 8); ++k) {
+    const size_t first = lines.size() - k;
+    const auto& added = lines[first].fields;
+    if (added.size() == 1 && added[0].end == added[0].start) break;  // a blank line ends the header
+    if (added.size() < 2) continue;
+    size_t total = 0;
+    for (size_t j = first; j < lines.size(); ++j) total += lines[j].fields.size();
+    const bool in_cell = total != n;
+    if (in_cell && total - (k - 1) != n) continue;
+    std::vector<std::string> cells;
+    for (size_t j = first; j < lines.size(); ++j) {
+      for (size_t f = 0; f < lines[j].fields.size(); ++f) {
+        std::string_view text;
+        bool quoted = false;
+        std::string cell;
+        if (syntax_.Text(data, lines[j].fields[f], true, &text, &quoted)) {
+          if (quoted) syntax_.Unescape(text, &cell);
+          else cell = std::string(text);
+        }
+        while (!cell.empty() && (cell.front() == ' ' || cell.front() == '\t')) cell.erase(cell.begin());
+        while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\t')) cell.pop_back();
+        if (in_cell && j > first && f == 0) {
+          if (!cells.back().empty() && !cell.empty()) cells.back() += ' ';
+          cells.back() += cell;
+        } else {
+          cells.push_back(std::move(cell));
+        }
+      }
+    }
+    TypeInferrer types(ncols_, syntax_);
+    bool text_only = true;
+    for (int c = 0; c < ncols_ && text_only; ++c) {
+      const std::string& cell = cells[static_cast<size_t>(c)];
+      if (cell.empty()) {
+        text_only = false;
+        break;
+      }
+      types.AddValue(c, cell);
+      text_only = types.TypeOf(c)->id() == TypeId::kString;
+    }
+    if (!text_only) continue;
+    *names = std::move(cells);
+    *header_start = lines[first].start;
+    return true;
+  }
+  return false;
 }
 
 Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>& chunks, bool* anomaly) {
@@ -850,6 +954,11 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
   second.escape = d.escape;
   second.header = d.header;
   second.skip_lines = d.skip_lines;
+  if (d.header_lines > 1) {
+    // A joined header: its lines are skipped and its names given.
+    second.header = false;
+    second.skip_lines = d.skip_lines + d.header_lines;
+  }
   std::vector<std::pair<std::string, TypePtr>> types;
   for (int c = 0; c < schema->num_fields(); ++c) {
     const std::string& name = schema->field(c).name;
@@ -860,7 +969,7 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
     types.emplace_back(name, t);
   }
   second.column_types = std::move(types);
-  if (!d.header) second.column_names = [&] {
+  if (!d.header || d.header_lines > 1) second.column_names = [&] {
     std::vector<std::string> names;
     for (const auto& f : schema->fields()) names.push_back(f.name);
     return names;

@@ -9,20 +9,15 @@ namespace quiver::csv {
 
 namespace {
 
+// Everything below is inlined into the per-level entry points at the end of the file, which
+// carry the target attributes and `flatten`: a template compiled on its own gets the
+// baseline ISA, so it could not inline the level's kernels and would call them once per
+// 64-byte block.
+
 // The byte classes of one 64-byte block as bit masks (bit i = byte i).
 struct BlockMasks {
   uint64_t quote, delim, lf, cr, escape;
 };
-
-inline uint64_t PrefixXor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
 
 // Bits of characters preceded by an odd run of escape characters. Escapes are rare in real
 // files, so a loop over the escape bits is cheaper than the branch-free form on average.
@@ -43,15 +38,16 @@ inline uint64_t EscapedBits(uint64_t escape, uint64_t* escape_next, int last) {
   return escaped;
 }
 
-// The shared block logic: the same bit algebra for every SIMD level, so that levels differ
-// only in how the masks are loaded.
-template <bool kHasEscape>
+// The shared block logic: the same bit algebra for every SIMD level; levels differ in how
+// the masks are loaded, how the prefix XOR is taken and how positions are written.
+// `next_is_lf` / `next_is_boundary_or_quote` describe the byte after the block.
+template <typename Level, bool kHasEscape>
 inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next_is_boundary_or_quote,
                          uint64_t valid_bits, uint32_t base, SplitCarry* c, uint32_t*& out, int64_t* line_breaks,
                          bool* anomaly) {
   uint64_t quote = m.quote;
   if constexpr (kHasEscape) quote &= ~EscapedBits(m.escape, &c->escape_next, 63 - std::countl_zero(valid_bits));
-  const uint64_t inside = PrefixXor(quote) ^ c->in_quote;
+  const uint64_t inside = Level::PrefixXor(quote) ^ c->in_quote;
   c->in_quote = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
   const uint64_t lone_cr = m.cr & ~((m.lf >> 1) | (next_is_lf << 63));
   const uint64_t line_end = m.lf | lone_cr;
@@ -69,9 +65,16 @@ inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next
   if (((openers & ~prev_ok) | (closers & ~next_ok)) & valid_bits) [[unlikely]] *anomaly = true;
   c->prev_boundary = boundary >> 63;
   c->prev_closer = closers >> 63;
+  Level::Write(structural, row_end, base, out);
+}
 
-  // Positions are written eight at a time without checking the count (simdjson's trick):
-  // the branch per position is what costs, and `out` has room for the overshoot.
+inline bool IsBoundaryByte(int b, const SplitConfig& cfg) {
+  return b < 0 || b == cfg.delimiter || b == '\n' || b == '\r' || (cfg.quote != 0 && b == cfg.quote);
+}
+
+// Positions are written eight at a time without checking the count (simdjson's trick): a
+// branch per position is what costs, and `out` has room for the overshoot.
+inline void WritePositionsScalar(uint64_t structural, uint64_t row_end, uint32_t base, uint32_t*& out) {
   uint64_t s = structural;
   const int count = std::popcount(s);
   uint32_t* o = out;
@@ -85,78 +88,198 @@ inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next
   out += count;
 }
 
-inline bool IsBoundaryByte(int b, const SplitConfig& cfg) {
-  return b < 0 || b == cfg.delimiter || b == '\n' || b == '\r' || (cfg.quote != 0 && b == cfg.quote);
+// For AVX2, which has no compress instruction: per 8-bit group of a mask, the byte indices
+// of its set bits as 32-bit lanes, and per 8 bits of gathered row-end flags, the flag bit in
+// each lane. 16 KiB, in L1 while a chunk is split.
+struct PositionTables {
+  alignas(32) uint32_t index[256][8];
+  alignas(32) uint32_t flag[256][8];
+};
+constexpr PositionTables MakePositionTables() {
+  PositionTables t{};
+  for (uint32_t m = 0; m < 256; ++m) {
+    int j = 0;
+    for (uint32_t i = 0; i < 8; ++i) {
+      if (m >> i & 1) t.index[m][j++] = i;
+      t.flag[m][i] = (m >> i & 1) ? kRowEndFlag : 0;
+    }
+  }
+  return t;
+}
+constexpr PositionTables kPositionTables = MakePositionTables();
+
+// Branch-free: each 8-byte group's positions are written as one vector of eight lanes (those
+// past the group's count are overwritten by the next group, or lie in the slack), and the
+// pointer moves by the count. A loop over the set bits would mispredict its exit whenever the
+// count per block varies, as it does on every real file.
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) inline void WritePositionsAvx2(uint64_t structural, uint64_t row_end,
+                                                                               uint32_t base, uint32_t*& out) {
+  uint64_t flags = _pext_u64(row_end, structural);  // bit j: the j-th position is a row end
+  __m256i at = _mm256_set1_epi32(static_cast<int>(base));
+  const __m256i eight = _mm256_set1_epi32(8);
+  uint32_t* o = out;
+  for (int g = 0; g < 8; ++g) {
+    const uint32_t m = static_cast<uint32_t>(structural >> (8 * g)) & 0xff;
+    const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPositionTables.index[m]));
+    const __m256i flag = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPositionTables.flag[flags & 0xff]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_or_si256(_mm256_add_epi32(at, index), flag));
+    const int count = std::popcount(m);
+    o += count;
+    flags >>= count;
+    at = _mm256_add_epi32(at, eight);
+  }
+  out = o;
 }
 
-// Loads masks for levels: Scalar builds them byte by byte.
-struct ScalarLoad {
-  static BlockMasks Load(const uint8_t* p, const SplitConfig& cfg) {
+inline uint64_t PrefixXorShifts(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// One carry-less multiply by all ones is the prefix XOR (bit i = XOR of bits 0..i). Every
+// AVX2 CPU has PCLMULQDQ (Intel since Westmere, AMD since Bulldozer).
+__attribute__((target("pclmul,sse2"))) inline uint64_t PrefixXorClmul(uint64_t x) {
+  const __m128i r = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<int64_t>(x)), _mm_set1_epi8(-1), 0);
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(r));
+}
+
+// Per level: Load builds the byte-class masks of 64 bytes (Scalar byte by byte).
+class ScalarLevel {
+ public:
+  inline explicit ScalarLevel(const SplitConfig& cfg) : cfg_(cfg) {}
+  inline BlockMasks Load(const uint8_t* p) const {
     BlockMasks m{0, 0, 0, 0, 0};
     for (int i = 0; i < 64; ++i) {
       uint8_t b = p[i];
       uint64_t bit = uint64_t{1} << i;
-      if (cfg.quote != 0 && b == cfg.quote) m.quote |= bit;
-      if (b == cfg.delimiter) m.delim |= bit;
+      if (cfg_.quote != 0 && b == cfg_.quote) m.quote |= bit;
+      if (b == cfg_.delimiter) m.delim |= bit;
       if (b == '\n') m.lf |= bit;
       if (b == '\r') m.cr |= bit;
-      if (cfg.escape != 0 && b == cfg.escape) m.escape |= bit;
+      if (cfg_.escape != 0 && b == cfg_.escape) m.escape |= bit;
     }
     return m;
   }
+  static inline uint64_t PrefixXor(uint64_t x) { return PrefixXorShifts(x); }
+  static inline void Write(uint64_t s, uint64_t r, uint32_t base, uint32_t*& out) {
+    WritePositionsScalar(s, r, base, out);
+  }
+
+ private:
+  SplitConfig cfg_;
 };
 
-struct Avx2Load {
-  __attribute__((target("avx2"))) static inline uint64_t Eq(__m256i lo, __m256i hi, uint8_t c) {
-    const __m256i v = _mm256_set1_epi8(static_cast<char>(c));
+class Avx2Level {
+ public:
+  __attribute__((target("avx2"))) inline explicit Avx2Level(const SplitConfig& cfg)
+      : quote_(_mm256_set1_epi8(static_cast<char>(cfg.quote))),
+        delim_(_mm256_set1_epi8(static_cast<char>(cfg.delimiter))),
+        escape_(_mm256_set1_epi8(static_cast<char>(cfg.escape))),
+        has_quote_(cfg.quote != 0),
+        has_escape_(cfg.escape != 0) {}
+  __attribute__((target("avx2"))) static inline uint64_t Eq(__m256i lo, __m256i hi, __m256i v) {
     uint32_t a = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
     uint32_t b = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
     return a | (uint64_t{b} << 32);
   }
-  __attribute__((target("avx2"))) static BlockMasks Load(const uint8_t* p, const SplitConfig& cfg) {
+  __attribute__((target("avx2"))) inline BlockMasks Load(const uint8_t* p) const {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
     BlockMasks m;
-    m.quote = cfg.quote != 0 ? Eq(lo, hi, cfg.quote) : 0;
-    m.delim = Eq(lo, hi, cfg.delimiter);
-    m.lf = Eq(lo, hi, '\n');
-    m.cr = Eq(lo, hi, '\r');
-    m.escape = cfg.escape != 0 ? Eq(lo, hi, cfg.escape) : 0;
+    m.quote = has_quote_ ? Eq(lo, hi, quote_) : 0;
+    m.delim = Eq(lo, hi, delim_);
+    m.lf = Eq(lo, hi, _mm256_set1_epi8('\n'));
+    m.cr = Eq(lo, hi, _mm256_set1_epi8('\r'));
+    m.escape = has_escape_ ? Eq(lo, hi, escape_) : 0;
     return m;
   }
+  __attribute__((target("pclmul,sse2"))) static inline uint64_t PrefixXor(uint64_t x) { return PrefixXorClmul(x); }
+  __attribute__((target("avx2,bmi,bmi2,popcnt"))) static inline void Write(uint64_t s, uint64_t r, uint32_t base,
+                                                                    uint32_t*& out) {
+    WritePositionsAvx2(s, r, base, out);
+  }
+
+ private:
+  __m256i quote_, delim_, escape_;
+  bool has_quote_, has_escape_;
 };
 
-struct Avx512Load {
-  __attribute__((target("avx512f,avx512bw"))) static BlockMasks Load(const uint8_t* p, const SplitConfig& cfg) {
+class Avx512Level {
+ public:
+  __attribute__((target("avx512f,avx512bw"))) inline explicit Avx512Level(const SplitConfig& cfg)
+      : quote_(_mm512_set1_epi8(static_cast<char>(cfg.quote))),
+        delim_(_mm512_set1_epi8(static_cast<char>(cfg.delimiter))),
+        escape_(_mm512_set1_epi8(static_cast<char>(cfg.escape))),
+        has_quote_(cfg.quote != 0),
+        has_escape_(cfg.escape != 0) {}
+  __attribute__((target("avx512f,avx512bw"))) inline BlockMasks Load(const uint8_t* p) const {
     const __m512i v = _mm512_loadu_si512(p);
     BlockMasks m;
-    m.quote = cfg.quote != 0 ? _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(cfg.quote))) : 0;
-    m.delim = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(cfg.delimiter)));
+    m.quote = has_quote_ ? _mm512_cmpeq_epi8_mask(v, quote_) : 0;
+    m.delim = _mm512_cmpeq_epi8_mask(v, delim_);
     m.lf = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
     m.cr = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
-    m.escape = cfg.escape != 0 ? _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(cfg.escape))) : 0;
+    m.escape = has_escape_ ? _mm512_cmpeq_epi8_mask(v, escape_) : 0;
     return m;
   }
+  __attribute__((target("pclmul,sse2"))) static inline uint64_t PrefixXor(uint64_t x) { return PrefixXorClmul(x); }
+  // Branch-free: each 16-byte quarter's positions (row ends flagged) are compressed into one
+  // register and stored whole; the pointer moves by how many were real.
+  __attribute__((target("avx512f,avx512bw,popcnt"))) static inline void Write(uint64_t s, uint64_t r, uint32_t base,
+                                                                       uint32_t*& out) {
+    const __m512i flag = _mm512_set1_epi32(static_cast<int>(kRowEndFlag));
+    __m512i at = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                                  _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    uint32_t* o = out;
+    for (int q = 0; q < 4; ++q) {
+      const __mmask16 sm = static_cast<__mmask16>(s >> (16 * q));
+      const __mmask16 rm = static_cast<__mmask16>(r >> (16 * q));
+      const __m512i v = _mm512_mask_or_epi32(at, rm, at, flag);
+      _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(sm, v));
+      o += std::popcount(static_cast<uint32_t>(sm));
+      at = _mm512_add_epi32(at, _mm512_set1_epi32(16));
+    }
+    out = o;
+  }
+
+ private:
+  __m512i quote_, delim_, escape_;
+  bool has_quote_, has_escape_;
 };
 
-template <typename Loader, bool kHasEscape>
+template <typename Level, bool kHasEscape>
 inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* c,
                              uint32_t* out) {
+  const Level level(cfg);
   SplitResult r;
   uint32_t* const begin = out;
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    // Lookahead into the next block (or past the chunk) for CR LF pairs and closing quotes.
-    int next = i + 64 < n ? data[i + 64] : next_byte;
-    BlockMasks m = Loader::Load(data + i, cfg);
-    ProcessBlock<kHasEscape>(m, next == '\n', IsBoundaryByte(next, cfg), ~uint64_t{0}, static_cast<uint32_t>(i), c,
-                             out, &r.line_breaks, &r.anomaly);
+  const size_t full = n / 64 * 64;
+  if (full > 0) {
+    // The masks of the next block are loaded before this one is processed: its first bits
+    // are the lookahead (CR LF pairs, closing quotes) without a separate byte test.
+    BlockMasks cur = level.Load(data);
+    size_t i = 0;
+    for (; i + 64 < full; i += 64) {
+      const BlockMasks next = level.Load(data + i + 64);
+      ProcessBlock<Level, kHasEscape>(cur, next.lf & 1, (next.delim | next.lf | next.cr | next.quote) & 1,
+                                      ~uint64_t{0}, static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
+      cur = next;
+    }
+    const int after = full < n ? data[full] : next_byte;
+    ProcessBlock<Level, kHasEscape>(cur, after == '\n', IsBoundaryByte(after, cfg), ~uint64_t{0},
+                                    static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
   }
-  if (i < n) {
+  if (full < n) {
+    const size_t i = full;
     // The tail goes through a zero-padded copy; zero is never a structural byte.
     alignas(64) uint8_t tail[64] = {};
     std::memcpy(tail, data + i, n - i);
-    BlockMasks m = Loader::Load(tail, cfg);
+    BlockMasks m = level.Load(tail);
     const size_t len = n - i;
     const uint64_t valid = (uint64_t{1} << len) - 1;
     // Bits past the end must not look like boundaries for the last real byte's checks.
@@ -167,7 +290,7 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
     if (next_bq) m.delim |= next_bit;  // treated as a boundary only for the closer check
     m.quote &= valid;
     m.escape &= valid;
-    ProcessBlock<kHasEscape>(m, 0, 0, valid, static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
+    ProcessBlock<Level, kHasEscape>(m, 0, 0, valid, static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
     // Carries must describe the last real byte, not the padding.
     const uint8_t last = data[n - 1];
     c->prev_boundary = (last == cfg.delimiter || last == '\n' || last == '\r') ? 1 : 0;
@@ -177,21 +300,22 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
   return r;
 }
 
-template <typename Loader>
-SplitResult SplitDispatch(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* c,
+template <typename Level>
+inline SplitResult SplitDispatch(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* c,
                           uint32_t* out) {
-  if (cfg.escape != 0 && cfg.escape != cfg.quote) return SplitImpl<Loader, true>(data, n, next_byte, cfg, c, out);
+  if (cfg.escape != 0 && cfg.escape != cfg.quote) return SplitImpl<Level, true>(data, n, next_byte, cfg, c, out);
   SplitConfig plain = cfg;
   plain.escape = 0;
-  return SplitImpl<Loader, false>(data, n, next_byte, plain, c, out);
+  return SplitImpl<Level, false>(data, n, next_byte, plain, c, out);
 }
 
-template <typename Loader>
-uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig& cfg, uint64_t* escape_next) {
+template <typename Level>
+inline uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig& cfg, uint64_t* escape_next) {
   if (cfg.quote == 0) return 0;
   const bool has_escape = cfg.escape != 0 && cfg.escape != cfg.quote;
   SplitConfig c2 = cfg;
   if (!has_escape) c2.escape = 0;
+  const Level level(c2);
   uint64_t parity = 0;
   size_t i = 0;
   alignas(64) uint8_t tail[64];
@@ -204,7 +328,7 @@ uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig& cfg, 
       p = tail;
       valid = (uint64_t{1} << (n - i)) - 1;
     }
-    BlockMasks m = Loader::Load(p, c2);
+    BlockMasks m = level.Load(p);
     uint64_t q = m.quote & valid;
     if (has_escape) q &= ~EscapedBits(m.escape & valid, escape_next, 63 - std::countl_zero(valid));
     parity ^= static_cast<uint64_t>(std::popcount(q)) & 1;
@@ -214,28 +338,28 @@ uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig& cfg, 
 
 // Instantiated per level in functions carrying the target attribute, so the compiler may use
 // the level's instructions inside the inlined kernels.
-SplitResult SplitScalar(const uint8_t* d, size_t n, int nb, const SplitConfig& cfg, SplitCarry* c, uint32_t* o) {
-  return SplitDispatch<ScalarLoad>(d, n, nb, cfg, c, o);
+__attribute__((flatten)) SplitResult SplitScalar(const uint8_t* d, size_t n, int nb, const SplitConfig& cfg, SplitCarry* c, uint32_t* o) {
+  return SplitDispatch<ScalarLevel>(d, n, nb, cfg, c, o);
 }
-__attribute__((target("avx2,bmi,bmi2,popcnt"))) SplitResult SplitAvx2(const uint8_t* d, size_t n, int nb,
+__attribute__((target("avx2,bmi,bmi2,popcnt,pclmul"), flatten)) SplitResult SplitAvx2(const uint8_t* d, size_t n, int nb,
                                                                       const SplitConfig& cfg, SplitCarry* c,
                                                                       uint32_t* o) {
-  return SplitDispatch<Avx2Load>(d, n, nb, cfg, c, o);
+  return SplitDispatch<Avx2Level>(d, n, nb, cfg, c, o);
 }
-__attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt"))) SplitResult SplitAvx512(
+__attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten)) SplitResult SplitAvx512(
     const uint8_t* d, size_t n, int nb, const SplitConfig& cfg, SplitCarry* c, uint32_t* o) {
-  return SplitDispatch<Avx512Load>(d, n, nb, cfg, c, o);
+  return SplitDispatch<Avx512Level>(d, n, nb, cfg, c, o);
 }
-uint64_t ParityScalar(const uint8_t* d, size_t n, const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<ScalarLoad>(d, n, cfg, e);
+__attribute__((flatten)) uint64_t ParityScalar(const uint8_t* d, size_t n, const SplitConfig& cfg, uint64_t* e) {
+  return QuoteParityImpl<ScalarLevel>(d, n, cfg, e);
 }
-__attribute__((target("avx2,bmi,bmi2,popcnt"))) uint64_t ParityAvx2(const uint8_t* d, size_t n,
+__attribute__((target("avx2,bmi,bmi2,popcnt,pclmul"), flatten)) uint64_t ParityAvx2(const uint8_t* d, size_t n,
                                                                    const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<Avx2Load>(d, n, cfg, e);
+  return QuoteParityImpl<Avx2Level>(d, n, cfg, e);
 }
-__attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt"))) uint64_t ParityAvx512(
+__attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten)) uint64_t ParityAvx512(
     const uint8_t* d, size_t n, const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<Avx512Load>(d, n, cfg, e);
+  return QuoteParityImpl<Avx512Level>(d, n, cfg, e);
 }
 
 const SplitKernels kScalar{SplitScalar, ParityScalar, SimdLevel::kScalar};
