@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <string_view>
 
 #if QUIVER_WITH_MIMALLOC
 #include <mimalloc.h>
@@ -116,7 +117,8 @@ void TrackedMemoryPool::Free(uint8_t* ptr) {
 void ConfigureAllocatorForStreaming() {
 #if QUIVER_WITH_MIMALLOC
   mi_option_disable(mi_option_allow_decommit);
-  mi_option_enable(mi_option_large_os_pages);
+  const char* lp = std::getenv("QUIVER_LARGE_OS_PAGES");
+  if (lp == nullptr || std::string_view(lp) != "0") mi_option_enable(mi_option_large_os_pages);
 #endif
 }
 
