@@ -12,6 +12,11 @@
 
 namespace quiver {
 
+// madvise(MADV_HUGEPAGE) on the whole 2 MiB pages inside [p, p + size): memory about to be
+// filled (an arena block, an encoder's output) then faults in 2 MiB at a time. Advisory: a
+// no-op where THP is off or unsupported.
+void AdviseHugePages(void* p, int64_t size);
+
 class Arena {
  public:
   explicit Arena(MemoryPool* pool = default_memory_pool(), int64_t block_size = 16 * 1024)
@@ -56,6 +61,14 @@ class Arena {
   // allocated (Linux 5.14+; a no-op elsewhere). For an arena that will fill its blocks (a
   // decoded wide footer) one call per block costs less than a page fault per 4 KB page.
   void set_prefault(bool on) { prefault_ = on; }
+  // Put blocks of 2 MiB or more on 2 MiB boundaries and madvise(MADV_HUGEPAGE) them before
+  // anything touches them, so the kernel backs them with transparent huge pages where THP is
+  // "madvise" or "always": one fault (or one prefault step) per 2 MiB instead of 512. On a
+  // VM where a 4 KB first touch costs microseconds this is most of a cold wide-footer decode.
+  // Costs up to 2 MiB of untouched address space per block.
+  void set_huge_pages(bool on) { huge_pages_ = on; }
+
+  static constexpr int64_t kHugePageSize = int64_t{2} << 20;
 
   // Bytes handed out by the pool for this arena's blocks.
   int64_t bytes_reserved() const { return reserved_; }
@@ -71,7 +84,8 @@ class Arena {
   uint8_t* end_ = nullptr;
   int64_t reserved_ = 0;
   bool prefault_ = false;
-  std::vector<uint8_t*> blocks_;
+  bool huge_pages_ = false;
+  std::vector<uint8_t*> blocks_;  // as the pool returned them (a huge-page block starts later)
 };
 
 }  // namespace quiver
