@@ -23,19 +23,25 @@ void Prefault(uint8_t* p, int64_t size) {
   (void)size;
 #endif
 }
-}  // namespace
-
-void AdviseHugePages(void* p, int64_t size) {
+// A fresh mapping of `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, advised for huge
+// pages; nullptr if mmap fails.
+uint8_t* MapHuge(int64_t size) {
+  const size_t huge = static_cast<size_t>(Arena::kHugePageSize);
+  const size_t n = static_cast<size_t>(size);
+  void* raw = mmap(nullptr, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1);
+  uintptr_t raw_end = reinterpret_cast<uintptr_t>(raw) + n + huge;
+  // Trim the slack on both sides so the mapping is exactly the aligned block.
+  if (begin > reinterpret_cast<uintptr_t>(raw)) munmap(raw, begin - reinterpret_cast<uintptr_t>(raw));
+  if (raw_end > begin + n) munmap(reinterpret_cast<void*>(begin + n), raw_end - (begin + n));
 #ifdef MADV_HUGEPAGE
-  const uintptr_t huge = static_cast<uintptr_t>(Arena::kHugePageSize);
-  uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + huge - 1) & ~(huge - 1);
-  uintptr_t end = (reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(size)) & ~(huge - 1);
-  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)size;
+  (void)madvise(reinterpret_cast<void*>(begin), n, MADV_HUGEPAGE);  // advisory: THP may be off
 #endif
+  return reinterpret_cast<uint8_t*>(begin);
 }
+
+}  // namespace
 
 Arena& Arena::operator=(Arena&& other) noexcept {
   if (this != &other) {
@@ -44,6 +50,8 @@ Arena& Arena::operator=(Arena&& other) noexcept {
     block_size_ = other.block_size_;
     prefault_ = other.prefault_;
     huge_pages_ = other.huge_pages_;
+    huge_blocks_ = std::move(other.huge_blocks_);
+    other.huge_blocks_.clear();
     cur_ = std::exchange(other.cur_, nullptr);
     end_ = std::exchange(other.end_, nullptr);
     reserved_ = std::exchange(other.reserved_, 0);
@@ -57,20 +65,22 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
   if (size < 0) return nullptr;
   // Large requests get a block of their own so a big string does not waste a fresh block.
   int64_t block = std::max(block_size_, size + align);
-  const bool huge = huge_pages_ && block >= kHugePageSize;
-  if (huge) block = (block + kHugePageSize - 1) & ~(kHugePageSize - 1);
-  // A huge-page block asks for 2 MiB more than it uses so that a 2 MiB boundary falls inside;
-  // the slack before and after is never touched, so it costs address space, not memory.
-  const int64_t request = huge ? block + kHugePageSize : block;
-  uint8_t* raw = nullptr;
-  if (!pool_->Allocate(request, &raw).ok()) return nullptr;
-  blocks_.push_back(raw);
-  reserved_ += pool_->UsableSize(raw);
-  uint8_t* p = raw;
-  if (huge) {
-    p = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw) + kHugePageSize - 1) &
-                                   ~static_cast<uintptr_t>(kHugePageSize - 1));
-    AdviseHugePages(p, block);
+  uint8_t* p = nullptr;
+  if (huge_pages_ && block >= kHugePageSize) {
+    block = (block + kHugePageSize - 1) & ~(kHugePageSize - 1);
+    MemoryTracker* tracker = pool_->tracker();
+    if (tracker != nullptr && !tracker->TryConsume(block)) return nullptr;
+    p = MapHuge(block);
+    if (p == nullptr) {
+      if (tracker != nullptr) tracker->Release(block);
+      return nullptr;
+    }
+    huge_blocks_.emplace_back(p, block);
+    reserved_ += block;
+  } else {
+    if (!pool_->Allocate(block, &p).ok()) return nullptr;
+    blocks_.push_back(p);
+    reserved_ += pool_->UsableSize(p);
   }
   if (prefault_) Prefault(p, block);
   if (size + align > block_size_ / 2 && cur_ != nullptr) {
@@ -88,6 +98,11 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
 void Arena::Reset() {
   for (uint8_t* b : blocks_) pool_->Free(b);
   blocks_.clear();
+  for (auto [b, n] : huge_blocks_) {
+    munmap(b, static_cast<size_t>(n));
+    if (MemoryTracker* tracker = pool_->tracker(); tracker != nullptr) tracker->Release(n);
+  }
+  huge_blocks_.clear();
   cur_ = end_ = nullptr;
   reserved_ = 0;
 }

@@ -144,11 +144,7 @@ Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) {
   // chain of copies, each into fresh pages. Reserved pages that stay unused are never touched.
   int64_t chunks = 0;
   for (const RowGroup& rg : md.row_groups) chunks += rg.columns.size();
-  const int64_t reserve = 4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size());
-  QUIVER_RETURN_NOT_OK(out->Reserve(reserve));
-  // Large footers are written into huge pages, faulted in 2 MiB at a time as the encoder
-  // reaches them, as DecodeFooter's arena does (reserved pages never reached stay untouched).
-  if (reserve >= kFooterPrefaultThreshold) AdviseHugePages(out->mutable_data() + out->size(), reserve);
+  QUIVER_RETURN_NOT_OK(out->Reserve(4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size())));
   return EncodeOne(md, out);
 }
 Status EncodePageHeader(const PageHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
