@@ -1,5 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -205,6 +211,46 @@ TEST(Arena, StringsAndArraysLiveUntilReset) {
   EXPECT_EQ(big->size(), 5000u);
   EXPECT_EQ(t.current_bytes(), arena.bytes_reserved());
   EXPECT_GT(arena.bytes_reserved(), 5000);
+  arena.Reset();
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+// Huge-page blocks start on a 2 MiB boundary, and where THP can be had by madvise the kernel
+// backs them with huge pages (AnonHugePages of the mapping that holds them).
+TEST(Arena, HugePageBlocksAreAlignedAndHuge) {
+  MemoryTracker t("arena", MemoryTracker::Process(), Exact());
+  TrackedMemoryPool pool(&t);
+  Arena arena(&pool, 4 << 20);
+  arena.set_huge_pages(true);
+  arena.set_prefault(true);
+  auto* first = static_cast<uint8_t*>(arena.Allocate(1000, 8));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % Arena::kHugePageSize, 0u);
+  // The whole 4 MiB block is usable after the first allocation.
+  auto* rest = static_cast<uint8_t*>(arena.Allocate((4 << 20) - 1000, 8));
+  EXPECT_EQ(rest, first + 1000);
+  std::memset(rest, 0x5a, (4 << 20) - 1000);
+  EXPECT_EQ(rest[(4 << 20) - 1001], 0x5a);
+  EXPECT_EQ(t.current_bytes(), arena.bytes_reserved());
+
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode((std::istreambuf_iterator<char>(thp)), std::istreambuf_iterator<char>());
+  if (mode.find("[never]") == std::string::npos && !mode.empty()) {
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool in_range = false;
+    int64_t huge_kb = -1;
+    const uintptr_t at = reinterpret_cast<uintptr_t>(first);
+    while (std::getline(smaps, line)) {
+      uintptr_t lo = 0, hi = 0;
+      if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+        in_range = at >= lo && at < hi;
+      } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
+        huge_kb = std::atoll(line.c_str() + 14);
+      }
+    }
+    EXPECT_GE(huge_kb, 2048) << "THP mode " << mode;
+  }
   arena.Reset();
   EXPECT_EQ(t.current_bytes(), 0);
 }

@@ -169,6 +169,45 @@ TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
   EXPECT_TRUE(back == cmd);
 }
 
+// Fields out of id order, repeated and unknown: the in-order pass hands over to the dispatch
+// loop, which still places each field (a repeated field: the last value wins) and sees the
+// required ones.
+TEST(StructCodecTest, OutOfOrderRepeatedAndUnknownFields) {
+  std::string stats = Bytes({0x36, 0x0a,                  // null_count (3) = 5
+                             0x08, 0x04, 0x02, 'a', 'b',  // min (2), long-form id going back
+                             0x08, 0x02, 0x01, 'z',       // max (1)
+                             0x71,                        // is_min_value_exact (8) = true
+                             0x45, 0x0e,                  // unknown id 12, i32 7
+                             0x06, 0x06, 0x12,            // null_count (3) again = 9
+                             0x00});
+  CompactReader r(reinterpret_cast<const uint8_t*>(stats.data()), stats.size());
+  Arena arena;
+  DecodeAll ctx{&arena};
+  parquet::Statistics st;
+  ASSERT_TRUE(DecodeStruct(r, ctx, st)) << r.ErrorStatus().ToString();
+  EXPECT_EQ(r.offset(), stats.size());
+  EXPECT_EQ(*st.max, "z");
+  EXPECT_EQ(*st.min, "ab");
+  EXPECT_EQ(st.null_count, 9);
+  EXPECT_EQ(st.is_min_value_exact, true);
+  EXPECT_FALSE(st.is_max_value_exact.has_value());
+  EXPECT_FALSE(st.max_value.has_value());
+  EXPECT_FALSE(st.distinct_count.has_value());
+
+  // Required fields in reverse order, then with page_type (1) left out.
+  std::string pes = Bytes({0x35, 0x08, 0x05, 0x04, 0x04, 0x05, 0x02, 0x06, 0x00});
+  CompactReader r2(reinterpret_cast<const uint8_t*>(pes.data()), pes.size());
+  parquet::PageEncodingStats e;
+  ASSERT_TRUE(DecodeStruct(r2, ctx, e)) << r2.ErrorStatus().ToString();
+  EXPECT_EQ(e.page_type, parquet::PageType::DATA_PAGE_V2);
+  EXPECT_EQ(e.encoding, parquet::Encoding::PLAIN_DICTIONARY);
+  EXPECT_EQ(e.count, 4);
+  std::string missing = Bytes({0x35, 0x08, 0x05, 0x04, 0x04, 0x00});
+  CompactReader r3(reinterpret_cast<const uint8_t*>(missing.data()), missing.size());
+  EXPECT_FALSE(DecodeStruct(r3, ctx, e));
+  EXPECT_EQ(r3.ErrorStatus().message(), "PageEncodingStats: required field 'page_type' (1) missing");
+}
+
 TEST(StructCodecTest, BoolListsAndPageHeaders) {
   parquet::ColumnIndex ci;
   bool nulls[] = {true, false, true};

@@ -23,6 +23,24 @@ void Prefault(uint8_t* p, int64_t size) {
   (void)size;
 #endif
 }
+// A fresh mapping of `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, advised for huge
+// pages; nullptr if mmap fails.
+uint8_t* MapHuge(int64_t size) {
+  const size_t huge = static_cast<size_t>(Arena::kHugePageSize);
+  const size_t n = static_cast<size_t>(size);
+  void* raw = mmap(nullptr, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1);
+  uintptr_t raw_end = reinterpret_cast<uintptr_t>(raw) + n + huge;
+  // Trim the slack on both sides so the mapping is exactly the aligned block.
+  if (begin > reinterpret_cast<uintptr_t>(raw)) munmap(raw, begin - reinterpret_cast<uintptr_t>(raw));
+  if (raw_end > begin + n) munmap(reinterpret_cast<void*>(begin + n), raw_end - (begin + n));
+#ifdef MADV_HUGEPAGE
+  (void)madvise(reinterpret_cast<void*>(begin), n, MADV_HUGEPAGE);  // advisory: THP may be off
+#endif
+  return reinterpret_cast<uint8_t*>(begin);
+}
+
 }  // namespace
 
 Arena& Arena::operator=(Arena&& other) noexcept {
@@ -31,6 +49,9 @@ Arena& Arena::operator=(Arena&& other) noexcept {
     pool_ = other.pool_;
     block_size_ = other.block_size_;
     prefault_ = other.prefault_;
+    huge_pages_ = other.huge_pages_;
+    huge_blocks_ = std::move(other.huge_blocks_);
+    other.huge_blocks_.clear();
     cur_ = std::exchange(other.cur_, nullptr);
     end_ = std::exchange(other.end_, nullptr);
     reserved_ = std::exchange(other.reserved_, 0);
@@ -45,9 +66,22 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
   // Large requests get a block of their own so a big string does not waste a fresh block.
   int64_t block = std::max(block_size_, size + align);
   uint8_t* p = nullptr;
-  if (!pool_->Allocate(block, &p).ok()) return nullptr;
-  blocks_.push_back(p);
-  reserved_ += pool_->UsableSize(p);
+  if (huge_pages_ && block >= kHugePageSize) {
+    block = (block + kHugePageSize - 1) & ~(kHugePageSize - 1);
+    MemoryTracker* tracker = pool_->tracker();
+    if (tracker != nullptr && !tracker->TryConsume(block)) return nullptr;
+    p = MapHuge(block);
+    if (p == nullptr) {
+      if (tracker != nullptr) tracker->Release(block);
+      return nullptr;
+    }
+    huge_blocks_.emplace_back(p, block);
+    reserved_ += block;
+  } else {
+    if (!pool_->Allocate(block, &p).ok()) return nullptr;
+    blocks_.push_back(p);
+    reserved_ += pool_->UsableSize(p);
+  }
   if (prefault_) Prefault(p, block);
   if (size + align > block_size_ / 2 && cur_ != nullptr) {
     // Keep bumping in the current block; this one holds only the large object.
@@ -64,6 +98,11 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
 void Arena::Reset() {
   for (uint8_t* b : blocks_) pool_->Free(b);
   blocks_.clear();
+  for (auto [b, n] : huge_blocks_) {
+    munmap(b, static_cast<size_t>(n));
+    if (MemoryTracker* tracker = pool_->tracker(); tracker != nullptr) tracker->Release(n);
+  }
+  huge_blocks_.clear();
   cur_ = end_ = nullptr;
   reserved_ = 0;
 }

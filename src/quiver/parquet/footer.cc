@@ -158,13 +158,16 @@ Result<std::shared_ptr<const ParquetFooter>> DecodeFooter(std::shared_ptr<Buffer
   result->footer_ = std::move(footer);
   // A decoded model takes 1-6 times the footer's bytes (a column chunk with statistics: ~75
   // bytes on the wire, 416 in memory). Blocks as large as the footer (8 MB at most) keep the
-  // block count small without reserving much more than is used. Large footers have their
-  // blocks prefaulted: first touches of fresh memory are most of a cold decode of a wide
-  // footer (see docs/parquet-footer.md), and faulting a block in one call is cheaper.
+  // block count small without reserving much more than is used. Large footers get blocks of
+  // at least 2 MiB on transparent huge pages, prefaulted: first touches of fresh 4 KB pages
+  // were most of a cold decode of a wide footer (see docs/parquet-footer.md); one fault per
+  // 2 MiB, taken in one call per block, cost 15-60x less in this project's test VM.
   const int64_t size = result->footer_->size();
-  int64_t block = std::clamp<int64_t>(size, 16 * 1024, kFooterArenaMaxBlock);
+  const bool large = size >= kFooterPrefaultThreshold;
+  int64_t block = std::clamp<int64_t>(size, large ? Arena::kHugePageSize : 16 * 1024, kFooterArenaMaxBlock);
   result->arena_ = std::make_unique<Arena>(default_memory_pool(), block);
-  result->arena_->set_prefault(size >= kFooterPrefaultThreshold);
+  result->arena_->set_prefault(large);
+  result->arena_->set_huge_pages(large);
   size_t consumed = 0;
   QUIVER_RETURN_NOT_OK(DecodeFileMetaData(result->footer_->span(), result->arena_.get(), &result->metadata_,
                                           &options, &consumed));

@@ -49,8 +49,9 @@ class ParquetFooter {
   int64_t trailing_bytes_ = 0;
 };
 
-// How DecodeFooter sizes its arena: blocks as large as the footer up to this, and prefaulted
-// (Arena::set_prefault) from this footer size on.
+// How DecodeFooter sizes its arena: blocks as large as the footer up to this, and from this
+// footer size on at least 2 MiB, on huge pages and prefaulted (Arena::set_huge_pages,
+// set_prefault).
 inline constexpr int64_t kFooterArenaMaxBlock = int64_t{8} << 20;
 inline constexpr int64_t kFooterPrefaultThreshold = int64_t{1} << 20;
 

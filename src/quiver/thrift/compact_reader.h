@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -507,7 +508,7 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
 }
 
 template <typename T, typename Ctx>
-QUIVER_THRIFT_INLINE bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type) {
+QUIVER_THRIFT_INLINE bool DecodeValue(CompactReader& __restrict r, Ctx& ctx, T& __restrict out, uint8_t wire_type) {
   if constexpr (std::is_same_v<T, bool>) {
     return r.ReadBoolElement(&out);
   } else if constexpr (std::is_same_v<T, int8_t>) {
@@ -534,11 +535,12 @@ QUIVER_THRIFT_INLINE bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_
   }
 }
 
-// Returns 1 when `id` names field I and it was handled, 0 when not this field, -1 on error.
+// Decodes field I of T, whose header (with wire type `type`) was just read: 1 when handled,
+// -1 on error.
 template <size_t I, typename T, typename Ctx>
-QUIVER_THRIFT_INLINE int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16_t id, uint8_t type, uint64_t& seen) {
+QUIVER_THRIFT_INLINE int DecodeFieldAt(CompactReader& __restrict r, Ctx& ctx, T& __restrict obj, uint8_t type,
+                                       uint64_t& __restrict seen) {
   constexpr auto& f = std::get<I>(StructInfo<T>::kFields);
-  if (id != f.id) return 0;
   using M = typename std::remove_cvref_t<decltype(f)>::member_type;
   using V = typename Unoptional<M>::type;
   static_assert(f.required != IsOptional<M>::value, "required fields are plain members, optional ones std::optional");
@@ -585,6 +587,54 @@ QUIVER_THRIFT_INLINE int DecodeFieldIf(CompactReader& r, Ctx& ctx, T& obj, int16
   }
 }
 
+// Field id -> 1 + index into kFields (0: not a field of T), for the dispatch switch below.
+template <typename T>
+struct FieldSlots {
+  static constexpr size_t kCount = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  template <size_t... I>
+  static constexpr int MaxId(std::index_sequence<I...>) {
+    int m = 0;
+    ((m = std::get<I>(StructInfo<T>::kFields).id > m ? std::get<I>(StructInfo<T>::kFields).id : m), ...);
+    return m;
+  }
+  static constexpr int kMaxId = MaxId(std::make_index_sequence<kCount>{});
+  template <size_t... I>
+  static constexpr std::array<uint8_t, kMaxId + 1> Make(std::index_sequence<I...>) {
+    std::array<uint8_t, kMaxId + 1> a{};
+    ((std::get<I>(StructInfo<T>::kFields).id >= 0 ? (a[std::get<I>(StructInfo<T>::kFields).id] = I + 1) : 0), ...);
+    return a;
+  }
+  static constexpr std::array<uint8_t, kMaxId + 1> kSlot = Make(std::make_index_sequence<kCount>{});
+};
+
+// Finds the field an id names with one table load and one switch (a jump table for structs
+// with many fields) instead of a chain of compares against every id before it: 1 when handled,
+// 0 when T has no such field, -1 on error.
+template <typename T, typename Ctx>
+QUIVER_THRIFT_INLINE int DispatchField(CompactReader& __restrict r, Ctx& ctx, T& __restrict obj, int16_t id, uint8_t type,
+                                       uint64_t& __restrict seen) {
+  using Slots = FieldSlots<T>;
+  constexpr size_t n = Slots::kCount;
+  static_assert(n <= 64, "the dispatch switch has 64 cases");
+  if (static_cast<uint16_t>(id) > static_cast<uint16_t>(Slots::kMaxId)) return 0;
+  switch (Slots::kSlot[static_cast<size_t>(id)]) {
+#define QUIVER_THRIFT_CASE(j) \
+  case (j) + 1:               \
+    if constexpr ((j) < n) return DecodeFieldAt<(j) < n ? (j) : 0>(r, ctx, obj, type, seen); \
+    break;
+#define QUIVER_THRIFT_CASE8(j)                                                                  \
+  QUIVER_THRIFT_CASE(j) QUIVER_THRIFT_CASE(j + 1) QUIVER_THRIFT_CASE(j + 2) QUIVER_THRIFT_CASE(j + 3) \
+  QUIVER_THRIFT_CASE(j + 4) QUIVER_THRIFT_CASE(j + 5) QUIVER_THRIFT_CASE(j + 6) QUIVER_THRIFT_CASE(j + 7)
+    QUIVER_THRIFT_CASE8(0) QUIVER_THRIFT_CASE8(8) QUIVER_THRIFT_CASE8(16) QUIVER_THRIFT_CASE8(24)
+    QUIVER_THRIFT_CASE8(32) QUIVER_THRIFT_CASE8(40) QUIVER_THRIFT_CASE8(48) QUIVER_THRIFT_CASE8(56)
+#undef QUIVER_THRIFT_CASE8
+#undef QUIVER_THRIFT_CASE
+    default:
+      break;
+  }
+  return 0;
+}
+
 template <typename T, size_t... I>
 constexpr uint64_t RequiredMask(std::index_sequence<I...>) {
   return ((std::get<I>(StructInfo<T>::kFields).required ? (uint64_t{1} << I) : 0) | ... | 0);
@@ -601,24 +651,59 @@ template <typename T, size_t... I>
   return false;
 }
 
+// The fields after a header the in-order pass below could not place (an unknown id, one out of
+// order, a repeated one): each id dispatched through the switch. Starts with the header
+// (id, type) already read.
+struct RemainingResult {
+  bool ok;
+  uint64_t seen;
+};
+template <typename T, typename Ctx>
+[[gnu::noinline]] RemainingResult DecodeRemainingFields(CompactReader& __restrict r, Ctx& ctx, T& __restrict obj,
+                                                        int16_t id, uint8_t type, uint64_t seen) {
+  while (type != 0) {
+    const int res = DispatchField(r, ctx, obj, id, type, seen);
+    if (res == 0) {
+      if (!r.Skip(type)) [[unlikely]] return {false, seen};
+    } else if (res < 0) [[unlikely]] {
+      return {false, seen};
+    }
+    if (!r.ReadFieldHeader(id, &id, &type)) [[unlikely]] return {false, seen};
+  }
+  return {true, seen};
+}
+
+// One step of the in-order pass for field I, with the next header (id, type) pending:
+// 0 to go on (field I decoded and the next header read, or field I absent), 1 when the pending
+// field comes before field I (unknown or out of order: the generic loop takes over), -1 on error.
+template <size_t I, typename T, typename Ctx>
+QUIVER_THRIFT_INLINE int DecodeInOrder(CompactReader& __restrict r, Ctx& ctx, T& __restrict obj, int16_t& id, uint8_t& type,
+                                       uint64_t& __restrict seen) {
+  constexpr int16_t fid = std::get<I>(StructInfo<T>::kFields).id;
+  if (type == 0 || id > fid) return 0;
+  if (id < fid) [[unlikely]] return 1;
+  if (DecodeFieldAt<I>(r, ctx, obj, type, seen) < 0) [[unlikely]] return -1;
+  return r.ReadFieldHeader(id, &id, &type) ? 0 : -1;
+}
+
+// Writers emit fields in ascending id order, so the fields are first matched in table order:
+// each wire field is compared with the next table entries until its id is reached (one compare
+// per field, present or absent, all predictable), and no dispatch on the id is needed. Anything
+// else hands over to DecodeRemainingFields.
 template <typename T, typename Ctx, size_t... I>
-inline bool DecodeStructImpl(CompactReader& r, Ctx& ctx, T& obj, std::index_sequence<I...> seq) {
+inline bool DecodeStructImpl(CompactReader& __restrict r, Ctx& ctx, T& __restrict obj, std::index_sequence<I...> seq) {
   if (!r.Enter()) return false;
   uint64_t seen = 0;
-  int16_t last = 0;
-  for (;;) {
-    int16_t id = 0;
-    uint8_t type = 0;
-    if (!r.ReadFieldHeader(last, &id, &type)) [[unlikely]] return false;
-    if (type == 0) break;
-    last = id;
-    int res = 0;
-    ((res == 0 ? (res = DecodeFieldIf<I>(r, ctx, obj, id, type, seen)) : 0), ...);
-    if (res == 0) {
-      if (!r.Skip(type)) [[unlikely]] return false;
-    } else if (res < 0) [[unlikely]] {
-      return false;
-    }
+  int16_t id = 0;
+  uint8_t type = 0;
+  if (!r.ReadFieldHeader(0, &id, &type)) [[unlikely]] return false;
+  int res = 0;
+  (void)(((res = DecodeInOrder<I>(r, ctx, obj, id, type, seen)) == 0) && ...);
+  if (res < 0) [[unlikely]] return false;
+  if (type != 0) [[unlikely]] {
+    const RemainingResult rest = DecodeRemainingFields(r, ctx, obj, id, type, seen);
+    if (!rest.ok) return false;
+    seen = rest.seen;
   }
   r.Leave();
   constexpr uint64_t required = RequiredMask<T>(std::index_sequence<I...>{});
