@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/io/atomic_file.h"
 #include "quiver/io/output_stream.h"
 
 namespace quiver::cli {
@@ -146,7 +148,9 @@ struct PartitionedParquetWriter::Part {
   std::string relative;  // "a=1/b=x"
   int fd = -1;
   std::unique_ptr<io::FdOutputStream> stream;
-  std::unique_ptr<parquet::ParquetFileWriter> writer;
+  std::unique_ptr<parquet::ParquetFileWriter> writer;  // null while no file is open
+  int files = 0;              // files started; the next is part-<files>.parquet
+  uint64_t last_write = 0;
   std::vector<int32_t> rows;  // rows of the current batch
   ~Part() {
     writer.reset();
@@ -157,8 +161,10 @@ struct PartitionedParquetWriter::Part {
 
 Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(
     const std::string& dir, SchemaPtr schema, const std::vector<std::string>& columns,
-    parquet::ParquetWriterOptions options) {
+    parquet::ParquetWriterOptions options, int64_t max_open) {
+  if (max_open < 1) return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", max_open));
   std::unique_ptr<PartitionedParquetWriter> w(new PartitionedParquetWriter());
+  w->max_open_ = max_open;
   std::vector<bool> is_key(static_cast<size_t>(schema->num_fields()), false);
   for (const std::string& c : columns) {
     int found = -1;
@@ -193,6 +199,8 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
   if (::mkdtemp(templ.data()) == nullptr) return Status::FromErrno(errno, templ);
   w->dir_ = target.string();
   w->temp_dir_ = templ;
+  // Ctrl-C and kill remove the folder too (the destructor does not run then).
+  w->temp_slot_ = io::RegisterTempDirectory(templ);
   return w;
 }
 
@@ -202,26 +210,54 @@ PartitionedParquetWriter::~PartitionedParquetWriter() {
     std::error_code ec;
     fs::remove_all(temp_dir_, ec);
   }
+  io::UnregisterTempDirectory(temp_slot_);
 }
 
-Result<PartitionedParquetWriter::Part*> PartitionedParquetWriter::PartFor(const std::string& key) {
+PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::string& key) {
   auto it = parts_.find(key);
   if (it != parts_.end()) return it->second.get();
   auto part = std::make_unique<Part>();
   part->relative = key;
-  const fs::path folder = fs::path(temp_dir_) / key;
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) return Status::IOError(fmt::format("{}: {}", folder.string(), ec.message()));
-  const std::string file = (folder / "part-00000.parquet").string();
-  part->fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (part->fd < 0) return Status::FromErrno(errno, file);
-  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file);
-  QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
   Part* p = part.get();
   order_.push_back(p);
   parts_.emplace(key, std::move(part));
   return p;
+}
+
+Status PartitionedParquetWriter::CloseFile(Part* p) {
+  Status st = p->writer->Close();
+  if (st.ok()) st = p->stream->Flush();
+  if (!st.ok()) return st.WithContext(p->relative);
+  bytes_written_ += p->stream->Tell();
+  if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
+  p->writer.reset();
+  p->stream.reset();
+  const int fd = p->fd;
+  p->fd = -1;
+  if (::close(fd) != 0) return Status::FromErrno(errno, p->relative);
+  open_.erase(std::find(open_.begin(), open_.end(), p));
+  return Status::OK();
+}
+
+Status PartitionedParquetWriter::OpenFile(Part* part) {
+  if (static_cast<int64_t>(open_.size()) >= max_open_) {
+    Part* lru = *std::min_element(open_.begin(), open_.end(),
+                                  [](const Part* a, const Part* b) { return a->last_write < b->last_write; });
+    QUIVER_RETURN_NOT_OK(CloseFile(lru));
+  }
+  const fs::path folder = fs::path(temp_dir_) / part->relative;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return Status::IOError(fmt::format("{}: {}", folder.string(), ec.message()));
+  const std::string file = (folder / fmt::format("part-{:05d}.parquet", part->files)).string();
+  part->fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (part->fd < 0) return Status::FromErrno(errno, file);
+  ++part->files;
+  ++files_started_;
+  open_.push_back(part);
+  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file);
+  QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
+  return Status::OK();
 }
 
 Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
@@ -236,13 +272,17 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
       key += HivePartitionSegment(key_names_[k], batch.column(key_columns_[k]), r);
     }
     if (part == nullptr || key != last) {
-      QUIVER_ASSIGN_OR_RETURN(part, PartFor(key));
+      part = PartFor(key);
       last = key;
     }
     if (part->rows.empty()) touched.push_back(part);
     part->rows.push_back(static_cast<int32_t>(r));
   }
   for (Part* p : touched) {
+    // Files open only here, after the batch is grouped: an eviction never finishes a file
+    // whose rows of this batch are still to come.
+    p->last_write = ++clock_;
+    if (p->writer == nullptr) QUIVER_RETURN_NOT_OK(OpenFile(p));
     std::vector<Array> columns;
     columns.reserve(data_columns_.size());
     for (int c : data_columns_) {
@@ -263,11 +303,7 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
 
 Status PartitionedParquetWriter::Commit() {
   for (Part* p : order_) {
-    Status st = p->writer->Close();
-    if (st.ok()) st = p->stream->Flush();
-    if (!st.ok()) return st.WithContext(p->relative);
-    bytes_written_ += p->stream->Tell();
-    if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
+    if (p->writer != nullptr) QUIVER_RETURN_NOT_OK(CloseFile(p));
   }
   parts_.clear();
   order_.clear();
@@ -275,6 +311,8 @@ Status PartitionedParquetWriter::Commit() {
   fs::rename(temp_dir_, dir_, ec);
   if (ec) return Status::IOError(fmt::format("{}: {}", dir_, ec.message()));
   committed_ = true;
+  io::UnregisterTempDirectory(temp_slot_);
+  temp_slot_ = -1;
   const fs::path parent = fs::path(dir_).has_parent_path() ? fs::path(dir_).parent_path() : fs::path(".");
   const int dfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

@@ -1,7 +1,10 @@
 // `convert --partition-by`: rows split by the values of some columns into a Hive-style tree of
 // Parquet files (`col=value/part-00000.parquet`), the partition columns left out of the files.
 // The tree is written into a temporary folder beside the target and renamed into place by
-// Commit; on failure or abandonment the temporary folder is removed and nothing remains.
+// Commit; on failure, abandonment or an interrupt (io::RegisterTempDirectory) the temporary
+// folder is removed and nothing remains. At most `max_open` partition files are open at once:
+// the least recently written one is finished, and its partition continues in a new file
+// (`part-00001.parquet`, ...) when it has rows again.
 #pragma once
 
 #include <memory>
@@ -25,10 +28,11 @@ Result<Array> TakeRows(const Array& array, const std::vector<int32_t>& rows, Mem
 class PartitionedParquetWriter {
  public:
   // Fails if `dir` exists (the tree replaces nothing) or a partition column is missing, or
-  // when no column would be left in the files.
+  // when no column would be left in the files, or `max_open` is below 1.
   static Result<std::unique_ptr<PartitionedParquetWriter>> Open(const std::string& dir, SchemaPtr schema,
                                                                 const std::vector<std::string>& columns,
-                                                                parquet::ParquetWriterOptions options);
+                                                                parquet::ParquetWriterOptions options,
+                                                                int64_t max_open = 64);
   ~PartitionedParquetWriter();
 
   Status Write(const RecordBatch& batch);
@@ -37,11 +41,17 @@ class PartitionedParquetWriter {
 
   int64_t bytes_written() const { return bytes_written_; }
   int64_t num_partitions() const { return static_cast<int64_t>(parts_.size()); }
+  // Parquet files started so far (more than the partitions once some were reopened).
+  int64_t num_files() const { return files_started_; }
 
  private:
   struct Part;
   PartitionedParquetWriter() = default;
-  Result<Part*> PartFor(const std::string& key);
+  Part* PartFor(const std::string& key);
+  // Opens the part's next file, first finishing the least recently written open one when
+  // `max_open_` are open.
+  Status OpenFile(Part* part);
+  Status CloseFile(Part* part);
 
   std::string dir_, temp_dir_;
   SchemaPtr data_schema_;
@@ -50,7 +60,12 @@ class PartitionedParquetWriter {
   parquet::ParquetWriterOptions options_;
   std::unordered_map<std::string, std::unique_ptr<Part>> parts_;
   std::vector<Part*> order_;  // parts in order of first appearance
+  std::vector<Part*> open_;   // parts with an open file
+  int64_t max_open_ = 64;
+  uint64_t clock_ = 0;        // write counter, for least recently written
+  int64_t files_started_ = 0;
   int64_t bytes_written_ = 0;
+  int temp_slot_ = -1;  // io::RegisterTempDirectory
   bool committed_ = false;
 };
 
