@@ -96,6 +96,21 @@ TEST_F(BloomPartition, ConvertWritesBloomFiltersThatMetaShowsAndProbesFind) {
   EXPECT_EQ(Probe(pq, "day", "2024-01-20"), (std::vector<bool>{false, true}));
   EXPECT_EQ(Probe(pq, "city", "nowhere"), (std::vector<bool>{false, false}));
 
+  // The same through `quiver meta --bloom-probe`.
+  auto b = RunCli("meta " + pq + " --bloom-probe city=c7");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(b.out, "row group 0: city = c7: maybe present\nrow group 1: city = c7: absent\n");
+  b = RunCli("meta " + pq + " --bloom-probe day=2024-01-20 --json --row-group 1");
+  EXPECT_EQ(b.out, "{\"column\":\"day\",\"value\":\"2024-01-20\",\"row_groups\":[{\"index\":1,\"bloom_filter\":true,"
+                   "\"excluded\":false}]}\n");
+  b = RunCli("meta " + pq + " --bloom-probe score=3");
+  EXPECT_EQ(b.out, "row group 0: score = 3: no bloom filter\nrow group 1: score = 3: no bloom filter\n");
+  b = RunCli("meta " + pq + " --bloom-probe id=x");
+  EXPECT_EQ(b.exit_code, 1);
+  EXPECT_NE(b.err.find(pq + ": column 'id': 'x' is not a 64-bit integer"), std::string::npos) << b.err;
+  b = RunCli("meta " + pq + " --bloom-probe nope=1");
+  EXPECT_NE(b.err.find("--bloom-probe: no column 'nope'"), std::string::npos) << b.err;
+
   // Parquet to Parquet keeps the values and writes new filters.
   const std::string pq2 = Path("again.parquet");
   r = RunCli("convert " + pq + " " + pq2 + " --row-group-size 1000 --bloom-filter city");
@@ -172,6 +187,9 @@ TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
   ASSERT_EQ(RunCli("convert " + pq + " " + out2 + " --partition-by k").exit_code, 0);
   RowsByPartition(out2, &files);
   EXPECT_EQ(files, 30);
+  r = RunCli("convert " + pq + " " + Path("parts3") + " --partition-by k --bloom-filter k");
+  EXPECT_NE(r.err.find("--bloom-filter: 'k' is a partition column, whose value is in the folder name"), std::string::npos)
+      << r.err;
   r = RunCli("convert " + pq + " " + Path("parts3") + " --partition-by k --max-open-partitions 0");
   EXPECT_NE(r.err.find("--max-open-partitions must be at least 1, got 0"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(Path("parts3")));

@@ -184,6 +184,14 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
     fields.push_back(schema->field(i));
   }
   if (fields.empty()) return Status::Invalid("--partition-by: every column is a partition column; none would be left");
+  for (const auto& [name, bloom] : options.bloom_filters) {
+    for (const std::string& c : columns) {
+      if (name == c) {
+        return Status::Invalid(
+            fmt::format("--bloom-filter: '{}' is a partition column, whose value is in the folder name", name));
+      }
+    }
+  }
   w->data_schema_ = std::make_shared<const Schema>(std::move(fields), schema->metadata());
   w->options_ = std::move(options);
 
