@@ -195,6 +195,42 @@ TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
   EXPECT_FALSE(fs::exists(Path("parts3")));
 }
 
+// --partition-buffer-mb 1 with 500 partitions each getting rows in all 40 batches: the budget
+// writes partitions out early as row groups into their open files, never into new files.
+TEST_F(BloomPartition, BufferBudgetFlushesRowGroupsNotFiles) {
+  const std::string csv = Path("wide.csv");
+  const std::string pad(200, 'x');
+  {
+    std::ofstream o(csv);
+    o << "id|k|s\n";
+    for (int i = 0; i < 40000; ++i) o << i << "|" << i % 500 << "|" << pad << i << "\n";
+  }
+  const std::string pq = Path("wide.parquet");
+  ASSERT_EQ(RunCli("convert " + csv + " " + pq + " --row-group-size 1000").exit_code, 0);
+  const std::string out = Path("wparts");
+  auto r = RunCli("convert " + pq + " " + out + " --partition-by k --partition-buffer-mb 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int files = 0;
+  auto rows = RowsByPartition(out, &files);
+  EXPECT_EQ(files, 500);
+  EXPECT_EQ(rows.size(), 500u);
+  for (const auto& [part, n] : rows) EXPECT_EQ(n, 80) << part;
+  // 40 batches of ~9 MB of strings against 1 MiB: k=7 was written in several row groups.
+  auto m = RunCli("meta " + out + "/k=7/part-00000.parquet");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const size_t at = m.out.find("row groups: ");
+  ASSERT_NE(at, std::string::npos) << m.out;
+  EXPECT_GT(std::stoi(m.out.substr(at + 12)), 1) << m.out;
+  auto c = RunCli("cat " + out + "/k=7/part-00000.parquet --format csv");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  std::string want = "id,s\n";
+  for (int i = 7; i < 40000; i += 500) want += std::to_string(i) + "," + pad + std::to_string(i) + "\n";
+  EXPECT_EQ(c.out, want);
+  r = RunCli("convert " + pq + " " + Path("wparts2") + " --partition-by k --partition-buffer-mb 0");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(fs::exists(Path("wparts2")));
+}
+
 // `quiver convert - OUT --partition-by k` reading a pipe this test feeds; once partition files
 // exist in the temporary folder, the signal arrives. Neither OUT nor the temporary folder may
 // remain.

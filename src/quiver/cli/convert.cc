@@ -37,7 +37,9 @@ struct ConvertArgs {
   std::vector<std::string> encodings;  // column=encoding
   int32_t statistics_truncate = 64;
   std::string partition_by;
-  int64_t max_open_partitions = 64;
+  int64_t max_open_partitions = 0;  // 0: from the open-file limit (set only by the option)
+  bool max_open_given = false;
+  int64_t partition_buffer_mb = 256;
   std::vector<std::string> bloom_filters;  // columns
   double bloom_filter_fpp = 0.05;
   int64_t bloom_filter_ndv = 0;
@@ -202,7 +204,11 @@ Status RunConvert(const ConvertArgs& a) {
         if (e == std::string::npos) break;
         b = e + 1;
       }
-      QUIVER_ASSIGN_OR_RETURN(parts, PartitionedParquetWriter::Open(a.out, schema, cols, wo, a.max_open_partitions));
+      if (a.max_open_given && a.max_open_partitions < 1) {
+        return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", a.max_open_partitions));
+      }
+      QUIVER_ASSIGN_OR_RETURN(parts, PartitionedParquetWriter::Open(a.out, schema, cols, wo, a.max_open_partitions,
+                                                                   a.partition_buffer_mb << 20));
     } else {
       QUIVER_ASSIGN_OR_RETURN(out, CommandOutput::Open(a.out));
       QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
@@ -283,9 +289,14 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
                   "Write a Hive-style folder: col=value/part-00000.parquet per value of these comma-separated "
                   "columns, which leave the files");
   app->add_option("--max-open-partitions", a->max_open_partitions,
-                  "With --partition-by: files open at once; past it the least recently written is finished and its "
-                  "partition continues in part-00001.parquet, ...")
-      ->capture_default_str();
+                  "With --partition-by: files open at once (default: the open-file limit less 64); past it the least "
+                  "recently written is finished and its partition continues in part-00001.parquet, ...")
+      ->each([a](const std::string&) { a->max_open_given = true; });
+  app->add_option("--partition-buffer-mb", a->partition_buffer_mb,
+                  "With --partition-by: MiB of rows all partitions may hold for their next row groups; past it the "
+                  "partitions holding the most write theirs early (smaller row groups)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   app->add_flag("--page-index,!--no-page-index", a->page_index,
                 "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");

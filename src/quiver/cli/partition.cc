@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +21,34 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
+
+// Descriptors left for everything but partition files (input, thread pool, stdio, libraries).
+constexpr int64_t kFdMargin = 64;
+// Each open partition file has its own stream buffer: small, as thousands may be open.
+constexpr int64_t kStreamBuffer = 64 << 10;
+
+// Open files allowed by RLIMIT_NOFILE, after raising its soft limit to the hard one.
+int64_t OpenFileLimit() {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 64;
+  if (lim.rlim_cur != lim.rlim_max) {
+    rlimit raised = lim;
+    raised.rlim_cur = lim.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) lim = raised;
+  }
+  // An unlimited or huge hard limit: the per-file stream buffer is the real bound then.
+  const int64_t cur = lim.rlim_cur == RLIM_INFINITY ? int64_t{1} << 20
+                                                    : static_cast<int64_t>(std::min<rlim_t>(lim.rlim_cur, rlim_t{1} << 20));
+  return std::max<int64_t>(cur - kFdMargin, 16);
+}
+
+// Bytes of memory the buffers of an array hold (a slice counts its whole buffers).
+int64_t HeldBytes(const ArrayData& a) {
+  int64_t n = 0;
+  for (const auto& b : a.buffers) n += b ? b->size() : 0;
+  for (const auto& c : a.children) n += HeldBytes(*c);
+  return n;
+}
 
 bool NeedsEscape(unsigned char c) {
   if (c < 0x20 || c == 0x7f) return true;
@@ -151,6 +180,7 @@ struct PartitionedParquetWriter::Part {
   std::unique_ptr<parquet::ParquetFileWriter> writer;  // null while no file is open
   int files = 0;              // files started; the next is part-<files>.parquet
   uint64_t last_write = 0;
+  double buffered = 0;        // estimated bytes of the rows its writer holds
   std::vector<int32_t> rows;  // rows of the current batch
   ~Part() {
     writer.reset();
@@ -161,10 +191,14 @@ struct PartitionedParquetWriter::Part {
 
 Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(
     const std::string& dir, SchemaPtr schema, const std::vector<std::string>& columns,
-    parquet::ParquetWriterOptions options, int64_t max_open) {
-  if (max_open < 1) return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", max_open));
+    parquet::ParquetWriterOptions options, int64_t max_open, int64_t buffer_bytes) {
+  if (max_open < 0) return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", max_open));
+  if (buffer_bytes < 1) {
+    return Status::Invalid(fmt::format("--partition-buffer-mb must be at least 1, got {} bytes", buffer_bytes));
+  }
   std::unique_ptr<PartitionedParquetWriter> w(new PartitionedParquetWriter());
-  w->max_open_ = max_open;
+  w->max_open_ = max_open > 0 ? max_open : OpenFileLimit();
+  w->buffer_budget_ = buffer_bytes;
   std::vector<bool> is_key(static_cast<size_t>(schema->num_fields()), false);
   for (const std::string& c : columns) {
     int found = -1;
@@ -235,6 +269,8 @@ PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::str
 Status PartitionedParquetWriter::CloseFile(Part* p) {
   Status st = p->writer->Close();
   if (st.ok()) st = p->stream->Flush();
+  buffered_ -= p->buffered;
+  p->buffered = 0;
   if (!st.ok()) return st.WithContext(p->relative);
   bytes_written_ += p->stream->Tell();
   if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
@@ -263,7 +299,7 @@ Status PartitionedParquetWriter::OpenFile(Part* part) {
   ++part->files;
   ++files_started_;
   open_.push_back(part);
-  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file);
+  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file, kStreamBuffer);
   QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
   return Status::OK();
 }
@@ -301,11 +337,42 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
         columns.push_back(std::move(a));
       }
     }
-    auto sub = std::make_shared<RecordBatch>(data_schema_, static_cast<int64_t>(p->rows.size()), std::move(columns));
+    int64_t bytes = 0;
+    for (const Array& a : columns) bytes += HeldBytes(*a.data());
+    const int64_t rows = static_cast<int64_t>(p->rows.size());
+    auto sub = std::make_shared<RecordBatch>(data_schema_, rows, std::move(columns));
     p->rows.clear();
+    const int64_t before = p->writer->buffered_rows();
     Status st = p->writer->Write(sub);
     if (!st.ok()) return st.WithContext(p->relative);
+    const int64_t after = p->writer->buffered_rows();
+    // A full row group was written inside Write: what remains buffered is this batch's tail.
+    const double now = after == before + rows ? p->buffered + static_cast<double>(bytes)
+                                              : static_cast<double>(bytes) * static_cast<double>(after) / static_cast<double>(rows);
+    buffered_ += now - p->buffered;
+    p->buffered = now;
   }
+  return EnforceBudget();
+}
+
+Status PartitionedParquetWriter::EnforceBudget() {
+  if (buffered_ <= static_cast<double>(buffer_budget_)) return Status::OK();
+  // Down to half the budget, so that the next batches do not each flush again at once.
+  const double target = static_cast<double>(buffer_budget_) / 2;
+  std::vector<Part*> held;
+  for (Part* p : open_) {
+    if (p->buffered > 0) held.push_back(p);
+  }
+  std::sort(held.begin(), held.end(), [](const Part* a, const Part* b) { return a->buffered > b->buffered; });
+  for (Part* p : held) {
+    if (buffered_ <= target) break;
+    Status st = p->writer->FlushRowGroup();
+    if (!st.ok()) return st.WithContext(p->relative);
+    buffered_ -= p->buffered;
+    p->buffered = 0;
+    ++budget_flushes_;
+  }
+  if (buffered_ < 0.5) buffered_ = 0;  // rounding left by the double sums
   return Status::OK();
 }
 

@@ -65,6 +65,8 @@ class ParquetFileWriter {
   Status Close();
 
   int64_t num_rows() const { return rows_written_ + pending_rows_; }
+  // Rows held for the next row group (written by FlushRowGroup or Close).
+  int64_t buffered_rows() const { return pending_rows_; }
   int num_row_groups() const { return static_cast<int>(row_groups_.size()); }
   const SchemaPtr& schema() const { return schema_; }
 
