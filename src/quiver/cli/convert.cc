@@ -37,6 +37,12 @@ struct ConvertArgs {
   std::vector<std::string> encodings;  // column=encoding
   int32_t statistics_truncate = 64;
   std::string partition_by;
+  int64_t max_open_partitions = 0;  // 0: from the open-file limit (set only by the option)
+  bool max_open_given = false;
+  int64_t partition_buffer_mb = 256;
+  std::vector<std::string> bloom_filters;  // columns
+  double bloom_filter_fpp = 0.05;
+  int64_t bloom_filter_ndv = 0;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -187,6 +193,9 @@ Status RunConvert(const ConvertArgs& a) {
       wo.column_encodings.emplace_back(e.substr(0, eq), enc);
     }
     wo.statistics_truncate_length = a.statistics_truncate;
+    for (const std::string& c : a.bloom_filters) {
+      wo.bloom_filters.emplace_back(c, parquet::BloomFilterOptions{a.bloom_filter_fpp, a.bloom_filter_ndv});
+    }
     if (!a.partition_by.empty()) {
       std::vector<std::string> cols;
       for (size_t b = 0;;) {
@@ -195,7 +204,11 @@ Status RunConvert(const ConvertArgs& a) {
         if (e == std::string::npos) break;
         b = e + 1;
       }
-      QUIVER_ASSIGN_OR_RETURN(parts, PartitionedParquetWriter::Open(a.out, schema, cols, wo));
+      if (a.max_open_given && a.max_open_partitions < 1) {
+        return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", a.max_open_partitions));
+      }
+      QUIVER_ASSIGN_OR_RETURN(parts, PartitionedParquetWriter::Open(a.out, schema, cols, wo, a.max_open_partitions,
+                                                                   a.partition_buffer_mb << 20));
     } else {
       QUIVER_ASSIGN_OR_RETURN(out, CommandOutput::Open(a.out));
       QUIVER_ASSIGN_OR_RETURN(pq_writer, parquet::ParquetFileWriter::Open(out->stream(), schema, wo));
@@ -275,6 +288,15 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_option("--partition-by", a->partition_by,
                   "Write a Hive-style folder: col=value/part-00000.parquet per value of these comma-separated "
                   "columns, which leave the files");
+  app->add_option("--max-open-partitions", a->max_open_partitions,
+                  "With --partition-by: files open at once (default: the open-file limit less 64); past it the least "
+                  "recently written is finished and its partition continues in part-00001.parquet, ...")
+      ->each([a](const std::string&) { a->max_open_given = true; });
+  app->add_option("--partition-buffer-mb", a->partition_buffer_mb,
+                  "With --partition-by: MiB of rows all partitions may hold for their next row groups; past it the "
+                  "partitions holding the most write theirs early (smaller row groups)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
   app->add_flag("--page-index,!--no-page-index", a->page_index,
                 "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");
@@ -288,6 +310,18 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
       ->check(CLI::IsMember({1, 2}));
   app->add_option("--statistics-truncate", a->statistics_truncate,
                   "Truncate string/binary min/max statistics to this many bytes (0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--bloom-filter", a->bloom_filters,
+                  "Write a split-block bloom filter per row group for these comma-separated columns (dotted "
+                  "paths for nested leaves)")
+      ->delimiter(',');
+  app->add_option("--bloom-filter-fpp", a->bloom_filter_fpp,
+                  "False-positive probability each bloom filter is sized for")
+      ->capture_default_str();
+  app->add_option("--bloom-filter-ndv", a->bloom_filter_ndv,
+                  "Distinct values each bloom filter is sized for (0: the chunk's dictionary size, or its value "
+                  "count when it has no dictionary)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(app, a->csv);

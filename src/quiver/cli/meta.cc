@@ -1,6 +1,7 @@
 // `quiver meta FILE`: a Parquet file's footer — summary, key-value metadata, every row group
 // and column chunk (encodings, codec, sizes, page offsets, statistics printed as values of the
 // column's logical type) — as text or JSON. Only the chosen row groups/columns are decoded.
+// --bloom-probe asks each row group's bloom filter of one column about one value instead.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "quiver/cli/command.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/file.h"
+#include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
 
@@ -22,6 +24,7 @@ struct MetaArgs {
   bool json = false;
   int row_group = -1;
   std::vector<std::string> columns;
+  std::string probe;  // column=value
 };
 
 std::string JsonQuote(std::string_view s) {
@@ -159,8 +162,55 @@ void AppendChunkJson(const ColumnDescriptor& col, int32_t index, const ColumnChu
   *out += "}";
 }
 
+// --bloom-probe col=value: each row group's bloom filter of the column asked whether it may
+// hold the value. Only that column's chunks are decoded.
+Status RunProbe(const MetaArgs& a, io::RandomAccessFile& file) {
+  const size_t eq = a.probe.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return Status::Invalid(fmt::format("--bloom-probe takes column=value, got '{}'", a.probe));
+  }
+  const std::string column = a.probe.substr(0, eq), value = a.probe.substr(eq + 1);
+  DecodeOptions schema_only;
+  schema_only.row_groups.emplace();
+  QUIVER_ASSIGN_OR_RETURN(auto first, ReadFooter(file, schema_only));
+  QUIVER_ASSIGN_OR_RETURN(auto tree, SchemaTree::Make(first->metadata().schema));
+  const int c = tree.FindColumn(column);
+  if (c < 0) return Status::Invalid(fmt::format("--bloom-probe: no column '{}'", column));
+  const ColumnDescriptor& col = tree.columns()[static_cast<size_t>(c)];
+  QUIVER_ASSIGN_OR_RETURN(std::string bytes, BloomProbeBytes(col, value));
+  DecodeOptions options;
+  options.columns = std::vector<int32_t>{c};
+  options.statistics = false;
+  if (a.row_group >= 0) options.row_groups = std::vector<int32_t>{a.row_group};
+  QUIVER_ASSIGN_OR_RETURN(auto footer, ReadFooter(file, options));
+  const FileMetaData& md = footer->metadata();
+  std::string out = a.json ? "{\"column\":" + JsonQuote(col.dotted_path()) + ",\"value\":" + JsonQuote(value) + ",\"row_groups\":["
+                           : std::string();
+  for (uint32_t r = 0; r < md.row_groups.size(); ++r) {
+    const int32_t index = footer->row_group_indices()[r];
+    const RowGroup& rg = md.row_groups[r];
+    if (rg.columns.size() != 1 || !rg.columns[0].meta_data) {
+      return Status::Corrupt(fmt::format("row group {} has no metadata for column '{}'", index, col.dotted_path()));
+    }
+    auto filter = ReadBloomFilter(file, *rg.columns[0].meta_data);
+    if (!filter.ok()) return filter.status().WithContext(fmt::format("row group {}, column '{}'", index, col.dotted_path()));
+    const bool has = filter->has_value();
+    const bool maybe = !has || (*filter)->MightContain(bytes);
+    if (a.json) {
+      out += fmt::format("{}{{\"index\":{},\"bloom_filter\":{},\"excluded\":{}}}", r ? "," : "", index, has, !maybe);
+    } else {
+      out += fmt::format("row group {}: {} = {}: {}\n", index, col.dotted_path(), value,
+                         !has ? "no bloom filter" : maybe ? "maybe present" : "absent");
+    }
+  }
+  if (a.json) out += "]}\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return Status::OK();
+}
+
 Status RunMeta(const MetaArgs& a) {
   QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(a.path));
+  if (!a.probe.empty()) return RunProbe(a, *file).WithContext(a.path);
   DecodeOptions options;
   std::shared_ptr<const ParquetFooter> footer;
   if (a.row_group >= 0 || !a.columns.empty()) {
@@ -276,6 +326,9 @@ const bool registered = RegisterCommand({"meta", "Print a Parquet file's footer 
   app->add_option("--row-group", a->row_group, "Only this row group (others are not decoded)");
   app->add_option("--columns", a->columns, "Only these columns (dotted paths; a group selects its leaves)")
       ->delimiter(',');
+  app->add_option("--bloom-probe", a->probe,
+                  "Instead of the footer: whether each row group's bloom filter of a column may hold a value, "
+                  "column=value (integers, numbers, YYYY-MM-DD dates, strings)");
   return std::function<Status()>([a] { return RunMeta(*a); });
 }});
 

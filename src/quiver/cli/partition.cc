@@ -2,13 +2,16 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/io/atomic_file.h"
 #include "quiver/io/output_stream.h"
 
 namespace quiver::cli {
@@ -18,6 +21,34 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
+
+// Descriptors left for everything but partition files (input, thread pool, stdio, libraries).
+constexpr int64_t kFdMargin = 64;
+// Each open partition file has its own stream buffer: small, as thousands may be open.
+constexpr int64_t kStreamBuffer = 64 << 10;
+
+// Open files allowed by RLIMIT_NOFILE, after raising its soft limit to the hard one.
+int64_t OpenFileLimit() {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 64;
+  if (lim.rlim_cur != lim.rlim_max) {
+    rlimit raised = lim;
+    raised.rlim_cur = lim.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) lim = raised;
+  }
+  // An unlimited or huge hard limit: the per-file stream buffer is the real bound then.
+  const int64_t cur = lim.rlim_cur == RLIM_INFINITY ? int64_t{1} << 20
+                                                    : static_cast<int64_t>(std::min<rlim_t>(lim.rlim_cur, rlim_t{1} << 20));
+  return std::max<int64_t>(cur - kFdMargin, 16);
+}
+
+// Bytes of memory the buffers of an array hold (a slice counts its whole buffers).
+int64_t HeldBytes(const ArrayData& a) {
+  int64_t n = 0;
+  for (const auto& b : a.buffers) n += b ? b->size() : 0;
+  for (const auto& c : a.children) n += HeldBytes(*c);
+  return n;
+}
 
 bool NeedsEscape(unsigned char c) {
   if (c < 0x20 || c == 0x7f) return true;
@@ -146,7 +177,10 @@ struct PartitionedParquetWriter::Part {
   std::string relative;  // "a=1/b=x"
   int fd = -1;
   std::unique_ptr<io::FdOutputStream> stream;
-  std::unique_ptr<parquet::ParquetFileWriter> writer;
+  std::unique_ptr<parquet::ParquetFileWriter> writer;  // null while no file is open
+  int files = 0;              // files started; the next is part-<files>.parquet
+  uint64_t last_write = 0;
+  double buffered = 0;        // estimated bytes of the rows its writer holds
   std::vector<int32_t> rows;  // rows of the current batch
   ~Part() {
     writer.reset();
@@ -157,8 +191,14 @@ struct PartitionedParquetWriter::Part {
 
 Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(
     const std::string& dir, SchemaPtr schema, const std::vector<std::string>& columns,
-    parquet::ParquetWriterOptions options) {
+    parquet::ParquetWriterOptions options, int64_t max_open, int64_t buffer_bytes) {
+  if (max_open < 0) return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", max_open));
+  if (buffer_bytes < 1) {
+    return Status::Invalid(fmt::format("--partition-buffer-mb must be at least 1, got {} bytes", buffer_bytes));
+  }
   std::unique_ptr<PartitionedParquetWriter> w(new PartitionedParquetWriter());
+  w->max_open_ = max_open > 0 ? max_open : OpenFileLimit();
+  w->buffer_budget_ = buffer_bytes;
   std::vector<bool> is_key(static_cast<size_t>(schema->num_fields()), false);
   for (const std::string& c : columns) {
     int found = -1;
@@ -178,6 +218,14 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
     fields.push_back(schema->field(i));
   }
   if (fields.empty()) return Status::Invalid("--partition-by: every column is a partition column; none would be left");
+  for (const auto& [name, bloom] : options.bloom_filters) {
+    for (const std::string& c : columns) {
+      if (name == c) {
+        return Status::Invalid(
+            fmt::format("--bloom-filter: '{}' is a partition column, whose value is in the folder name", name));
+      }
+    }
+  }
   w->data_schema_ = std::make_shared<const Schema>(std::move(fields), schema->metadata());
   w->options_ = std::move(options);
 
@@ -193,6 +241,8 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
   if (::mkdtemp(templ.data()) == nullptr) return Status::FromErrno(errno, templ);
   w->dir_ = target.string();
   w->temp_dir_ = templ;
+  // Ctrl-C and kill remove the folder too (the destructor does not run then).
+  w->temp_slot_ = io::RegisterTempDirectory(templ);
   return w;
 }
 
@@ -202,26 +252,56 @@ PartitionedParquetWriter::~PartitionedParquetWriter() {
     std::error_code ec;
     fs::remove_all(temp_dir_, ec);
   }
+  io::UnregisterTempDirectory(temp_slot_);
 }
 
-Result<PartitionedParquetWriter::Part*> PartitionedParquetWriter::PartFor(const std::string& key) {
+PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::string& key) {
   auto it = parts_.find(key);
   if (it != parts_.end()) return it->second.get();
   auto part = std::make_unique<Part>();
   part->relative = key;
-  const fs::path folder = fs::path(temp_dir_) / key;
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) return Status::IOError(fmt::format("{}: {}", folder.string(), ec.message()));
-  const std::string file = (folder / "part-00000.parquet").string();
-  part->fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (part->fd < 0) return Status::FromErrno(errno, file);
-  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file);
-  QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
   Part* p = part.get();
   order_.push_back(p);
   parts_.emplace(key, std::move(part));
   return p;
+}
+
+Status PartitionedParquetWriter::CloseFile(Part* p) {
+  Status st = p->writer->Close();
+  if (st.ok()) st = p->stream->Flush();
+  buffered_ -= p->buffered;
+  p->buffered = 0;
+  if (!st.ok()) return st.WithContext(p->relative);
+  bytes_written_ += p->stream->Tell();
+  if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
+  p->writer.reset();
+  p->stream.reset();
+  const int fd = p->fd;
+  p->fd = -1;
+  if (::close(fd) != 0) return Status::FromErrno(errno, p->relative);
+  open_.erase(std::find(open_.begin(), open_.end(), p));
+  return Status::OK();
+}
+
+Status PartitionedParquetWriter::OpenFile(Part* part) {
+  if (static_cast<int64_t>(open_.size()) >= max_open_) {
+    Part* lru = *std::min_element(open_.begin(), open_.end(),
+                                  [](const Part* a, const Part* b) { return a->last_write < b->last_write; });
+    QUIVER_RETURN_NOT_OK(CloseFile(lru));
+  }
+  const fs::path folder = fs::path(temp_dir_) / part->relative;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return Status::IOError(fmt::format("{}: {}", folder.string(), ec.message()));
+  const std::string file = (folder / fmt::format("part-{:05d}.parquet", part->files)).string();
+  part->fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (part->fd < 0) return Status::FromErrno(errno, file);
+  ++part->files;
+  ++files_started_;
+  open_.push_back(part);
+  part->stream = std::make_unique<io::FdOutputStream>(part->fd, file, kStreamBuffer);
+  QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
+  return Status::OK();
 }
 
 Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
@@ -236,13 +316,17 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
       key += HivePartitionSegment(key_names_[k], batch.column(key_columns_[k]), r);
     }
     if (part == nullptr || key != last) {
-      QUIVER_ASSIGN_OR_RETURN(part, PartFor(key));
+      part = PartFor(key);
       last = key;
     }
     if (part->rows.empty()) touched.push_back(part);
     part->rows.push_back(static_cast<int32_t>(r));
   }
   for (Part* p : touched) {
+    // Files open only here, after the batch is grouped: an eviction never finishes a file
+    // whose rows of this batch are still to come.
+    p->last_write = ++clock_;
+    if (p->writer == nullptr) QUIVER_RETURN_NOT_OK(OpenFile(p));
     std::vector<Array> columns;
     columns.reserve(data_columns_.size());
     for (int c : data_columns_) {
@@ -253,21 +337,48 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
         columns.push_back(std::move(a));
       }
     }
-    auto sub = std::make_shared<RecordBatch>(data_schema_, static_cast<int64_t>(p->rows.size()), std::move(columns));
+    int64_t bytes = 0;
+    for (const Array& a : columns) bytes += HeldBytes(*a.data());
+    const int64_t rows = static_cast<int64_t>(p->rows.size());
+    auto sub = std::make_shared<RecordBatch>(data_schema_, rows, std::move(columns));
     p->rows.clear();
+    const int64_t before = p->writer->buffered_rows();
     Status st = p->writer->Write(sub);
     if (!st.ok()) return st.WithContext(p->relative);
+    const int64_t after = p->writer->buffered_rows();
+    // A full row group was written inside Write: what remains buffered is this batch's tail.
+    const double now = after == before + rows ? p->buffered + static_cast<double>(bytes)
+                                              : static_cast<double>(bytes) * static_cast<double>(after) / static_cast<double>(rows);
+    buffered_ += now - p->buffered;
+    p->buffered = now;
   }
+  return EnforceBudget();
+}
+
+Status PartitionedParquetWriter::EnforceBudget() {
+  if (buffered_ <= static_cast<double>(buffer_budget_)) return Status::OK();
+  // Down to half the budget, so that the next batches do not each flush again at once.
+  const double target = static_cast<double>(buffer_budget_) / 2;
+  std::vector<Part*> held;
+  for (Part* p : open_) {
+    if (p->buffered > 0) held.push_back(p);
+  }
+  std::sort(held.begin(), held.end(), [](const Part* a, const Part* b) { return a->buffered > b->buffered; });
+  for (Part* p : held) {
+    if (buffered_ <= target) break;
+    Status st = p->writer->FlushRowGroup();
+    if (!st.ok()) return st.WithContext(p->relative);
+    buffered_ -= p->buffered;
+    p->buffered = 0;
+    ++budget_flushes_;
+  }
+  if (buffered_ < 0.5) buffered_ = 0;  // rounding left by the double sums
   return Status::OK();
 }
 
 Status PartitionedParquetWriter::Commit() {
   for (Part* p : order_) {
-    Status st = p->writer->Close();
-    if (st.ok()) st = p->stream->Flush();
-    if (!st.ok()) return st.WithContext(p->relative);
-    bytes_written_ += p->stream->Tell();
-    if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
+    if (p->writer != nullptr) QUIVER_RETURN_NOT_OK(CloseFile(p));
   }
   parts_.clear();
   order_.clear();
@@ -275,6 +386,8 @@ Status PartitionedParquetWriter::Commit() {
   fs::rename(temp_dir_, dir_, ec);
   if (ec) return Status::IOError(fmt::format("{}: {}", dir_, ec.message()));
   committed_ = true;
+  io::UnregisterTempDirectory(temp_slot_);
+  temp_slot_ = -1;
   const fs::path parent = fs::path(dir_).has_parent_path() ? fs::path(dir_).parent_path() : fs::path(".");
   const int dfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

@@ -1,7 +1,13 @@
 // `convert --partition-by`: rows split by the values of some columns into a Hive-style tree of
 // Parquet files (`col=value/part-00000.parquet`), the partition columns left out of the files.
 // The tree is written into a temporary folder beside the target and renamed into place by
-// Commit; on failure or abandonment the temporary folder is removed and nothing remains.
+// Commit; on failure, abandonment or an interrupt (io::RegisterTempDirectory) the temporary
+// folder is removed and nothing remains. Each partition keeps one file open, so the tree has
+// one file per partition unless more partitions appear than `max_open` (by default the
+// process's file limit less a margin): then the least recently written file is finished and
+// its partition continues in a new one (`part-00001.parquet`, ...). Memory is bounded by
+// `buffer_bytes` over the rows that all partitions hold for their next row group: past it the
+// partitions holding the most are written out as (smaller) row groups.
 #pragma once
 
 #include <memory>
@@ -25,10 +31,13 @@ Result<Array> TakeRows(const Array& array, const std::vector<int32_t>& rows, Mem
 class PartitionedParquetWriter {
  public:
   // Fails if `dir` exists (the tree replaces nothing) or a partition column is missing, or
-  // when no column would be left in the files.
+  // when no column would be left in the files, or `max_open` is negative (0: derived from
+  // RLIMIT_NOFILE, whose soft limit is first raised to the hard one) or `buffer_bytes` below 1.
   static Result<std::unique_ptr<PartitionedParquetWriter>> Open(const std::string& dir, SchemaPtr schema,
                                                                 const std::vector<std::string>& columns,
-                                                                parquet::ParquetWriterOptions options);
+                                                                parquet::ParquetWriterOptions options,
+                                                                int64_t max_open = 0,
+                                                                int64_t buffer_bytes = int64_t{256} << 20);
   ~PartitionedParquetWriter();
 
   Status Write(const RecordBatch& batch);
@@ -37,11 +46,22 @@ class PartitionedParquetWriter {
 
   int64_t bytes_written() const { return bytes_written_; }
   int64_t num_partitions() const { return static_cast<int64_t>(parts_.size()); }
+  // Parquet files started so far (more than the partitions once some were reopened).
+  int64_t num_files() const { return files_started_; }
+  int64_t max_open() const { return max_open_; }
+  // Row groups written early to keep the buffered rows under `buffer_bytes`.
+  int64_t budget_flushes() const { return budget_flushes_; }
 
  private:
   struct Part;
   PartitionedParquetWriter() = default;
-  Result<Part*> PartFor(const std::string& key);
+  Part* PartFor(const std::string& key);
+  // Opens the part's next file, first finishing the least recently written open one when
+  // `max_open_` are open.
+  Status OpenFile(Part* part);
+  Status CloseFile(Part* part);
+  // Writes out the largest buffered partitions until the total is within the budget.
+  Status EnforceBudget();
 
   std::string dir_, temp_dir_;
   SchemaPtr data_schema_;
@@ -50,7 +70,15 @@ class PartitionedParquetWriter {
   parquet::ParquetWriterOptions options_;
   std::unordered_map<std::string, std::unique_ptr<Part>> parts_;
   std::vector<Part*> order_;  // parts in order of first appearance
+  std::vector<Part*> open_;   // parts with an open file
+  int64_t max_open_ = 64;
+  int64_t buffer_budget_ = 0;
+  double buffered_ = 0;  // estimated bytes of rows all writers hold, the sum of Part::buffered
+  int64_t budget_flushes_ = 0;
+  uint64_t clock_ = 0;        // write counter, for least recently written
+  int64_t files_started_ = 0;
   int64_t bytes_written_ = 0;
+  int temp_slot_ = -1;  // io::RegisterTempDirectory
   bool committed_ = false;
 };
 

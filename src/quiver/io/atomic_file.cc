@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <limits.h>
 #include <signal.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,18 +18,31 @@ namespace quiver::io {
 
 namespace {
 
+// The kernel's getdents64 record (glibc declares no type for the raw syscall).
+struct linux_dirent64_view {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
 // Temporary paths the signal handler may unlink. Fixed storage: the handler may only use
 // async-signal-safe operations, so no allocation, no locks.
 constexpr int kSlots = 64;
 char g_temp_paths[kSlots][PATH_MAX];
+bool g_slot_is_dir[kSlots];
 std::atomic<bool> g_slot_used[kSlots];
 
-int ClaimSlot(const std::string& temp_path) {
+int ClaimSlot(const std::string& temp_path, bool is_dir = false) {
   if (temp_path.size() >= PATH_MAX) return -1;
   for (int i = 0; i < kSlots; ++i) {
     bool expected = false;
     if (g_slot_used[i].compare_exchange_strong(expected, true)) {
+      // Marked used before the path is complete: a signal in between removes a stale or partial
+      // path at worst, which names no file (the mkstemp/mkdtemp suffix is unique).
       std::memcpy(g_temp_paths[i], temp_path.c_str(), temp_path.size() + 1);
+      g_slot_is_dir[i] = is_dir;
       return i;
     }
   }
@@ -38,15 +53,67 @@ void ReleaseSlot(int slot) {
   if (slot >= 0) g_slot_used[slot].store(false);
 }
 
+// Removes everything under the open folder `fd` with async-signal-safe calls only: raw
+// getdents64 into a stack buffer (opendir/readdir may allocate), unlinkat, recursion by fd.
+// Entries are removed while listing, so the listing restarts until a pass removes nothing.
+void RemoveContentsSignalSafe(int fd, int depth) {
+  if (depth > 8) return;
+  alignas(8) char buf[4096];
+  for (int pass = 0; pass < 1000; ++pass) {
+    if (lseek(fd, 0, SEEK_SET) != 0) return;
+    bool removed = false;
+    for (;;) {
+      const long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+      if (n <= 0) break;
+      for (long off = 0; off < n;) {
+        const auto* d = reinterpret_cast<const struct linux_dirent64_view*>(buf + off);
+        off += d->d_reclen;
+        const char* name = d->d_name;
+        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+        if (d->d_type != DT_DIR) {
+          if (unlinkat(fd, name, 0) == 0) {
+            removed = true;
+            continue;
+          }
+          if (d->d_type != DT_UNKNOWN) continue;  // some file systems leave the type unknown
+        }
+        {
+          const int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+          if (sub >= 0) {
+            RemoveContentsSignalSafe(sub, depth + 1);
+            close(sub);
+          }
+          if (unlinkat(fd, name, AT_REMOVEDIR) == 0) removed = true;
+        }
+      }
+    }
+    if (!removed) return;
+  }
+}
+
+void RemoveTreeSignalSafe(const char* path) {
+  const int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return;
+  RemoveContentsSignalSafe(fd, 0);
+  close(fd);
+  rmdir(path);
+}
+
 extern "C" void CleanupOnSignal(int sig) {
   for (int i = 0; i < kSlots; ++i) {
-    if (g_slot_used[i].load()) unlink(g_temp_paths[i]);
+    if (!g_slot_used[i].load()) continue;
+    if (g_slot_is_dir[i]) RemoveTreeSignalSafe(g_temp_paths[i]);
+    else unlink(g_temp_paths[i]);
   }
   signal(sig, SIG_DFL);
   raise(sig);
 }
 
 }  // namespace
+
+int RegisterTempDirectory(const std::string& path) { return ClaimSlot(path, /*is_dir=*/true); }
+
+void UnregisterTempDirectory(int slot) { ReleaseSlot(slot); }
 
 void InstallInterruptCleanup() {
   struct sigaction sa{};

@@ -41,7 +41,15 @@ class AtomicFile {
 };
 
 // Installs SIGINT/SIGTERM/SIGHUP handlers that unlink every open AtomicFile's temporary
-// file and then die of the same signal. Call once from main().
+// file, remove every registered temporary folder with its contents, and then die of the same
+// signal. Call once from main().
 void InstallInterruptCleanup();
+
+// A temporary folder (e.g. a partitioned output being built) that the interrupt handler removes
+// with everything under it, up to 8 levels deep. Returns a slot for UnregisterTempDirectory, or
+// -1 when the path is too long or all slots are taken (the folder is then not cleaned on a signal).
+int RegisterTempDirectory(const std::string& path);
+// Call once the folder is renamed into place or removed.
+void UnregisterTempDirectory(int slot);
 
 }  // namespace quiver::io

@@ -245,6 +245,9 @@ class ChunkWriter {
 
   Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
     Start(dictionary, fits);
+    int64_t values = 0;
+    for (const Array& p : pieces) values += p.length() - p.null_count();
+    QUIVER_RETURN_NOT_OK(StartBloomFilter(values));
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
       for (int64_t r = 0; r < a.length; r += kSlice) {
@@ -260,6 +263,9 @@ class ChunkWriter {
   // Nested leaves: slices of about kSlice levels, extended to the next row start.
   Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
     Start(dictionary, fits);
+    int64_t values = 0;
+    for (const LeafPiece& p : pieces) values += p.values.length();
+    QUIVER_RETURN_NOT_OK(StartBloomFilter(values));
     for (const LeafPiece& p : pieces) {
       const int64_t n = static_cast<int64_t>(p.def.size());
       int64_t a = 0;
@@ -293,6 +299,28 @@ class ChunkWriter {
       default: break;  // PLAIN and BYTE_STREAM_SPLIT gather PLAIN bytes
     }
   }
+  // Bloom filter hooks. Without a dictionary every non-null value is inserted as it is put
+  // (PutValues), into a filter sized up front for `values` distinct ones at most; with one, the
+  // finished dictionary (the chunk's distinct values) is inserted instead (BloomFromDictionary).
+  Status StartBloomFilter(int64_t values) {
+    if (!o_.bloom_filter || dictionary_) return Status::OK();
+    const int64_t ndv = o_.bloom_filter->ndv > 0 ? o_.bloom_filter->ndv : values;
+    QUIVER_ASSIGN_OR_RETURN(BloomFilter f, BloomFilter::Make(BloomFilter::OptimalBytes(ndv, o_.bloom_filter->fpp), o_.pool));
+    out_->bloom_filter = std::move(f);
+    bloom_ = &*out_->bloom_filter;
+    return Status::OK();
+  }
+  Status BloomFromDictionary(const BufferBuilder& plain_dictionary, int64_t entries) {
+    if (!o_.bloom_filter) return Status::OK();
+    const int64_t ndv = o_.bloom_filter->ndv > 0 ? o_.bloom_filter->ndv : entries;
+    QUIVER_ASSIGN_OR_RETURN(BloomFilter f, BloomFilter::Make(BloomFilter::OptimalBytes(ndv, o_.bloom_filter->fpp), o_.pool));
+    QUIVER_RETURN_NOT_OK(f.InsertPlain(leaf_.physical, width_,
+                                       std::span<const uint8_t>(plain_dictionary.data(), static_cast<size_t>(plain_dictionary.size())),
+                                       entries));
+    out_->bloom_filter = std::move(f);
+    return Status::OK();
+  }
+
   // *fits false when the dictionary gave up (the chunk starts over PLAIN).
   Status AfterSlice(bool* fits) {
     if (dictionary_ && (DictionaryFull() || MostlyDistinct())) {
@@ -580,6 +608,7 @@ class ChunkWriter {
         UpdateStats(mn);
         UpdateStats(mx);
       }
+      if (bloom_ != nullptr) bloom_->InsertByteArrays(offsets, data, n, v, a.offset + r);
       if (dlba_) return dlba_->Put(offsets, data, n, v, a.offset + r);
       if (dba_) return dba_->Put(offsets, data, n, v, a.offset + r);
       return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
@@ -588,6 +617,7 @@ class ChunkWriter {
     QUIVER_ASSIGN_OR_RETURN(const int64_t k, DenseValues(a, r, n));
     const uint8_t* d = scratch_.data();
     page_plain_bytes_ += k * width_;
+    if (bloom_ != nullptr && leaf_.physical != Type::BOOLEAN) bloom_->InsertFixed(d, k, width_);
     switch (leaf_.physical) {
       case Type::BOOLEAN:
         SliceStats(reinterpret_cast<const uint8_t*>(d), k);
@@ -824,6 +854,7 @@ class ChunkWriter {
       }
       entries = dictb_->dict_size();
     }
+    QUIVER_RETURN_NOT_OK(BloomFromDictionary(body_, entries));
     PageHeader h;
     h.type = PageType::DICTIONARY_PAGE;
     DictionaryPageHeader dh;
@@ -891,6 +922,7 @@ class ChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<float>> dictf_;
   std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
+  BloomFilter* bloom_ = nullptr;  // in out_, when values are inserted one by one
   std::vector<int32_t> fixed_offsets_;
   bool utf8_ = false;  // STRING: bounds truncate on code points
   std::optional<std::string> page_min_, page_max_;

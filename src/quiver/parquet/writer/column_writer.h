@@ -14,6 +14,7 @@
 #include "quiver/compress/codec.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
+#include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/metadata.h"
 #include "quiver/parquet/writer/levels.h"
 
@@ -37,6 +38,9 @@ struct ColumnWriterOptions {
   // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
   // type allows it (CheckEncoding).
   std::optional<Encoding> encoding;
+  // A split-block bloom filter of the chunk's distinct values (EncodedChunk::bloom_filter):
+  // built from the dictionary when the chunk has one, else from every non-null value.
+  std::optional<BloomFilterOptions> bloom_filter;
   MemoryPool* pool = default_memory_pool();
 };
 
@@ -82,6 +86,7 @@ struct EncodedChunk {
   };
   std::vector<Page> pages;
   BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
+  std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
 };
 
 // OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and

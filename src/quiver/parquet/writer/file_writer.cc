@@ -156,6 +156,28 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     }
     if (!found) return Status::Invalid(fmt::format("encoding for an unknown column '{}'", name));
   }
+  for (const auto& [name, bloom] : options.bloom_filters) {
+    if (!(bloom.fpp > 0 && bloom.fpp < 1)) {
+      return Status::Invalid(fmt::format("bloom filter false-positive probability must be in (0, 1), got {}", bloom.fpp));
+    }
+    if (bloom.ndv < 0) return Status::Invalid(fmt::format("bloom filter distinct values must not be negative, got {}", bloom.ndv));
+    bool found = false;
+    for (Leaf& leaf : w->leaves_) {
+      const std::string dotted = fmt::format("{}", fmt::join(leaf.path.path_in_schema, "."));
+      if (name != dotted && name != leaf.path.path_in_schema[0]) continue;
+      found = true;
+      if (leaf.type.physical == Type::BOOLEAN) {
+        return Status::Invalid(fmt::format("column '{}': no bloom filter for BOOLEAN values", dotted));
+      }
+      leaf.bloom_filter = bloom;
+    }
+    if (!found) {
+      std::vector<std::string_view> names;
+      for (const Field& f : schema->fields()) names.push_back(f.name);
+      return Status::Invalid(
+          fmt::format("bloom filter for an unknown column '{}' (columns: {})", name, fmt::join(names, ", ")));
+    }
+  }
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
@@ -253,6 +275,7 @@ Status ParquetFileWriter::StartRowGroup() {
       EncodedChunk* out = &f->chunks[static_cast<size_t>(i)];
       ColumnWriterOptions lo = f->options;
       lo.encoding = leaf.encoding;
+      lo.bloom_filter = leaf.bloom_filter;
       Status st;
       if (leaf.flat) {
         std::vector<Array> pieces;
@@ -318,6 +341,20 @@ Status ParquetFileWriter::FinishRowGroup() {
     rg.total_byte_size += info.total_uncompressed_size;
     rg.total_compressed_size += info.total_compressed_size;
     rg.columns.push_back(std::move(info));
+  }
+  // Bloom filters right after their row group's chunks (the spec allows them anywhere before
+  // the footer): each is written and freed as soon as its group is, never held to the end.
+  BufferBuilder buf(options_.pool);
+  for (int i = 0; i < ncols; ++i) {
+    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
+    if (!c.bloom_filter) continue;
+    buf.Clear();
+    QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));
+    ChunkInfo& info = rg.columns[static_cast<size_t>(i)];
+    info.bloom_filter_offset = out_->Tell();
+    info.bloom_filter_length = static_cast<int32_t>(buf.size());
+    QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
+    c.bloom_filter.reset();
   }
   row_groups_.push_back(std::move(rg));
   rows_written_ += g->rows;
@@ -450,6 +487,10 @@ Status ParquetFileWriter::Close() {
       es[j++] = PageEncodingStats{options_.page_version == 2 ? PageType::DATA_PAGE_V2 : PageType::DATA_PAGE,
                                   c.data_encoding, c.data_pages};
       m.encoding_stats = es;
+      if (c.bloom_filter_length > 0) {
+        m.bloom_filter_offset = c.bloom_filter_offset;
+        m.bloom_filter_length = c.bloom_filter_length;
+      }
       cc.meta_data = m;
       if (c.offset_index_length > 0) {
         cc.offset_index_offset = c.offset_index_offset;

@@ -40,6 +40,10 @@ struct ParquetWriterOptions {
   std::vector<std::pair<std::string, Encoding>> column_encodings;
   // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
   int32_t statistics_truncate_length = 64;
+  // Split-block bloom filters by column, named as in column_encodings: one per column chunk,
+  // written after its row group's chunks (bloom_filter_offset/length in ColumnMetaData). Open
+  // fails on an unknown name, a BOOLEAN column or an fpp outside (0, 1).
+  std::vector<std::pair<std::string, BloomFilterOptions>> bloom_filters;
   // Added to the footer after the schema's own metadata.
   KeyValueMetadata key_value_metadata;
   // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
@@ -62,6 +66,8 @@ class ParquetFileWriter {
   Status Close();
 
   int64_t num_rows() const;
+  // Rows held for the next row group (written by FlushRowGroup or Close).
+  int64_t buffered_rows() const { return pending_rows_; }
   int num_row_groups() const { return static_cast<int>(row_groups_.size()) + (in_flight_ ? 1 : 0); }
   const SchemaPtr& schema() const { return schema_; }
 
@@ -79,6 +85,9 @@ class ParquetFileWriter {
     // Where its ColumnIndex/OffsetIndex were written (length 0: none).
     int64_t column_index_offset = 0, offset_index_offset = 0;
     int32_t column_index_length = 0, offset_index_length = 0;
+    // Where its bloom filter (header and bitset) was written (length 0: none).
+    int64_t bloom_filter_offset = 0;
+    int32_t bloom_filter_length = 0;
   };
   struct RowGroupInfo {
     std::vector<ChunkInfo> columns;
@@ -106,6 +115,7 @@ class ParquetFileWriter {
     LeafPath path;
     LeafType type;
     std::optional<Encoding> encoding;
+    std::optional<BloomFilterOptions> bloom_filter;
   };
   std::vector<Leaf> leaves_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;

@@ -1,0 +1,304 @@
+// quiver convert --bloom-filter (filters located by meta, text and JSON, and probed through the
+// library; parquet to parquet; option errors), and --partition-by robustness: SIGINT/SIGTERM
+// mid-run leaves neither the output nor its temporary folder, and --max-open-partitions
+// finishes least recently written files and continues their partitions in new ones.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "quiver/io/file.h"
+#include "quiver/parquet/bloom_filter.h"
+#include "quiver/parquet/footer.h"
+#include "quiver/parquet/schema.h"
+#include "testing/run_cli.h"
+
+namespace quiver {
+namespace {
+
+using testing::RunCli;
+namespace fs = std::filesystem;
+
+class BloomPartition : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path("/tmp") / ("quiver-bloom-cli-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+// Every row group's filter of column `name`, probed for `value` given as text.
+std::vector<bool> Probe(const std::string& path, const std::string& name, const std::string& value) {
+  std::vector<bool> out;
+  auto file = io::OpenFile(path);
+  EXPECT_TRUE(file.ok());
+  auto footer = parquet::ReadFooter(**file);
+  EXPECT_TRUE(footer.ok());
+  auto tree = parquet::SchemaTree::Make((*footer)->metadata().schema);
+  const int c = tree->FindColumn(name);
+  EXPECT_GE(c, 0);
+  auto bytes = parquet::BloomProbeBytes(tree->columns()[static_cast<size_t>(c)], value);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  for (const auto& rg : (*footer)->metadata().row_groups) {
+    auto f = parquet::ReadBloomFilter(**file, *rg.columns[static_cast<uint32_t>(c)].meta_data);
+    EXPECT_TRUE(f.ok()) << f.status().ToString();
+    EXPECT_TRUE(f->has_value()) << "no filter on " << name;
+    if (!f.ok() || !f->has_value()) return {};
+    out.push_back((*f)->MightContain(*bytes));
+  }
+  return out;
+}
+
+TEST_F(BloomPartition, ConvertWritesBloomFiltersThatMetaShowsAndProbesFind) {
+  const std::string csv = Path("in.csv");
+  {
+    std::ofstream o(csv);
+    o << "id|city|day|score\n";
+    // Row group 0 (rows 0..999) holds cities c0..c49, row group 1 cities c50..c99.
+    for (int i = 0; i < 2000; ++i) {
+      o << i * 3 << "|c" << (i / 1000) * 50 + i % 50 << "|2024-01-" << (i < 1000 ? "05" : "20") << "|" << i % 7 << "\n";
+    }
+  }
+  const std::string pq = Path("out.parquet");
+  auto r = RunCli("convert " + csv + " " + pq + " --row-group-size 1000 --bloom-filter id,city,day --bloom-filter-fpp 0.01");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  auto m = RunCli("meta " + pq);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  size_t lines = 0;
+  for (size_t p = m.out.find(", bloom_filter "); p != std::string::npos; p = m.out.find(", bloom_filter ", p + 1)) ++lines;
+  EXPECT_EQ(lines, 6u) << m.out;  // three columns, two row groups
+  auto j = RunCli("meta " + pq + " --json --columns city --row-group 1");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"bloom_filter_offset\":"), std::string::npos) << j.out;
+  // 50 distinct cities at 1%: 59.9 bytes, 64 with a power of two, plus the 16-byte header.
+  EXPECT_NE(j.out.find("\"bloom_filter_length\":80"), std::string::npos) << j.out;
+  auto s = RunCli("meta " + pq + " --json --columns score");
+  EXPECT_EQ(s.out.find("bloom_filter"), std::string::npos) << s.out;
+
+  EXPECT_EQ(Probe(pq, "city", "c7"), (std::vector<bool>{true, false}));
+  EXPECT_EQ(Probe(pq, "city", "c77"), (std::vector<bool>{false, true}));
+  EXPECT_EQ(Probe(pq, "id", "2997"), (std::vector<bool>{true, false}));
+  EXPECT_EQ(Probe(pq, "id", "3000"), (std::vector<bool>{false, true}));
+  EXPECT_EQ(Probe(pq, "day", "2024-01-20"), (std::vector<bool>{false, true}));
+  EXPECT_EQ(Probe(pq, "city", "nowhere"), (std::vector<bool>{false, false}));
+
+  // The same through `quiver meta --bloom-probe`.
+  auto b = RunCli("meta " + pq + " --bloom-probe city=c7");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(b.out, "row group 0: city = c7: maybe present\nrow group 1: city = c7: absent\n");
+  b = RunCli("meta " + pq + " --bloom-probe day=2024-01-20 --json --row-group 1");
+  EXPECT_EQ(b.out, "{\"column\":\"day\",\"value\":\"2024-01-20\",\"row_groups\":[{\"index\":1,\"bloom_filter\":true,"
+                   "\"excluded\":false}]}\n");
+  b = RunCli("meta " + pq + " --bloom-probe score=3");
+  EXPECT_EQ(b.out, "row group 0: score = 3: no bloom filter\nrow group 1: score = 3: no bloom filter\n");
+  b = RunCli("meta " + pq + " --bloom-probe id=x");
+  EXPECT_EQ(b.exit_code, 1);
+  EXPECT_NE(b.err.find(pq + ": column 'id': 'x' is not a 64-bit integer"), std::string::npos) << b.err;
+  b = RunCli("meta " + pq + " --bloom-probe nope=1");
+  EXPECT_NE(b.err.find("--bloom-probe: no column 'nope'"), std::string::npos) << b.err;
+
+  // Parquet to Parquet keeps the values and writes new filters.
+  const std::string pq2 = Path("again.parquet");
+  r = RunCli("convert " + pq + " " + pq2 + " --row-group-size 1000 --bloom-filter city");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(RunCli("cat " + pq2 + " --format csv").out, RunCli("cat " + pq + " --format csv").out);
+  EXPECT_EQ(Probe(pq2, "city", "c77"), (std::vector<bool>{false, true}));
+}
+
+TEST_F(BloomPartition, BloomFilterOptionErrors) {
+  const std::string csv = Path("in.csv");
+  std::ofstream(csv) << "a,flag\n1,true\n";
+  auto r = RunCli("convert " + csv + " " + Path("x.parquet") + " --bloom-filter a,nope");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("bloom filter for an unknown column 'nope' (columns: a, flag)"), std::string::npos) << r.err;
+  r = RunCli("convert " + csv + " " + Path("x.parquet") + " --bloom-filter flag");
+  EXPECT_NE(r.err.find("column 'flag': no bloom filter for BOOLEAN values"), std::string::npos) << r.err;
+  r = RunCli("convert " + csv + " " + Path("x.parquet") + " --bloom-filter a --bloom-filter-fpp 1.5");
+  EXPECT_NE(r.err.find("bloom filter false-positive probability must be in (0, 1), got 1.5"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(Path("x.parquet")));
+}
+
+// Rows of every Parquet file under `dir`, by partition folder.
+std::map<std::string, int64_t> RowsByPartition(const fs::path& dir, int* files) {
+  std::map<std::string, int64_t> rows;
+  *files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    ++*files;
+    auto file = io::OpenFile(e.path().string());
+    auto footer = parquet::ReadFooter(**file);
+    EXPECT_TRUE(footer.ok()) << e.path();
+    rows[fs::relative(e.path().parent_path(), dir).string()] += (*footer)->metadata().num_rows;
+  }
+  return rows;
+}
+
+TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
+  const std::string csv = Path("in.csv");
+  {
+    std::ofstream o(csv);
+    o << "id|k|v\n";
+    for (int i = 0; i < 6000; ++i) o << i << "|k" << (i * 7) % 30 << "|" << i % 13 << "\n";
+  }
+  // Parquet input of 500-row groups: each group is one batch, which touches every partition.
+  const std::string pq = Path("in.parquet");
+  ASSERT_EQ(RunCli("convert " + csv + " " + pq + " --row-group-size 500").exit_code, 0);
+  const std::string out = Path("parts");
+  auto r = RunCli("convert " + pq + " " + out + " --partition-by k --max-open-partitions 4 --bloom-filter v");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("6000 rows"), std::string::npos) << r.err;
+  int files = 0;
+  auto rows = RowsByPartition(out, &files);
+  EXPECT_EQ(rows.size(), 30u);
+  for (const auto& [part, n] : rows) EXPECT_EQ(n, 200) << part;
+  // 12 batches each touching all 30 partitions with 4 files open: every batch reopens them.
+  EXPECT_EQ(files, 30 * 12);
+  EXPECT_TRUE(fs::exists(out + "/k=k0/part-00011.parquet"));
+  EXPECT_FALSE(fs::exists(out + "/k=k0/part-00012.parquet"));
+  // Rows of one partition in order across its files.
+  std::string all;
+  for (int f = 0; f < 12; ++f) {
+    auto c = RunCli(fmt::format("cat {}/k=k3/part-{:05d}.parquet --format csv", out, f));
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    all += c.out.substr(c.out.find('\n') + 1);
+  }
+  std::string want;
+  for (int i = 0; i < 6000; ++i) {
+    if ((i * 7) % 30 == 3) want += std::to_string(i) + "," + std::to_string(i % 13) + "\n";
+  }
+  EXPECT_EQ(all, want);
+
+  // Without the cap: one file per partition.
+  const std::string out2 = Path("parts2");
+  ASSERT_EQ(RunCli("convert " + pq + " " + out2 + " --partition-by k").exit_code, 0);
+  RowsByPartition(out2, &files);
+  EXPECT_EQ(files, 30);
+  r = RunCli("convert " + pq + " " + Path("parts3") + " --partition-by k --bloom-filter k");
+  EXPECT_NE(r.err.find("--bloom-filter: 'k' is a partition column, whose value is in the folder name"), std::string::npos)
+      << r.err;
+  r = RunCli("convert " + pq + " " + Path("parts3") + " --partition-by k --max-open-partitions 0");
+  EXPECT_NE(r.err.find("--max-open-partitions must be at least 1, got 0"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(Path("parts3")));
+}
+
+// --partition-buffer-mb 1 with 500 partitions each getting rows in all 40 batches: the budget
+// writes partitions out early as row groups into their open files, never into new files.
+TEST_F(BloomPartition, BufferBudgetFlushesRowGroupsNotFiles) {
+  const std::string csv = Path("wide.csv");
+  const std::string pad(200, 'x');
+  {
+    std::ofstream o(csv);
+    o << "id|k|s\n";
+    for (int i = 0; i < 40000; ++i) o << i << "|" << i % 500 << "|" << pad << i << "\n";
+  }
+  const std::string pq = Path("wide.parquet");
+  ASSERT_EQ(RunCli("convert " + csv + " " + pq + " --row-group-size 1000").exit_code, 0);
+  const std::string out = Path("wparts");
+  auto r = RunCli("convert " + pq + " " + out + " --partition-by k --partition-buffer-mb 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int files = 0;
+  auto rows = RowsByPartition(out, &files);
+  EXPECT_EQ(files, 500);
+  EXPECT_EQ(rows.size(), 500u);
+  for (const auto& [part, n] : rows) EXPECT_EQ(n, 80) << part;
+  // 40 batches of ~9 MB of strings against 1 MiB: k=7 was written in several row groups.
+  auto m = RunCli("meta " + out + "/k=7/part-00000.parquet");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const size_t at = m.out.find("row groups: ");
+  ASSERT_NE(at, std::string::npos) << m.out;
+  EXPECT_GT(std::stoi(m.out.substr(at + 12)), 1) << m.out;
+  auto c = RunCli("cat " + out + "/k=7/part-00000.parquet --format csv");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  std::string want = "id,s\n";
+  for (int i = 7; i < 40000; i += 500) want += std::to_string(i) + "," + pad + std::to_string(i) + "\n";
+  EXPECT_EQ(c.out, want);
+  r = RunCli("convert " + pq + " " + Path("wparts2") + " --partition-by k --partition-buffer-mb 0");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(fs::exists(Path("wparts2")));
+}
+
+// `quiver convert - OUT --partition-by k` reading a pipe this test feeds; once partition files
+// exist in the temporary folder, the signal arrives. Neither OUT nor the temporary folder may
+// remain.
+void InterruptPartitionedConvert(const fs::path& dir, int sig) {
+  const std::string out = (dir / ("parts-" + std::to_string(sig))).string();
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(fds[0], 0);
+    close(fds[0]);
+    close(fds[1]);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    setenv("QUIVER_PROGRESS", "0", 1);
+    execl(QUIVER_CLI_PATH, "quiver", "convert", "-", out.c_str(), "--partition-by", "k", "--row-group-size", "1000",
+          "--types", "k=int64,v=string", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[0]);
+  signal(SIGPIPE, SIG_IGN);
+  std::atomic<bool> stop{false};
+  std::thread feeder([&] {
+    std::string chunk;
+    for (int i = 0; i < 20000; ++i) chunk += std::to_string(i % 50) + ",value " + std::to_string(i) + "\n";
+    std::string head = "k,v\n";
+    if (write(fds[1], head.data(), head.size()) < 0) return;
+    // Up to ~2 GB; the signal ends it long before.
+    for (int n = 0; n < 5000 && !stop; ++n) {
+      size_t off = 0;
+      while (off < chunk.size()) {
+        const ssize_t w = write(fds[1], chunk.data() + off, chunk.size() - off);
+        if (w <= 0) return;
+        off += static_cast<size_t>(w);
+      }
+    }
+  });
+  // Wait for a partition file in the temporary folder ".parts-N.quiver-XXXXXX".
+  const std::string prefix = ".parts-" + std::to_string(sig) + ".quiver-";
+  bool seen = false;
+  for (int t = 0; t < 600 && !seen; ++t) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().filename().string().rfind(prefix, 0) != 0) continue;
+      std::error_code ec;
+      seen = fs::exists(e.path() / "k=7" / "part-00000.parquet", ec) && fs::file_size(e.path() / "k=7" / "part-00000.parquet", ec) > 4;
+    }
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(seen) << "no partition file appeared";
+  kill(pid, sig);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  stop = true;
+  close(fds[1]);
+  feeder.join();
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), sig);
+  for (const auto& e : fs::directory_iterator(dir)) {
+    ADD_FAILURE() << "left behind after signal " << sig << ": " << e.path().filename().string();
+  }
+}
+
+TEST_F(BloomPartition, InterruptRemovesThePartitionTemporaryFolder) {
+  InterruptPartitionedConvert(dir_, SIGINT);
+  InterruptPartitionedConvert(dir_, SIGTERM);
+}
+
+}  // namespace
+}  // namespace quiver
