@@ -188,6 +188,22 @@ inline bool BytesLess(std::string_view a, std::string_view b) {
   return a.substr(8) < b.substr(8);
 }
 
+// The least and greatest byte strings of a run, as views: the chunk's own bounds (strings) are
+// then updated twice per run instead of once per value.
+struct ByteBounds {
+  std::string_view min, max;
+  bool any = false;
+  void Add(std::string_view s) {
+    if (!any) {
+      min = max = s;
+      any = true;
+      return;
+    }
+    if (BytesLess(s, min)) min = s;
+    if (BytesLess(max, s)) max = s;
+  }
+};
+
 // Compares two PLAIN-encoded values of one chunk in its sort order.
 bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
   auto load = [](std::string_view s, auto zero) {
@@ -589,24 +605,15 @@ class ChunkWriter {
       const uint8_t* data = a.buffers[2]->data();
       page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
       if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, a.offset + r);
-      // The slice's bounds as views first; the chunk's strings are updated twice per slice.
-      std::string_view mn, mx;
-      bool any = false;
+      ByteBounds bounds;
       for (int64_t i = 0; i < n; ++i) {
         if (v != nullptr && !bit_util::GetBit(v, a.offset + r + i)) continue;
-        const std::string_view s(reinterpret_cast<const char*>(data) + offsets[i],
-                                 static_cast<size_t>(offsets[i + 1] - offsets[i]));
-        if (!any) {
-          mn = mx = s;
-          any = true;
-          continue;
-        }
-        if (BytesLess(s, mn)) mn = s;
-        if (BytesLess(mx, s)) mx = s;
+        bounds.Add(std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
+                                    static_cast<size_t>(offsets[i + 1] - offsets[i])));
       }
-      if (any) {
-        UpdateStats(mn);
-        UpdateStats(mx);
+      if (bounds.any) {
+        UpdateStats(bounds.min);
+        UpdateStats(bounds.max);
       }
       if (bloom_ != nullptr) bloom_->InsertByteArrays(offsets, data, n, v, a.offset + r);
       if (dlba_) return dlba_->Put(offsets, data, n, v, a.offset + r);
@@ -672,24 +679,16 @@ class ChunkWriter {
       page_marks_.resize(static_cast<size_t>(dictb_->dict_size()) * 2, 0);
     }
     const std::vector<int32_t>& idx = dictb_->indices();
-    std::string_view mn, mx;
-    bool any = false;
+    ByteBounds bounds;
     for (size_t k = static_cast<size_t>(before); k < idx.size(); ++k) {
       const int32_t e = idx[k];
       if (page_marks_[static_cast<size_t>(e)] == page_epoch_) continue;
       page_marks_[static_cast<size_t>(e)] = page_epoch_;
-      const std::string_view s = dictb_->entry(e);
-      if (!any) {
-        mn = mx = s;
-        any = true;
-        continue;
-      }
-      if (BytesLess(s, mn)) mn = s;
-      if (BytesLess(mx, s)) mx = s;
+      bounds.Add(dictb_->entry(e));
     }
-    if (any) {
-      UpdateStats(mn);
-      UpdateStats(mx);
+    if (bounds.any) {
+      UpdateStats(bounds.min);
+      UpdateStats(bounds.max);
     }
     return Status::OK();
   }
