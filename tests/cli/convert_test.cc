@@ -118,11 +118,6 @@ TEST_F(Convert, BadRowUnderOnErrorFailLeavesNoFileAndNamesTheLine) {
   EXPECT_NE(r.err.find("1000 rows, 1 rejected"), std::string::npos) << r.err;
 }
 
-std::string ReadText(const std::string& path) {
-  std::ifstream f(path);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
-
 TEST_F(Convert, PartitionByWritesHiveFoldersWithoutThePartitionColumns) {
   const std::string in = Path("p.csv");
   std::ofstream(in) << "id|flag|day|price\n"

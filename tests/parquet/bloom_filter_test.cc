@@ -244,7 +244,9 @@ TEST(BloomFilterWriter, RoundTripNoFalseNegativesAndTheTargetRate) {
     EXPECT_EQ(f[2]->num_bytes(), BloomFilter::OptimalBytes(n, fpp));
     for (int64_t i = first_row; i < first_row + n; ++i) {
       ASSERT_TRUE(f[0]->MightContainHash(BloomFilter::HashValue(i * 7919))) << i;
-      if (i % 10 != 3) ASSERT_TRUE(f[1]->MightContain("name-" + std::to_string(i % 900))) << i;
+      if (i % 10 != 3) {
+        ASSERT_TRUE(f[1]->MightContain("name-" + std::to_string(i % 900))) << i;
+      }
       ASSERT_TRUE(f[2]->MightContainHash(BloomFilter::HashValue(static_cast<double>(i) * 0.25))) << i;
     }
     // 100,000 absent values of each column.

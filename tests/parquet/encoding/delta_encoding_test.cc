@@ -108,7 +108,9 @@ TEST_P(DeltaTest, EmptyAndSingle) {
     EXPECT_EQ(dec.total_values(), n);
     int64_t out[1] = {0};
     ASSERT_TRUE(dec.Decode(out, n).ok());
-    if (n == 1) EXPECT_EQ(out[0], v[0]);
+    if (n == 1) {
+      EXPECT_EQ(out[0], v[0]);
+    }
     int64_t used;
     ASSERT_TRUE(dec.ConsumeAll(&used).ok());
     EXPECT_EQ(used, enc.size());

@@ -29,7 +29,7 @@ class PlainFixedDecoder {
 
   // Copies `n` values into `out` (n * width bytes).
   Status Decode(void* out, int64_t n) {
-    const uint8_t* p;
+    const uint8_t* p = nullptr;  // set by Take on success; initialised for -Wmaybe-uninitialized
     QUIVER_RETURN_NOT_OK(Take(n, &p));
     if (n > 0) std::memcpy(out, p, static_cast<size_t>(n * width_));
     return Status::OK();
