@@ -48,8 +48,7 @@ if (mode === 'write') {
 class InteropBloom : public ::testing::Test {
  protected:
   void SetUp() override {
-    node_dir_ = (fs::path(QUIVER_CLI_PATH).parent_path() / "interop").string();
-    auto setup = RunShell(std::string("bash ") + QUIVER_SOURCE_DIR + "/scripts/interop-setup.sh " + node_dir_);
+    auto setup = testing::SetUpInteropEngines(&node_dir_);
     if (setup.code != 0) GTEST_SKIP() << "DuckDB unavailable, bloom filter interop not checked: " << setup.out;
     dir_ = fs::path("/tmp") / ("quiver-interop-bloom-" + std::to_string(getpid()));
     fs::create_directories(dir_);

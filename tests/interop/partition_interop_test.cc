@@ -41,8 +41,8 @@ console.log(JSON.stringify({ ok: x === 0 && y === 0, rows: n, files: f, only_in_
 )JS";
 
 TEST(InteropPartition, DuckDbReadsTheHiveFolderWithTheSameRows) {
-  const std::string node_dir = (fs::path(QUIVER_CLI_PATH).parent_path() / "interop").string();
-  auto setup = RunShell(std::string("bash ") + QUIVER_SOURCE_DIR + "/scripts/interop-setup.sh " + node_dir);
+  std::string node_dir;
+  auto setup = testing::SetUpInteropEngines(&node_dir);
   if (setup.code != 0) GTEST_SKIP() << "DuckDB unavailable, partitioned interop not checked: " << setup.out;
   const fs::path dir = fs::path("/tmp") / ("quiver-interop-part-" + std::to_string(getpid()));
   fs::create_directories(dir);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -54,6 +55,14 @@ inline ShellResult RunShell(const std::string& cmd) {
   const int st = pclose(p);
   s.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
   return s;
+}
+
+// Installs the pinned DuckDB and Polars (scripts/interop-setup.sh) in the folder the interop
+// suites run node in, beside the quiver binary, and sets *node_dir to it. A nonzero code means
+// the engines are unavailable (the caller skips, with the output as the reason).
+inline ShellResult SetUpInteropEngines(std::string* node_dir) {
+  *node_dir = (std::filesystem::path(QUIVER_CLI_PATH).parent_path() / "interop").string();
+  return RunShell(std::string("bash ") + QUIVER_SOURCE_DIR + "/scripts/interop-setup.sh " + *node_dir);
 }
 
 }  // namespace quiver::testing

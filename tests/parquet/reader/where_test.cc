@@ -50,8 +50,7 @@ console.log(JSON.stringify({ ok: x === 0 && y === 0 && n === m, duckdb_rows: n, 
 class Where : public ::testing::Test {
  protected:
   void SetUp() override {
-    node_dir_ = (fs::path(QUIVER_CLI_PATH).parent_path() / "interop").string();
-    auto setup = RunShell(std::string("bash ") + QUIVER_SOURCE_DIR + "/scripts/interop-setup.sh " + node_dir_);
+    auto setup = testing::SetUpInteropEngines(&node_dir_);
     if (setup.code != 0) GTEST_SKIP() << "DuckDB unavailable, --where not compared: " << setup.out;
     dir_ = fs::path("/tmp") / ("quiver-where-" + std::to_string(getpid()));
     fs::create_directories(dir_);
