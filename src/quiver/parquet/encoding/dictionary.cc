@@ -335,6 +335,28 @@ void DictionaryEncoder<T>::Rehash() {
   slots_.swap(slots);
 }
 
+namespace {
+
+// Slots for `entries` at most half full, as a power of two; never past what the size limit
+// lets the dictionary hold.
+size_t SlotsFor(int64_t entries, int64_t limit_entries) {
+  const int64_t n = std::min(entries, std::max<int64_t>(limit_entries, 1));
+  size_t slots = 1024;
+  while (static_cast<int64_t>(slots) < 2 * n + 2) slots *= 2;
+  return slots;
+}
+
+}  // namespace
+
+template <typename T>
+void DictionaryEncoder<T>::Reserve(int64_t entries) {
+  const size_t slots = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  if (!dict_.empty() || slots <= slots_.size()) return;
+  slots_.assign(slots, Slot{0, -1});
+  shift_ = 64 - std::countr_zero(slots);
+  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
+}
+
 template <typename T>
 Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
   const size_t start = indices_.size();
@@ -419,6 +441,17 @@ void ByteArrayDictionaryEncoder::Rehash() {
     slots[s] = Slot{static_cast<uint32_t>(hashes_[i] >> 32), static_cast<int32_t>(i + 1)};
   }
   slots_.swap(slots);
+}
+
+void ByteArrayDictionaryEncoder::Reserve(int64_t entries, int64_t bytes) {
+  const size_t slots = SlotsFor(entries, max_bytes_ / 4);
+  if (!hashes_.empty() || slots <= slots_.size()) return;
+  slots_.assign(slots, Slot{0, 0});
+  const size_t n = slots / 2;
+  hashes_.reserve(n);
+  dict_offsets_.reserve(n + 1);
+  // Failure only means the bytes grow as they come.
+  (void)dict_data_.Reserve(std::min(bytes, max_bytes_) + 16);
 }
 
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
