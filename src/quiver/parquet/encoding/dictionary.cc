@@ -294,6 +294,22 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
   int64_t lit = 0;  // first index not yet written
   int64_t i = 0;
   while (i < n) {
+    // Only a run of 8 or more equal indices is written differently: windows of 64 without
+    // one are skipped after one branch-free pass (bit k: index k equals index k + 1; a run of
+    // 8 starts where 7 of those bits in a row are set). A run found this way starts where
+    // its equal indices start, since one starting earlier would have been found first.
+    if (n - i >= 64) {
+      uint64_t eq = 0;
+      for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(indices[i + k] == indices[i + k + 1]) << k;
+      uint64_t starts = eq;
+      for (int k = 1; k < 7; ++k) starts &= eq >> k;
+      starts &= (uint64_t{1} << 57) - 1;  // starts whose 7 bits all lie in this window
+      if (starts == 0) {
+        i += 57;
+        continue;
+      }
+      i += std::countr_zero(starts);
+    }
     const int32_t v = indices[i];
     int64_t j = i + 1;
     while (j < n && indices[j] == v) ++j;
