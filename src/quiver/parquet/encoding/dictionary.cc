@@ -112,6 +112,20 @@ inline uint64_t HashShort(const ShortValue& v, int32_t len) {
 // Longer values: XXH3 (Debian's xxhash, inlined).
 inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
+// Two values of the same length `len` > 16: up to 32 bytes, the first and the last 16 (which
+// overlap) decide it without a call (l_shipinstruct's "DELIVER IN PERSON" is 17).
+inline bool EqualLong(const uint8_t* a, const uint8_t* b, int32_t len) {
+  if (len <= 32) {
+    uint64_t x[4], y[4];
+    std::memcpy(x, a, 16);
+    std::memcpy(x + 2, a + len - 16, 16);
+    std::memcpy(y, b, 16);
+    std::memcpy(y + 2, b + len - 16, 16);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+  }
+  return std::memcmp(a, b, static_cast<size_t>(len)) == 0;
+}
+
 }  // namespace
 
 const GatherKernels& GatherKernelsFor(SimdLevel level) {
@@ -516,7 +530,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
           // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
           if (dict_offsets_[e + 1] - at == len &&
               (len <= 16 ? LoadShort(dict_data_.data() + at, len) == shorts[j]
-                         : std::memcmp(dict_data_.data() + at, v, static_cast<size_t>(len)) == 0)) {
+                         : EqualLong(dict_data_.data() + at, v, len))) {
             index = e;
             break;
           }
