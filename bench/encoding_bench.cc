@@ -302,6 +302,33 @@ void BM_DictionaryEncodeInt64(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryEncodeInt64);
 
+// A data page's index section alone (what FlushIndices writes), for dictionaries of lineitem's
+// sizes: 3 entries (l_returnflag), 7 (l_shipmode), 50 (l_quantity) and 30000 (l_orderkey,
+// whose values come in runs of 1 to 7 as in the file).
+void BM_EncodeDictionaryIndices(benchmark::State& state) {
+  const int64_t dict = state.range(0);
+  std::vector<int32_t> idx(kValues);
+  std::mt19937 rng(4);
+  if (dict == 30000) {
+    int32_t v = 0;
+    for (size_t i = 0; i < idx.size();) {
+      const size_t run = 1 + rng() % 7;
+      for (size_t k = 0; k < run && i < idx.size(); ++k) idx[i++] = v;
+      v = (v + 1) % 30000;
+    }
+  } else {
+    for (auto& v : idx) v = static_cast<int32_t>(rng() % static_cast<uint32_t>(dict));
+  }
+  BufferBuilder out;
+  for (auto _ : state) {
+    out.Clear();
+    (void)EncodeDictionaryIndices(idx.data(), kValues, DictionaryIndexBitWidth(dict), &out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_EncodeDictionaryIndices)->Arg(3)->Arg(7)->Arg(50)->Arg(30000);
+
 // Wider dictionaries (lineitem's keys: ~100K distinct per row group) and short strings.
 void BM_DictionaryEncodeInt64Wide(benchmark::State& state) {
   std::vector<int64_t> values(kValues);

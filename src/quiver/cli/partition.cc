@@ -24,8 +24,9 @@ constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
 
 // Descriptors left for everything but partition files (input, thread pool, stdio, libraries).
 constexpr int64_t kFdMargin = 64;
-// Each open partition file has its own stream buffer: small, as thousands may be open.
-constexpr int64_t kStreamBuffer = 64 << 10;
+// Each open partition file has its own stream buffer: small, as thousands may be open (and
+// with 2 MiB pages a buffer's untouched bytes are resident too).
+constexpr int64_t kStreamBuffer = 16 << 10;
 
 // Open files allowed by RLIMIT_NOFILE, after raising its soft limit to the hard one.
 int64_t OpenFileLimit() {
@@ -40,14 +41,6 @@ int64_t OpenFileLimit() {
   const int64_t cur = lim.rlim_cur == RLIM_INFINITY ? int64_t{1} << 20
                                                     : static_cast<int64_t>(std::min<rlim_t>(lim.rlim_cur, rlim_t{1} << 20));
   return std::max<int64_t>(cur - kFdMargin, 16);
-}
-
-// Bytes of memory the buffers of an array hold (a slice counts its whole buffers).
-int64_t HeldBytes(const ArrayData& a) {
-  int64_t n = 0;
-  for (const auto& b : a.buffers) n += b ? b->size() : 0;
-  for (const auto& c : a.children) n += HeldBytes(*c);
-  return n;
 }
 
 bool NeedsEscape(unsigned char c) {
@@ -74,22 +67,180 @@ void AppendEscaped(std::string_view s, std::string* out) {
   }
 }
 
-// Bits of a bitmap copied from `src` rows to consecutive positions.
-template <typename Get>
-Result<std::shared_ptr<Buffer>> GatherBits(const std::vector<int32_t>& rows, MemoryPool* pool, Get&& get) {
-  const int64_t n = static_cast<int64_t>(rows.size());
-  QUIVER_ASSIGN_OR_RETURN(auto buf, Buffer::AllocateZeroed(bit_util::BytesForBits(n), pool));
-  uint8_t* bits = buf->mutable_data();
-  for (int64_t i = 0; i < n; ++i) {
-    if (get(rows[static_cast<size_t>(i)])) bit_util::SetBit(bits, i);
+// Bytes appended into blocks that never move: a full block is kept and a larger one started
+// (doubling from 1 KiB to 64 KiB), so growing leaves no freed copies behind. With thousands
+// of partitions growing side by side, reallocation left each one's outgrown copies in the
+// allocator, about doubling the memory the rows take.
+class BlockBuffer {
+ public:
+  explicit BlockBuffer(MemoryPool* pool) : pool_(pool) {}
+  // At least `need` contiguous bytes to write at; *room says how many there are.
+  Result<uint8_t*> Room(int64_t need, int64_t* room) {
+    if (blocks_.empty() || blocks_.back()->capacity() - used_ < need) {
+      const int64_t next = blocks_.empty() ? 1024 : std::min<int64_t>(blocks_.back()->capacity() * 2, 64 << 10);
+      QUIVER_ASSIGN_OR_RETURN(auto b, Buffer::Allocate(std::max(need, next), pool_));
+      if (!blocks_.empty()) QUIVER_RETURN_NOT_OK(blocks_.back()->Resize(used_));
+      held_ += b->capacity();
+      blocks_.push_back(std::move(b));
+      used_ = 0;
+    }
+    *room = blocks_.back()->capacity() - used_;
+    return blocks_.back()->mutable_data() + used_;
   }
-  return buf;
-}
+  void Commit(int64_t n) {
+    used_ += n;
+    size_ += n;
+  }
+  int64_t size() const { return size_; }
+  int64_t held() const { return held_; }
+  // The bytes as one buffer; the blocks are freed.
+  Result<std::shared_ptr<Buffer>> Finish() {
+    QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(std::max<int64_t>(size_, 1), pool_));
+    int64_t at = 0;
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      const int64_t n = i + 1 == blocks_.size() ? used_ : blocks_[i]->size();
+      if (n > 0) std::memcpy(out->mutable_data() + at, blocks_[i]->data(), static_cast<size_t>(n));
+      at += n;
+    }
+    QUIVER_RETURN_NOT_OK(out->Resize(size_));
+    blocks_.clear();
+    used_ = size_ = held_ = 0;
+    return out;
+  }
 
-template <int W>
-void GatherFixed(const uint8_t* src, const std::vector<int32_t>& rows, uint8_t* dst) {
-  for (size_t i = 0; i < rows.size(); ++i) std::memcpy(dst + i * W, src + static_cast<size_t>(rows[i]) * W, W);
-}
+ private:
+  MemoryPool* pool_;
+  std::vector<std::shared_ptr<Buffer>> blocks_;
+  int64_t used_ = 0;  // in the last block
+  int64_t size_ = 0, held_ = 0;
+};
+
+// Rows of one column gathered for a partition's next row group: validity bits in a growing
+// buffer (an eighth of a byte a row), values, string offsets and bytes in BlockBuffers. A
+// partition holds its rows' bytes, not an array per batch it appeared in (thousands of
+// partitions getting a few rows from each batch made the arrays' own objects outweigh the
+// rows many times over).
+class ColumnAccumulator {
+ public:
+  ColumnAccumulator(TypePtr type, MemoryPool* pool)
+      : type_(std::move(type)), pool_(pool), validity_(pool), bits_(pool), values_(pool), data_(pool) {}
+
+  Status Append(const ArrayData& a, const std::vector<int32_t>& rows) {
+    const int64_t n = static_cast<int64_t>(rows.size());
+    const DataType& t = *type_;
+    // Validity for every row (dropped at Finish when nothing is null).
+    QUIVER_RETURN_NOT_OK(validity_.AppendZeros(bit_util::BytesForBits(length_ + n) - validity_.size()));
+    uint8_t* bits = validity_.mutable_data();
+    const uint8_t* v = a.validity();
+    for (int64_t i = 0; i < n; ++i) {
+      if (v == nullptr || bit_util::GetBit(v, a.offset + rows[static_cast<size_t>(i)])) bit_util::SetBit(bits, length_ + i);
+      else ++nulls_;
+    }
+    if (t.is_binary_like()) {
+      const int32_t* offsets = a.values<int32_t>(1);
+      const uint8_t* data = a.buffers[2]->data();
+      int64_t bytes = 0;
+      for (int32_t r : rows) bytes += offsets[r + 1] - offsets[r];
+      if (data_.size() + bytes > INT32_MAX) return Status::Invalid("a partition's rows passed 2 GiB of strings");
+      if (length_ == 0) QUIVER_RETURN_NOT_OK(PutFixed(0, [](uint8_t* dst, int64_t) { std::memset(dst, 0, 4); }, 4, 1));
+      QUIVER_RETURN_NOT_OK(PutFixed(
+          0,
+          [&](uint8_t* dst, int64_t i) {
+            const int32_t r = rows[static_cast<size_t>(i)];
+            end_ += offsets[r + 1] - offsets[r];
+            std::memcpy(dst, &end_, 4);
+          },
+          4, n));
+      // The bytes in pieces as large as the current block has room for.
+      int64_t i = 0;
+      while (i < n) {
+        const int32_t r0 = rows[static_cast<size_t>(i)];
+        int64_t room = 0;
+        QUIVER_ASSIGN_OR_RETURN(uint8_t* dst, data_.Room(offsets[r0 + 1] - offsets[r0], &room));
+        int64_t put = 0;
+        for (; i < n; ++i) {
+          const int32_t r = rows[static_cast<size_t>(i)];
+          const int32_t len = offsets[r + 1] - offsets[r];
+          if (put + len > room) break;
+          std::memcpy(dst + put, data + offsets[r], static_cast<size_t>(len));
+          put += len;
+        }
+        data_.Commit(put);
+      }
+    } else if (t.id() == TypeId::kBool) {
+      QUIVER_RETURN_NOT_OK(bits_.AppendZeros(bit_util::BytesForBits(length_ + n) - bits_.size()));
+      uint8_t* out = bits_.mutable_data();
+      const uint8_t* in = a.buffers[1]->data();
+      for (int64_t i = 0; i < n; ++i) {
+        if (bit_util::GetBit(in, a.offset + rows[static_cast<size_t>(i)])) bit_util::SetBit(out, length_ + i);
+      }
+    } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
+      const int w = t.byte_width();
+      const uint8_t* src = a.buffers[1]->data() + a.offset * w;
+      QUIVER_RETURN_NOT_OK(PutFixed(
+          0,
+          [&](uint8_t* dst, int64_t i) {
+            std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
+          },
+          w, n));
+    } else {
+      return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
+    }
+    length_ += n;
+    return Status::OK();
+  }
+
+  // The gathered rows as an array; the accumulator starts over empty (its memory goes with it).
+  Result<Array> Finish() {
+    auto out = std::make_shared<ArrayData>();
+    out->type = type_;
+    out->length = length_;
+    out->null_count = nulls_;
+    const bool binary = type_->is_binary_like();
+    out->buffers.resize(binary ? 3 : 2);
+    if (binary && length_ == 0) QUIVER_RETURN_NOT_OK(PutFixed(0, [](uint8_t* dst, int64_t) { std::memset(dst, 0, 4); }, 4, 1));
+    if (nulls_ > 0) {
+      QUIVER_ASSIGN_OR_RETURN(out->buffers[0], validity_.Finish());
+    }
+    validity_ = BufferBuilder(pool_);
+    if (type_->id() == TypeId::kBool) {
+      QUIVER_ASSIGN_OR_RETURN(out->buffers[1], bits_.Finish());
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(out->buffers[1], values_.Finish());
+    }
+    if (binary) {
+      QUIVER_ASSIGN_OR_RETURN(out->buffers[2], data_.Finish());
+    }
+    length_ = nulls_ = 0;
+    end_ = 0;
+    return Array(out);
+  }
+
+  // Bytes its buffers hold.
+  int64_t held() const { return validity_.capacity() + bits_.capacity() + values_.held() + data_.held(); }
+
+ private:
+  // n values of w bytes, put(dst, i) writing the i-th, in runs as long as the block has room.
+  template <typename Put>
+  Status PutFixed(int64_t i, Put&& put, int w, int64_t n) {
+    while (i < n) {
+      int64_t room = 0;
+      QUIVER_ASSIGN_OR_RETURN(uint8_t* dst, values_.Room(w, &room));
+      const int64_t k = std::min<int64_t>(room / w, n - i);
+      for (int64_t j = 0; j < k; ++j) put(dst + j * w, i + j);
+      values_.Commit(k * w);
+      i += k;
+    }
+    return Status::OK();
+  }
+
+  TypePtr type_;
+  MemoryPool* pool_;
+  BufferBuilder validity_, bits_;
+  BlockBuffer values_, data_;  // values or string offsets; string bytes
+  int64_t length_ = 0, nulls_ = 0;
+  int32_t end_ = 0;  // strings: the bytes so far (the next offset)
+};
 
 }  // namespace
 
@@ -108,71 +259,6 @@ std::string HivePartitionSegment(std::string_view column, const Array& values, i
   return seg;
 }
 
-Result<Array> TakeRows(const Array& array, const std::vector<int32_t>& rows, MemoryPool* pool) {
-  const ArrayData& a = *array.data();
-  const DataType& t = *a.type;
-  const int64_t n = static_cast<int64_t>(rows.size());
-  auto out = std::make_shared<ArrayData>();
-  out->type = a.type;
-  out->length = n;
-  out->buffers.resize(t.id() == TypeId::kString || t.id() == TypeId::kBinary ? 3 : 2);
-  const uint8_t* v = a.validity();
-  if (v != nullptr) {
-    QUIVER_ASSIGN_OR_RETURN(out->buffers[0],
-                            GatherBits(rows, pool, [&](int32_t r) { return bit_util::GetBit(v, a.offset + r); }));
-    out->null_count = n - bit_util::CountSetBits(out->buffers[0]->data(), 0, n);
-  }
-  if (t.id() == TypeId::kString || t.id() == TypeId::kBinary) {
-    const int32_t* offsets = a.values<int32_t>(1);
-    const uint8_t* data = a.buffers[2]->data();
-    int64_t bytes = 0;
-    for (int32_t r : rows) bytes += offsets[r + 1] - offsets[r];
-    if (bytes > INT32_MAX) return Status::Invalid("a partition's batch passed 2 GiB of strings");
-    QUIVER_ASSIGN_OR_RETURN(auto off, Buffer::Allocate((n + 1) * 4, pool));
-    QUIVER_ASSIGN_OR_RETURN(auto dat, Buffer::Allocate(std::max<int64_t>(bytes, 1), pool));
-    int32_t* o = reinterpret_cast<int32_t*>(off->mutable_data());
-    uint8_t* d = dat->mutable_data();
-    int32_t pos = 0;
-    o[0] = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const int32_t r = rows[static_cast<size_t>(i)];
-      const int32_t len = offsets[r + 1] - offsets[r];
-      if (len > 0) std::memcpy(d + pos, data + offsets[r], static_cast<size_t>(len));
-      pos += len;
-      o[i + 1] = pos;
-    }
-    out->buffers[1] = std::move(off);
-    out->buffers[2] = std::move(dat);
-    return Array(out);
-  }
-  if (t.id() == TypeId::kBool) {
-    const uint8_t* bits = a.buffers[1]->data();
-    QUIVER_ASSIGN_OR_RETURN(out->buffers[1],
-                            GatherBits(rows, pool, [&](int32_t r) { return bit_util::GetBit(bits, a.offset + r); }));
-    return Array(out);
-  }
-  if (!t.is_fixed_width() || t.bit_width() % 8 != 0) {
-    return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
-  }
-  const int w = t.byte_width();
-  QUIVER_ASSIGN_OR_RETURN(auto vals, Buffer::Allocate(std::max<int64_t>(n * w, 1), pool));
-  const uint8_t* src = a.buffers[1]->data() + a.offset * w;
-  uint8_t* dst = vals->mutable_data();
-  switch (w) {
-    case 1: GatherFixed<1>(src, rows, dst); break;
-    case 2: GatherFixed<2>(src, rows, dst); break;
-    case 4: GatherFixed<4>(src, rows, dst); break;
-    case 8: GatherFixed<8>(src, rows, dst); break;
-    case 16: GatherFixed<16>(src, rows, dst); break;
-    default:
-      for (size_t i = 0; i < rows.size(); ++i) {
-        std::memcpy(dst + i * w, src + static_cast<size_t>(rows[i]) * w, static_cast<size_t>(w));
-      }
-  }
-  out->buffers[1] = std::move(vals);
-  return Array(out);
-}
-
 struct PartitionedParquetWriter::Part {
   std::string relative;  // "a=1/b=x"
   int fd = -1;
@@ -180,7 +266,9 @@ struct PartitionedParquetWriter::Part {
   std::unique_ptr<parquet::ParquetFileWriter> writer;  // null while no file is open
   int files = 0;              // files started; the next is part-<files>.parquet
   uint64_t last_write = 0;
-  double buffered = 0;        // estimated bytes of the rows its writer holds
+  std::vector<ColumnAccumulator> columns;  // rows for its next row group, one per data column
+  int64_t rows_held = 0;
+  int64_t held = 0;           // bytes the accumulators hold
   std::vector<int32_t> rows;  // rows of the current batch
   ~Part() {
     writer.reset();
@@ -260,24 +348,43 @@ PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::str
   if (it != parts_.end()) return it->second.get();
   auto part = std::make_unique<Part>();
   part->relative = key;
+  for (const Field& f : data_schema_->fields()) part->columns.emplace_back(f.type, options_.pool);
   Part* p = part.get();
   order_.push_back(p);
   parts_.emplace(key, std::move(part));
   return p;
 }
 
+Status PartitionedParquetWriter::Drain(Part* p) {
+  if (p->rows_held == 0) return Status::OK();
+  std::vector<Array> columns;
+  columns.reserve(p->columns.size());
+  for (ColumnAccumulator& c : p->columns) {
+    QUIVER_ASSIGN_OR_RETURN(Array a, c.Finish());
+    columns.push_back(std::move(a));
+  }
+  auto batch = std::make_shared<RecordBatch>(data_schema_, p->rows_held, std::move(columns));
+  buffered_ -= p->held;
+  p->held = 0;
+  p->rows_held = 0;
+  // Written and encoded now, so that no row group waits in the writer outside the budget.
+  Status st = p->writer->Write(batch);
+  batch.reset();
+  if (st.ok()) st = p->writer->FlushRowGroup();
+  return st.WithContext(p->relative);
+}
+
 Status PartitionedParquetWriter::CloseFile(Part* p) {
-  Status st = p->writer->Close();
-  if (st.ok()) st = p->stream->Flush();
-  buffered_ -= p->buffered;
-  p->buffered = 0;
-  if (!st.ok()) return st.WithContext(p->relative);
+  Status st = Drain(p);
+  if (st.ok()) st = p->writer->Close().WithContext(p->relative);
+  if (st.ok()) st = p->stream->Flush().WithContext(p->relative);
+  if (!st.ok()) return st;
   bytes_written_ += p->stream->Tell();
-  if (::fsync(p->fd) != 0) return Status::FromErrno(errno, p->relative);
   p->writer.reset();
   p->stream.reset();
   const int fd = p->fd;
   p->fd = -1;
+  // Synced with every other file at Commit (one syncfs, not a journal commit per file).
   if (::close(fd) != 0) return Status::FromErrno(errno, p->relative);
   open_.erase(std::find(open_.begin(), open_.end(), p));
   return Status::OK();
@@ -304,20 +411,57 @@ Status PartitionedParquetWriter::OpenFile(Part* part) {
   return Status::OK();
 }
 
+// The key columns' raw values of row r (validity, then the value's bytes), which name the
+// partition without formatting it: the Hive path is made only for a raw key not seen before.
+void PartitionedParquetWriter::RawKey(const RecordBatch& batch, int64_t r, std::string* out) const {
+  out->clear();
+  for (int c : key_columns_) {
+    const ArrayData& a = *batch.column(c).data();
+    const uint8_t* v = a.validity();
+    if (v != nullptr && !bit_util::GetBit(v, a.offset + r)) {
+      out->push_back('\0');
+      continue;
+    }
+    out->push_back('\1');
+    const DataType& t = *a.type;
+    if (t.is_binary_like()) {
+      const int32_t* o = a.values<int32_t>(1) + r;
+      const int32_t len = o[1] - o[0];
+      out->append(reinterpret_cast<const char*>(&len), 4);
+      out->append(reinterpret_cast<const char*>(a.buffers[2]->data()) + o[0], static_cast<size_t>(len));
+    } else if (t.id() == TypeId::kBool) {
+      out->push_back(bit_util::GetBit(a.buffers[1]->data(), a.offset + r) ? '\1' : '\0');
+    } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
+      const int w = t.byte_width();
+      out->append(reinterpret_cast<const char*>(a.buffers[1]->data()) + (a.offset + r) * w, static_cast<size_t>(w));
+    } else {
+      out->push_back('\2');
+      *out += HivePartitionSegment("", batch.column(c), r);
+    }
+  }
+}
+
 Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
   const int64_t n = batch.num_rows();
-  std::string key, last;
+  std::string raw, last, key;
   Part* part = nullptr;
   std::vector<Part*> touched;
   for (int64_t r = 0; r < n; ++r) {
-    key.clear();
-    for (size_t k = 0; k < key_columns_.size(); ++k) {
-      if (k > 0) key.push_back('/');
-      key += HivePartitionSegment(key_names_[k], batch.column(key_columns_[k]), r);
-    }
-    if (part == nullptr || key != last) {
-      part = PartFor(key);
-      last = key;
+    RawKey(batch, r, &raw);
+    if (part == nullptr || raw != last) {
+      auto it = by_raw_key_.find(raw);
+      if (it != by_raw_key_.end()) {
+        part = it->second;
+      } else {
+        key.clear();
+        for (size_t k = 0; k < key_columns_.size(); ++k) {
+          if (k > 0) key.push_back('/');
+          key += HivePartitionSegment(key_names_[k], batch.column(key_columns_[k]), r);
+        }
+        part = PartFor(key);
+        by_raw_key_.emplace(raw, part);
+      }
+      last.swap(raw);
     }
     if (part->rows.empty()) touched.push_back(part);
     part->rows.push_back(static_cast<int32_t>(r));
@@ -327,52 +471,34 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
     // whose rows of this batch are still to come.
     p->last_write = ++clock_;
     if (p->writer == nullptr) QUIVER_RETURN_NOT_OK(OpenFile(p));
-    std::vector<Array> columns;
-    columns.reserve(data_columns_.size());
-    for (int c : data_columns_) {
-      if (static_cast<int64_t>(p->rows.size()) == n) {
-        columns.push_back(batch.column(c));  // the whole batch is one partition
-      } else {
-        QUIVER_ASSIGN_OR_RETURN(Array a, TakeRows(batch.column(c), p->rows, options_.pool));
-        columns.push_back(std::move(a));
-      }
+    int64_t held = 0;
+    for (size_t c = 0; c < data_columns_.size(); ++c) {
+      QUIVER_RETURN_NOT_OK(p->columns[c].Append(*batch.column(data_columns_[c]).data(), p->rows).WithContext(p->relative));
+      held += p->columns[c].held();
     }
-    int64_t bytes = 0;
-    for (const Array& a : columns) bytes += HeldBytes(*a.data());
-    const int64_t rows = static_cast<int64_t>(p->rows.size());
-    auto sub = std::make_shared<RecordBatch>(data_schema_, rows, std::move(columns));
+    p->rows_held += static_cast<int64_t>(p->rows.size());
     p->rows.clear();
-    const int64_t before = p->writer->buffered_rows();
-    Status st = p->writer->Write(sub);
-    if (!st.ok()) return st.WithContext(p->relative);
-    const int64_t after = p->writer->buffered_rows();
-    // A full row group was written inside Write: what remains buffered is this batch's tail.
-    const double now = after == before + rows ? p->buffered + static_cast<double>(bytes)
-                                              : static_cast<double>(bytes) * static_cast<double>(after) / static_cast<double>(rows);
-    buffered_ += now - p->buffered;
-    p->buffered = now;
+    buffered_ += held - p->held;
+    p->held = held;
+    if (p->rows_held >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(Drain(p));
   }
   return EnforceBudget();
 }
 
 Status PartitionedParquetWriter::EnforceBudget() {
-  if (buffered_ <= static_cast<double>(buffer_budget_)) return Status::OK();
+  if (buffered_ <= buffer_budget_) return Status::OK();
   // Down to half the budget, so that the next batches do not each flush again at once.
-  const double target = static_cast<double>(buffer_budget_) / 2;
+  const int64_t target = buffer_budget_ / 2;
   std::vector<Part*> held;
   for (Part* p : open_) {
-    if (p->buffered > 0) held.push_back(p);
+    if (p->rows_held > 0) held.push_back(p);
   }
-  std::sort(held.begin(), held.end(), [](const Part* a, const Part* b) { return a->buffered > b->buffered; });
+  std::sort(held.begin(), held.end(), [](const Part* a, const Part* b) { return a->held > b->held; });
   for (Part* p : held) {
     if (buffered_ <= target) break;
-    Status st = p->writer->FlushRowGroup();
-    if (!st.ok()) return st.WithContext(p->relative);
-    buffered_ -= p->buffered;
-    p->buffered = 0;
+    QUIVER_RETURN_NOT_OK(Drain(p));
     ++budget_flushes_;
   }
-  if (buffered_ < 0.5) buffered_ = 0;  // rounding left by the double sums
   return Status::OK();
 }
 
@@ -382,6 +508,16 @@ Status PartitionedParquetWriter::Commit() {
   }
   parts_.clear();
   order_.clear();
+  by_raw_key_.clear();
+  {
+    // Every file of the tree durable before it appears under its name.
+    const int tfd = ::open(temp_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tfd < 0) return Status::FromErrno(errno, temp_dir_);
+    const int rc = ::syncfs(tfd);
+    const int err = errno;
+    ::close(tfd);
+    if (rc != 0) return Status::FromErrno(err, temp_dir_);
+  }
   std::error_code ec;
   fs::rename(temp_dir_, dir_, ec);
   if (ec) return Status::IOError(fmt::format("{}: {}", dir_, ec.message()));

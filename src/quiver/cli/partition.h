@@ -5,9 +5,10 @@
 // folder is removed and nothing remains. Each partition keeps one file open, so the tree has
 // one file per partition unless more partitions appear than `max_open` (by default the
 // process's file limit less a margin): then the least recently written file is finished and
-// its partition continues in a new one (`part-00001.parquet`, ...). Memory is bounded by
-// `buffer_bytes` over the rows that all partitions hold for their next row group: past it the
-// partitions holding the most are written out as (smaller) row groups.
+// its partition continues in a new one (`part-00001.parquet`, ...). Each partition gathers its
+// rows into one set of growing column buffers until a row group is full; `buffer_bytes` bounds
+// what all of them hold together: past it the partitions holding the most are written out as
+// (smaller) row groups. The files are made durable together by one syncfs at Commit.
 #pragma once
 
 #include <memory>
@@ -24,9 +25,6 @@ namespace quiver::cli {
 // The path segment of one partition value: Hive's escaping (%XX for control characters and
 // "#%'*/:=?\\{[]^ and DEL); null and the empty string become __HIVE_DEFAULT_PARTITION__.
 std::string HivePartitionSegment(std::string_view column, const Array& values, int64_t row);
-
-// Rows `rows` of a flat array, in that order, as a new array.
-Result<Array> TakeRows(const Array& array, const std::vector<int32_t>& rows, MemoryPool* pool = default_memory_pool());
 
 class PartitionedParquetWriter {
  public:
@@ -56,6 +54,9 @@ class PartitionedParquetWriter {
   struct Part;
   PartitionedParquetWriter() = default;
   Part* PartFor(const std::string& key);
+  void RawKey(const RecordBatch& batch, int64_t r, std::string* out) const;
+  // Writes the rows a part holds as a row group of its open file.
+  Status Drain(Part* part);
   // Opens the part's next file, first finishing the least recently written open one when
   // `max_open_` are open.
   Status OpenFile(Part* part);
@@ -69,11 +70,12 @@ class PartitionedParquetWriter {
   std::vector<std::string> key_names_;
   parquet::ParquetWriterOptions options_;
   std::unordered_map<std::string, std::unique_ptr<Part>> parts_;
+  std::unordered_map<std::string, Part*> by_raw_key_;  // RawKey -> part
   std::vector<Part*> order_;  // parts in order of first appearance
   std::vector<Part*> open_;   // parts with an open file
   int64_t max_open_ = 64;
   int64_t buffer_budget_ = 0;
-  double buffered_ = 0;  // estimated bytes of rows all writers hold, the sum of Part::buffered
+  int64_t buffered_ = 0;  // bytes the parts' accumulators hold, the sum of Part::held
   int64_t budget_flushes_ = 0;
   uint64_t clock_ = 0;        // write counter, for least recently written
   int64_t files_started_ = 0;

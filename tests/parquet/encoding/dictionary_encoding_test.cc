@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -318,6 +319,46 @@ TEST(DictionaryEncoding, ByteArrayEncoderBatchesNullsAndLimit) {
   EXPECT_EQ(limited.dict_size(), 100);
   ASSERT_EQ(limited.buffered_indices(), 149);
   EXPECT_EQ(limited.indices()[148], 48);
+}
+
+// Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
+// same indices and dictionary page as an encoder that grew, and the size limit still holds.
+TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {
+  std::mt19937 rng(5);
+  std::vector<int64_t> ints(50000);
+  for (auto& v : ints) v = static_cast<int64_t>(rng() % 20000) - 10000;
+  std::vector<std::string> strs(50000);
+  for (auto& v : strs) v = "value-" + std::to_string(rng() % 20000) + (rng() % 2 ? "-with-a-longer-tail" : "");
+  StringInput in(strs);
+  for (int64_t reserve : {0, 100, 30000, 1000000}) {
+    DictionaryEncoder<int64_t> grown, reserved;
+    reserved.Reserve(reserve);
+    int64_t c1 = 0, c2 = 0;
+    ASSERT_TRUE(grown.Put(ints.data(), 50000, &c1).ok());
+    ASSERT_TRUE(reserved.Put(ints.data(), 50000, &c2).ok());
+    ASSERT_EQ(c1, 50000);
+    ASSERT_EQ(c2, 50000);
+    EXPECT_EQ(grown.indices(), reserved.indices()) << reserve;
+    EXPECT_EQ(grown.dictionary(), reserved.dictionary()) << reserve;
+
+    ByteArrayDictionaryEncoder bgrown, breserved;
+    breserved.Reserve(reserve, reserve * 20);
+    ASSERT_TRUE(bgrown.Put(in.offsets.data(), in.bytes(), 50000, &c1).ok());
+    ASSERT_TRUE(breserved.Put(in.offsets.data(), in.bytes(), 50000, &c2).ok());
+    EXPECT_EQ(bgrown.indices(), breserved.indices()) << reserve;
+    BufferBuilder p1, p2;
+    ASSERT_TRUE(bgrown.WriteDictionaryPage(&p1).ok());
+    ASSERT_TRUE(breserved.WriteDictionaryPage(&p2).ok());
+    ASSERT_EQ(p1.size(), p2.size());
+    EXPECT_EQ(std::memcmp(p1.data(), p2.data(), static_cast<size_t>(p1.size())), 0);
+  }
+  // A reservation past the limit: the encoder still stops at 100 entries of 8 bytes.
+  DictionaryEncoder<int64_t> limited(800);
+  limited.Reserve(1000000);
+  int64_t consumed = 0;
+  ASSERT_TRUE(limited.Put(ints.data(), 50000, &consumed).ok());
+  EXPECT_TRUE(limited.full());
+  EXPECT_EQ(limited.dict_size(), 100);
 }
 
 TEST(DictionaryEncoding, IndexBitWidth) {

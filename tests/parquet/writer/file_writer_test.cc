@@ -476,6 +476,40 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
 }
 
+// A column whose dictionary gave up in one row group is written PLAIN in the next ones without
+// trying (ColumnChunkHistory), and tried again every 8th: once its values turn low-cardinality
+// (from row group 2 on), row group 8 has a dictionary again, and every later one. A string
+// column that always fits keeps its dictionary throughout; every value reads back.
+TEST(ParquetFileWriter, DictionaryRetriedEveryEighthRowGroupAfterGivingUp) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("v", int64()), field("s", utf8())});
+  NumericBuilder<int64_t> v(int64());
+  BinaryBuilder s(utf8());
+  constexpr int64_t kGroup = 1000, kGroups = 11;
+  for (int64_t i = 0; i < kGroup * kGroups; ++i) {
+    ASSERT_TRUE(v.Append(i < 2 * kGroup ? i * 13 : i % 10).ok());
+    ASSERT_TRUE(s.Append(i % 3 == 0 ? "AIR" : "RAIL").ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, kGroup * kGroups, std::vector<Array>{*v.Finish(), *s.Finish()});
+  ParquetWriterOptions opts;
+  opts.row_group_rows = kGroup;
+  opts.dictionary_size_limit = 800;  // 100 int64 entries: 1000 distinct give up
+  auto bytes = WriteFile(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const auto& groups = reader->metadata().row_groups;
+  ASSERT_EQ(groups.size(), static_cast<size_t>(kGroups));
+  std::string dict_v, dict_s;
+  for (const auto& rg : groups) {
+    dict_v += rg.columns[0].meta_data->dictionary_page_offset.has_value() ? 'D' : 'P';
+    dict_s += rg.columns[1].meta_data->dictionary_page_offset.has_value() ? 'D' : 'P';
+  }
+  EXPECT_EQ(dict_v, "PPPPPPPPDDD");
+  EXPECT_EQ(dict_s, "DDDDDDDDDDD");
+}
+
 // Every encoding on every physical type it suits (flat and nested leaves, V1 and V2 pages),
 // read back equal, with the encoding in the chunk metadata.
 TEST(ParquetFileWriter, ColumnEncodingsByOption) {

@@ -112,6 +112,20 @@ inline uint64_t HashShort(const ShortValue& v, int32_t len) {
 // Longer values: XXH3 (Debian's xxhash, inlined).
 inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
+// Two values of the same length `len` > 16: up to 32 bytes, the first and the last 16 (which
+// overlap) decide it without a call (l_shipinstruct's "DELIVER IN PERSON" is 17).
+inline bool EqualLong(const uint8_t* a, const uint8_t* b, int32_t len) {
+  if (len <= 32) {
+    uint64_t x[4], y[4];
+    std::memcpy(x, a, 16);
+    std::memcpy(x + 2, a + len - 16, 16);
+    std::memcpy(y, b, 16);
+    std::memcpy(y + 2, b + len - 16, 16);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+  }
+  return std::memcmp(a, b, static_cast<size_t>(len)) == 0;
+}
+
 }  // namespace
 
 const GatherKernels& GatherKernelsFor(SimdLevel level) {
@@ -294,6 +308,22 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
   int64_t lit = 0;  // first index not yet written
   int64_t i = 0;
   while (i < n) {
+    // Only a run of 8 or more equal indices is written differently: windows of 64 without
+    // one are skipped after one branch-free pass (bit k: index k equals index k + 1; a run of
+    // 8 starts where 7 of those bits in a row are set). A run found this way starts where
+    // its equal indices start, since one starting earlier would have been found first.
+    if (n - i >= 64) {
+      uint64_t eq = 0;
+      for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(indices[i + k] == indices[i + k + 1]) << k;
+      uint64_t starts = eq;
+      for (int k = 1; k < 7; ++k) starts &= eq >> k;
+      starts &= (uint64_t{1} << 57) - 1;  // starts whose 7 bits all lie in this window
+      if (starts == 0) {
+        i += 57;
+        continue;
+      }
+      i += std::countr_zero(starts);
+    }
     const int32_t v = indices[i];
     int64_t j = i + 1;
     while (j < n && indices[j] == v) ++j;
@@ -333,6 +363,28 @@ void DictionaryEncoder<T>::Rehash() {
     slots[s] = Slot{key, static_cast<int32_t>(i)};
   }
   slots_.swap(slots);
+}
+
+namespace {
+
+// Slots for `entries` at most half full, as a power of two; never past what the size limit
+// lets the dictionary hold.
+size_t SlotsFor(int64_t entries, int64_t limit_entries) {
+  const int64_t n = std::min(entries, std::max<int64_t>(limit_entries, 1));
+  size_t slots = 1024;
+  while (static_cast<int64_t>(slots) < 2 * n + 2) slots *= 2;
+  return slots;
+}
+
+}  // namespace
+
+template <typename T>
+void DictionaryEncoder<T>::Reserve(int64_t entries) {
+  const size_t slots = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  if (!dict_.empty() || slots <= slots_.size()) return;
+  slots_.assign(slots, Slot{0, -1});
+  shift_ = 64 - std::countr_zero(slots);
+  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
 }
 
 template <typename T>
@@ -421,6 +473,17 @@ void ByteArrayDictionaryEncoder::Rehash() {
   slots_.swap(slots);
 }
 
+void ByteArrayDictionaryEncoder::Reserve(int64_t entries, int64_t bytes) {
+  const size_t slots = SlotsFor(entries, max_bytes_ / 4);
+  if (!hashes_.empty() || slots <= slots_.size()) return;
+  slots_.assign(slots, Slot{0, 0});
+  const size_t n = slots / 2;
+  hashes_.reserve(n);
+  dict_offsets_.reserve(n + 1);
+  // Failure only means the bytes grow as they come.
+  (void)dict_data_.Reserve(std::min(bytes, max_bytes_) + 16);
+}
+
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
                                        const uint8_t* validity, int64_t validity_offset) {
   const size_t start = indices_.size();
@@ -467,7 +530,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
           // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
           if (dict_offsets_[e + 1] - at == len &&
               (len <= 16 ? LoadShort(dict_data_.data() + at, len) == shorts[j]
-                         : std::memcmp(dict_data_.data() + at, v, static_cast<size_t>(len)) == 0)) {
+                         : EqualLong(dict_data_.data() + at, v, len))) {
             index = e;
             break;
           }

@@ -124,6 +124,9 @@ class DictionaryEncoder {
   // full() turns true; the writer then closes the page and falls back to PLAIN.
   explicit DictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20, MemoryPool* pool = default_memory_pool());
 
+  // Sizes the table for `entries` distinct values up front (a column's previous chunk tells),
+  // so that it does not grow by rehashing; only before the first Put.
+  void Reserve(int64_t entries);
   // Encodes values from the front; `*consumed` (< n only when full) says how many.
   Status Put(const T* values, int64_t n, int64_t* consumed);
   bool full() const { return full_; }
@@ -162,6 +165,8 @@ class ByteArrayDictionaryEncoder {
   explicit ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20,
                                       MemoryPool* pool = default_memory_pool());
 
+  // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
+  void Reserve(int64_t entries, int64_t bytes);
   // values[i] = data[offsets[i], offsets[i+1]); validity (optional) skips nulls.
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
              const uint8_t* validity = nullptr, int64_t validity_offset = 0);

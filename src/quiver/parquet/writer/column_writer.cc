@@ -276,6 +276,15 @@ class ChunkWriter {
     return Finish();
   }
 
+  // Sizes the dictionary's table (taken when Run starts one) for the previous chunk's entries.
+  void ReserveDictionary(int64_t entries, int64_t value_bytes) {
+    reserve_entries_ = entries;
+    reserve_bytes_ = value_bytes;
+  }
+  bool dictionary_used() const { return dictionary_; }
+  int64_t dictionary_entries() const { return DictionaryEntries(); }
+  int64_t dictionary_value_bytes() const { return dictb_ ? dictb_->dictionary_bytes() - 4 * dictb_->dict_size() : 0; }
+
   // Nested leaves: slices of about kSlice levels, extended to the next row start.
   Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
     Start(dictionary, fits);
@@ -356,13 +365,26 @@ class ChunkWriter {
 
   void MakeDictionary() {
     const int64_t lim = o_.dictionary_size_limit;
+    // A margin over the last chunk's count, so that a few more values do not rehash.
+    const int64_t n = reserve_entries_ + reserve_entries_ / 8;
     switch (leaf_.physical) {
-      case Type::INT32: dict32_ = std::make_unique<encoding::DictionaryEncoder<int32_t>>(lim, o_.pool); break;
-      case Type::INT64: dict64_ = std::make_unique<encoding::DictionaryEncoder<int64_t>>(lim, o_.pool); break;
-      case Type::FLOAT: dictf_ = std::make_unique<encoding::DictionaryEncoder<float>>(lim, o_.pool); break;
-      case Type::DOUBLE: dictd_ = std::make_unique<encoding::DictionaryEncoder<double>>(lim, o_.pool); break;
-      default: dictb_ = std::make_unique<encoding::ByteArrayDictionaryEncoder>(lim, o_.pool); break;
+      case Type::INT32: dict32_ = std::make_unique<encoding::DictionaryEncoder<int32_t>>(lim, o_.pool); dict32_->Reserve(n); break;
+      case Type::INT64: dict64_ = std::make_unique<encoding::DictionaryEncoder<int64_t>>(lim, o_.pool); dict64_->Reserve(n); break;
+      case Type::FLOAT: dictf_ = std::make_unique<encoding::DictionaryEncoder<float>>(lim, o_.pool); dictf_->Reserve(n); break;
+      case Type::DOUBLE: dictd_ = std::make_unique<encoding::DictionaryEncoder<double>>(lim, o_.pool); dictd_->Reserve(n); break;
+      default:
+        dictb_ = std::make_unique<encoding::ByteArrayDictionaryEncoder>(lim, o_.pool);
+        dictb_->Reserve(n, reserve_bytes_ + reserve_bytes_ / 8);
+        break;
     }
+  }
+  int64_t DictionaryEntries() const {
+    if (dict32_) return dict32_->dict_size();
+    if (dict64_) return dict64_->dict_size();
+    if (dictf_) return dictf_->dict_size();
+    if (dictd_) return dictd_->dict_size();
+    if (dictb_) return dictb_->dict_size();
+    return 0;
   }
   // A column whose first values are mostly distinct would fill the dictionary late and be
   // written twice; it is written PLAIN as soon as that shows.
@@ -370,13 +392,7 @@ class ChunkWriter {
     constexpr int64_t kProbe = 1 << 16;
     const int64_t seen = out_->num_values - out_->null_count;
     if (seen < kProbe || seen > 2 * kProbe) return false;
-    int64_t entries = 0;
-    if (dict32_) entries = dict32_->dict_size();
-    if (dict64_) entries = dict64_->dict_size();
-    if (dictf_) entries = dictf_->dict_size();
-    if (dictd_) entries = dictd_->dict_size();
-    if (dictb_) entries = dictb_->dict_size();
-    return entries * 2 > seen;
+    return DictionaryEntries() * 2 > seen;
   }
   bool DictionaryFull() const {
     return (dict32_ && dict32_->full()) || (dict64_ && dict64_->full()) || (dictf_ && dictf_->full()) ||
@@ -475,6 +491,26 @@ class ChunkWriter {
     }
   }
 
+  // Rows from r on when the array's values are their PLAIN form (same width, no conversion).
+  const uint8_t* InPlace(const ArrayData& a, int64_t r) const {
+    const DataType& t = *a.type;
+    switch (t.id()) {
+      case TypeId::kInt32:
+      case TypeId::kUInt32:
+      case TypeId::kDate32:
+      case TypeId::kFloat32: return reinterpret_cast<const uint8_t*>(a.values<int32_t>() + r);
+      case TypeId::kInt64:
+      case TypeId::kUInt64:
+      case TypeId::kTime64:
+      case TypeId::kFloat64: return reinterpret_cast<const uint8_t*>(a.values<int64_t>() + r);
+      case TypeId::kTime32:
+        return t.unit() == quiver::TimeUnit::kSecond ? nullptr : reinterpret_cast<const uint8_t*>(a.values<int32_t>() + r);
+      case TypeId::kTimestamp:
+        return t.unit() == quiver::TimeUnit::kSecond ? nullptr : reinterpret_cast<const uint8_t*>(a.values<int64_t>() + r);
+      default: return nullptr;
+    }
+  }
+
   // FIXED_LEN_BYTE_ARRAY values of width_ bytes from source values of `src_width` bytes; decimals
   // keep the low width_ bytes of the int128, most significant first.
   Result<int64_t> DenseFixed(const ArrayData& a, int64_t r, int64_t n, int src_width, bool big_endian) {
@@ -526,6 +562,8 @@ class ChunkWriter {
   }
 
   // Typed min/max over one slice first, so the common case compares values, not strings.
+  // Four independent accumulators, so the compares do not wait on each other; a NaN never wins
+  // `x < m` or `m < x`, so once the accumulators start from a number no value needs a NaN test.
   template <typename T>
   void SliceStats(const T* v, int64_t k) {
     if (k == 0 || order_ == Order::kNone) return;
@@ -534,17 +572,27 @@ class ChunkWriter {
       while (i < k && std::isnan(v[i])) ++i;
       if (i == k) return;
     }
-    T mn = v[i], mx = v[i];
+    T mn[4], mx[4];
+    for (int j = 0; j < 4; ++j) mn[j] = mx[j] = v[i];
+    for (; i + 4 <= k; i += 4) {
+      for (int j = 0; j < 4; ++j) {
+        const T x = v[i + j];
+        mn[j] = x < mn[j] ? x : mn[j];
+        mx[j] = mx[j] < x ? x : mx[j];
+      }
+    }
     for (; i < k; ++i) {
       const T x = v[i];
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(x)) continue;
-      }
-      mn = x < mn ? x : mn;
-      mx = mx < x ? x : mx;
+      mn[0] = x < mn[0] ? x : mn[0];
+      mx[0] = mx[0] < x ? x : mx[0];
     }
-    UpdateStats(std::string_view(reinterpret_cast<const char*>(&mn), sizeof(T)));
-    UpdateStats(std::string_view(reinterpret_cast<const char*>(&mx), sizeof(T)));
+    T lo = mn[0], hi = mx[0];
+    for (int j = 1; j < 4; ++j) {
+      lo = mn[j] < lo ? mn[j] : lo;
+      hi = hi < mx[j] ? mx[j] : hi;
+    }
+    UpdateStats(std::string_view(reinterpret_cast<const char*>(&lo), sizeof(T)));
+    UpdateStats(std::string_view(reinterpret_cast<const char*>(&hi), sizeof(T)));
   }
 
   Status PutSlice(const ArrayData& a, int64_t r, int64_t n) {
@@ -621,8 +669,13 @@ class ChunkWriter {
       return encoding::PlainEncodeByteArrays(offsets, data, n, &plain_, v, a.offset + r);
     }
 
-    QUIVER_ASSIGN_OR_RETURN(const int64_t k, DenseValues(a, r, n));
-    const uint8_t* d = scratch_.data();
+    // Values already in their physical form with no null among them are read in place.
+    const uint8_t* d = nulls == 0 ? InPlace(a, r) : nullptr;
+    int64_t k = n;
+    if (d == nullptr) {
+      QUIVER_ASSIGN_OR_RETURN(k, DenseValues(a, r, n));
+      d = scratch_.data();
+    }
     page_plain_bytes_ += k * width_;
     if (bloom_ != nullptr && leaf_.physical != Type::BOOLEAN) bloom_->InsertFixed(d, k, width_);
     switch (leaf_.physical) {
@@ -921,6 +974,7 @@ class ChunkWriter {
   std::unique_ptr<encoding::DictionaryEncoder<float>> dictf_;
   std::unique_ptr<encoding::DictionaryEncoder<double>> dictd_;
   std::unique_ptr<encoding::ByteArrayDictionaryEncoder> dictb_;
+  int64_t reserve_entries_ = 0, reserve_bytes_ = 0;  // ReserveDictionary
   BloomFilter* bloom_ = nullptr;  // in out_, when values are inserted one by one
   std::vector<int32_t> fixed_offsets_;
   bool utf8_ = false;  // STRING: bounds truncate on code points
@@ -1027,41 +1081,56 @@ void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max
   }
 }
 
+namespace {
+
+// The dictionary first (unless the history says it keeps giving up), then, if it gave up, the
+// whole chunk again PLAIN, so no reader meets a chunk that switches encodings halfway.
+// `run(writer, dictionary, fits)` encodes every piece.
+template <typename Run>
+Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options, EncodedChunk* out,
+                   int16_t max_def, int16_t max_rep, ColumnChunkHistory* history, Run&& run) {
+  bool fits = true;
+  const bool skip = history != nullptr && history->plain_streak % ColumnChunkHistory::kDictionaryRetry != 0;
+  if (options.dictionary && !skip) {
+    *out = EncodedChunk(options.pool);
+    ChunkWriter w(field, leaf, options, out, max_def, max_rep);
+    if (history != nullptr) w.ReserveDictionary(history->dictionary_entries, history->dictionary_value_bytes);
+    QUIVER_RETURN_NOT_OK(run(w, true, &fits));
+    if (fits) {
+      if (history != nullptr && w.dictionary_used()) {
+        history->plain_streak = 0;
+        history->dictionary_entries = w.dictionary_entries();
+        history->dictionary_value_bytes = w.dictionary_value_bytes();
+      }
+      return Status::OK();
+    }
+  }
+  const bool gave_up = options.dictionary && (skip || !fits);
+  if (history != nullptr && gave_up) ++history->plain_streak;
+  *out = EncodedChunk(options.pool);
+  ChunkWriter w(field, leaf, options, out, max_def, max_rep);
+  return run(w, false, &fits);
+}
+
+}  // namespace
+
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
-                         const ColumnWriterOptions& options, EncodedChunk* out) {
+                         const ColumnWriterOptions& options, EncodedChunk* out, ColumnChunkHistory* history) {
   for (const Array& p : pieces) {
     if (!p.type()->Equals(*field.type)) {
       return Status::Invalid(fmt::format("column '{}': expected {}, got {}", field.name, field.type->ToString(),
                                          p.type()->ToString()));
     }
   }
-  bool fits = true;
-  if (options.dictionary) {
-    *out = EncodedChunk(options.pool);
-    ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
-    QUIVER_RETURN_NOT_OK(w.Run(pieces, true, &fits));
-    if (fits) return Status::OK();
-  }
-  // Too many distinct values for the dictionary limit: the whole chunk is written PLAIN, so
-  // no reader meets a chunk that switches encodings halfway.
-  *out = EncodedChunk(options.pool);
-  ChunkWriter w(field, leaf, options, out, field.nullable ? 1 : 0, 0);
-  return w.Run(pieces, false, &fits);
+  return EncodeChunk(field, leaf, options, out, field.nullable ? 1 : 0, 0, history,
+                     [&](ChunkWriter& w, bool dictionary, bool* fits) { return w.Run(pieces, dictionary, fits); });
 }
 
 Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
-                             EncodedChunk* out) {
-  bool fits = true;
-  if (options.dictionary) {
-    *out = EncodedChunk(options.pool);
-    ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
-    QUIVER_RETURN_NOT_OK(w.RunLeaf(pieces, true, &fits));
-    if (fits) return Status::OK();
-  }
-  *out = EncodedChunk(options.pool);
-  ChunkWriter w(leaf_field, leaf, options, out, path.max_def, path.max_rep);
-  return w.RunLeaf(pieces, false, &fits);
+                             EncodedChunk* out, ColumnChunkHistory* history) {
+  return EncodeChunk(leaf_field, leaf, options, out, path.max_def, path.max_rep, history,
+                     [&](ChunkWriter& w, bool dictionary, bool* fits) { return w.RunLeaf(pieces, dictionary, fits); });
 }
 
 }  // namespace quiver::parquet

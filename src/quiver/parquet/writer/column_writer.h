@@ -20,7 +20,9 @@
 
 namespace quiver::parquet {
 
-struct ColumnWriterOptions {
+// What every column chunk of a file shares; ParquetWriterOptions holds it for the file and
+// hands it to each chunk's ColumnWriterOptions.
+struct ChunkOptions {
   compress::Codec codec = compress::Codec::kSnappy;
   int compression_level = compress::kDefaultCompressionLevel;
   int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
@@ -34,6 +36,11 @@ struct ColumnWriterOptions {
   // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
   // (levels uncompressed in front, their lengths and the null and row counts in the header).
   int page_version = 1;
+  MemoryPool* pool = default_memory_pool();
+};
+
+// One chunk's settings: the file's, and this column's own encoding and bloom filter.
+struct ColumnWriterOptions : ChunkOptions {
   // The data pages' value encoding instead of a dictionary (or PLAIN): DELTA_BINARY_PACKED,
   // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
   // type allows it (CheckEncoding).
@@ -41,7 +48,6 @@ struct ColumnWriterOptions {
   // A split-block bloom filter of the chunk's distinct values (EncodedChunk::bloom_filter):
   // built from the dictionary when the chunk has one, else from every non-null value.
   std::optional<BloomFilterOptions> bloom_filter;
-  MemoryPool* pool = default_memory_pool();
 };
 
 // How a quiver type is stored: physical type, FLBA width, annotations.
@@ -100,14 +106,29 @@ Result<Encoding> EncodingFromName(std::string_view name);
 // keeps whole code points. A max made only of 0xFF bytes (or U+10FFFF) stays whole.
 void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact);
 
-// Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk.
+// What a column's previous chunks tell the next one (the file writer keeps one per leaf and
+// updates it after each chunk): the size of the last dictionary, so that the next one's hash
+// table starts at its size instead of growing by rehashes; and how many chunks in a row the
+// dictionary gave up on (too many distinct values), after which the next chunks are written
+// PLAIN at once, the dictionary being tried again every kDictionaryRetry-th chunk in case the
+// values changed.
+struct ColumnChunkHistory {
+  static constexpr int32_t kDictionaryRetry = 8;
+  int64_t dictionary_entries = 0;
+  int64_t dictionary_value_bytes = 0;  // BYTE_ARRAY: the entries' bytes without length prefixes
+  int32_t plain_streak = 0;
+};
+
+// Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk; `history`
+// (optional) is read and updated.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
-                         const ColumnWriterOptions& options, EncodedChunk* out);
+                         const ColumnWriterOptions& options, EncodedChunk* out,
+                         ColumnChunkHistory* history = nullptr);
 
 // Encodes one leaf of a nested column (`leaf_field` is the leaf's own field, of a flat type)
 // from its shredded pieces, in row order. Pages end on row boundaries.
 Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
-                             EncodedChunk* out);
+                             EncodedChunk* out, ColumnChunkHistory* history = nullptr);
 
 }  // namespace quiver::parquet

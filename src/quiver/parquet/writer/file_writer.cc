@@ -178,6 +178,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
           fmt::format("bloom filter for an unknown column '{}' (columns: {})", name, fmt::join(names, ", ")));
     }
   }
+  w->history_.resize(w->leaves_.size());
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
@@ -250,15 +251,7 @@ Status ParquetFileWriter::StartRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
   const int ncols = static_cast<int>(leaves_.size());
   auto g = std::make_unique<InFlight>(options_.thread_pool);
-  ColumnWriterOptions& co = g->options;
-  co.codec = options_.codec;
-  co.compression_level = options_.compression_level;
-  co.page_size = options_.page_size;
-  co.dictionary = options_.dictionary;
-  co.dictionary_size_limit = options_.dictionary_size_limit;
-  co.statistics_truncate_length = options_.statistics_truncate_length;
-  co.page_version = options_.page_version;
-  co.pool = options_.pool;
+  static_cast<ChunkOptions&>(g->options) = options_;
   g->batches = std::move(pending_);
   g->rows = pending_rows_;
   pending_.clear();
@@ -281,7 +274,7 @@ Status ParquetFileWriter::StartRowGroup() {
         std::vector<Array> pieces;
         pieces.reserve(f->batches.size());
         for (const auto& b : f->batches) pieces.push_back(b->column(leaf.top));
-        st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out);
+        st = EncodeColumnChunk(schema_->field(leaf.top), leaf.type, pieces, lo, out, &history_[static_cast<size_t>(i)]);
       } else {
         std::vector<LeafPiece> pieces;
         pieces.reserve(f->batches.size());
@@ -293,7 +286,10 @@ Status ParquetFileWriter::StartRowGroup() {
           }
           pieces.push_back(std::move(*p));
         }
-        if (st.ok()) st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out);
+        if (st.ok()) {
+          st = EncodeLeafColumnChunk(*leaf.path.fields.back(), leaf.type, leaf.path, pieces, lo, out,
+                                     &history_[static_cast<size_t>(i)]);
+        }
       }
       if (!st.ok()) {
         return st.WithContext(fmt::format("row group {}, column '{}'", index, fmt::join(leaf.path.path_in_schema, ".")));

@@ -18,28 +18,21 @@
 
 namespace quiver::parquet {
 
-struct ParquetWriterOptions {
-  compress::Codec codec = compress::Codec::kSnappy;
-  int compression_level = compress::kDefaultCompressionLevel;
+// The chunk settings (codec and level, page size and version, dictionary and its limit,
+// statistics truncation, memory pool: see ChunkOptions) and the file's own.
+struct ParquetWriterOptions : ChunkOptions {
   // A row group is written once it holds this many rows (the last one may hold fewer).
   int64_t row_group_rows = 1 << 20;
   // And once its rows hold about this many bytes in memory (Arrow buffers of each written
   // batch, spread evenly over its rows); 0: no byte limit.
   int64_t row_group_bytes = 0;
-  int64_t page_size = 1 << 20;
-  bool dictionary = true;
-  int64_t dictionary_size_limit = 1 << 20;
   // ColumnIndex and OffsetIndex of every column chunk, written after the last row group (pages
   // carry their statistics in their headers either way).
   bool page_index = true;
-  // Data page version: 1 (DATA_PAGE, what every reader knows) or 2 (DATA_PAGE_V2).
-  int page_version = 1;
   // Value encodings by column instead of the dictionary: the key is a top-level column name
   // (every leaf under it) or a leaf's dotted path ("s.b.list.item"); the encoding must suit the
   // leaf's physical type (CheckEncoding). Open fails on an unknown name.
   std::vector<std::pair<std::string, Encoding>> column_encodings;
-  // Longer BYTE_ARRAY min/max are truncated (see ColumnWriterOptions); 0 keeps them whole.
-  int32_t statistics_truncate_length = 64;
   // Split-block bloom filters by column, named as in column_encodings: one per column chunk,
   // written after its row group's chunks (bloom_filter_offset/length in ColumnMetaData). Open
   // fails on an unknown name, a BOOLEAN column or an fpp outside (0, 1).
@@ -48,7 +41,6 @@ struct ParquetWriterOptions {
   KeyValueMetadata key_value_metadata;
   // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
-  MemoryPool* pool = default_memory_pool();
 };
 
 class ParquetFileWriter {
@@ -118,6 +110,9 @@ class ParquetFileWriter {
     std::optional<BloomFilterOptions> bloom_filter;
   };
   std::vector<Leaf> leaves_;
+  // Per leaf, what its last chunks tell the next (dictionary size, PLAIN streak); each is used
+  // by one encoding task at a time, as one row group is in flight.
+  std::vector<ColumnChunkHistory> history_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
   double pending_bytes_ = 0;
