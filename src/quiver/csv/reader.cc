@@ -955,9 +955,9 @@ Status CsvReader::Impl::ProcessBlock() {
   const uint8_t* data = base();
 
   // Chunk boundaries, never right after an escape character (its effect would cross over).
-  // Chunks of about 1 MiB: a chunk's bytes, field spans and output columns stay in L2 while
-  // its columns are converted one after another (8 MiB chunks thrashed the cache), and many
-  // chunks balance the threads. Each chunk becomes one batch (sliced to batch_rows).
+  // Chunks of about 1 MiB balance the threads; each is parsed in slices (slice_bytes) so that
+  // a slice's bytes and spans stay in L2 while its columns are converted one after another.
+  // Each chunk becomes one batch (sliced to batch_rows).
   constexpr uint32_t kChunkBytes = 1u << 20;
   size_t nchunks = std::max<size_t>(static_cast<size_t>(threads_), (len + kChunkBytes - 1) / kChunkBytes);
   if (len < kChunkBytes) nchunks = 1;
