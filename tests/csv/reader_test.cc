@@ -458,6 +458,51 @@ TEST(CsvReader, RandomTablesRoundTrip) {
   }
 }
 
+// Chunks are split, assembled and converted a slice at a time, and a chunk's last row is
+// finished by splitting on into the next chunk. Quote-dense rows (every text quoted, with
+// delimiters, doubled quotes, LF and CRLF inside, some values longer than a slice) put slice,
+// chunk and block boundaries inside quoted fields, right after opening quotes and between the
+// two quotes of a doubled pair.
+TEST(CsvReader, QuoteHeavyInputAcrossSliceAndChunkBoundaries) {
+  std::mt19937_64 rng(11);
+  const std::string pieces[] = {"a", ",", "\"", "\n", "\r\n", "|", " ", "x,y", "\"\"", "\xC3\xA9"};
+  std::string csv = "id,s,n,t\n";
+  std::string expected;
+  for (int r = 0; r < 1500; ++r) {
+    std::string s;
+    const int len = rng() % 40 == 0 ? 150 + static_cast<int>(rng() % 300) : static_cast<int>(rng() % 12);
+    for (int i = 0; i < len; ++i) s += pieces[rng() % 10];
+    std::string quoted = "\"";
+    for (char c : s) {
+      if (c == '"') quoted += '"';
+      quoted += c;
+    }
+    quoted += "\"";
+    const std::string t = rng() % 2 ? "plain" : "";
+    const bool quote_t = rng() % 3 == 0;
+    csv += fmt::format("{},{},{}.{},{}{}", r, quoted, r % 97, 1 + r % 9, quote_t ? "\"" + t + "\"" : t,
+                       rng() % 4 == 0 ? "\r\n" : "\n");
+    // Unquoted empty text is null; quoted, it is an empty string.
+    expected += fmt::format("{}|{}|{}.{}|{}\n", r, s, r % 97, 1 + r % 9, t.empty() && !quote_t ? "null" : t);
+  }
+  for (SimdLevel level : SupportedSimdLevels()) {
+    for (int64_t slice : {64, 65, 127, 301, 4096}) {
+      for (int threads : {1, 2}) {
+        CsvOptions o;
+        o.simd_level = level;
+        o.threads = threads;
+        o.slice_bytes = slice;
+        o.block_size = 3000 + static_cast<int64_t>(rng() % 9000);
+        o.column_types = {{"s", utf8()}, {"n", float64()}, {"t", utf8()}};
+        auto b = Read(csv, o);
+        ASSERT_TRUE(b.ok()) << b.status().ToString();
+        ASSERT_EQ(Types(**b), "id:int64 s:string n:double t:string ");
+        ASSERT_EQ(Rows(**b), expected) << SimdLevelName(level) << " slice " << slice << " threads " << threads;
+      }
+    }
+  }
+}
+
 TEST(CsvWriter, QuotesOnlyWhenNeededAndRoundTrips) {
   auto b = Read("a,b\n1,\"x,y\"\n2,\"say \"\"hi\"\"\"\n3,\n4,\"\"\n");
   ASSERT_TRUE(b.ok());

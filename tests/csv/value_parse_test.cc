@@ -165,7 +165,10 @@ TEST(ValueParse, PaddedParsersAgreeWithThePlainOnes) {
                          "18446744073709551616", "-9223372036854775808", "9223372036854775807", "1.5", "-1.25",
                          "33.00", "41327.88", "12345678.1234567", "12345678.12345678", "1234567.12345678",
                          "123456789.5", "1.123456789", "0.1", "0.3", "-0.00", "1..2", "1.2.3", "1e5", "1.5e3",
-                         "inf", "nan", "1 ", " 1", "1-2", "12:30"};
+                         "inf", "nan", "1 ", " 1", "1-2", "12:30",
+                         // the one-word path: up to 8 digits around a point in the first 8 bytes
+                         "104949.50", "-104949.50", "9.9999999", "99999999.", "0.0000001", "1234567.8",
+                         "12.", "+1.5", "1.5.", "00000.00", "-.25", "1.-5", "1.+5", "1.5e", "1x.5"};
   for (const char* c : cases) {
     for (const char* after : {"", ".1", "|9", "5"}) {
       ExpectSameAsPlain<int64_t>(c, after, ParseInt64, ParseInt64Padded);
@@ -186,6 +189,19 @@ TEST(ValueParse, PaddedParsersAgreeWithThePlainOnes) {
   EXPECT_EQ(d, 41327.88);
   ASSERT_TRUE(ParseFloat64Padded(padded("-0.00"), &d));
   EXPECT_TRUE(std::signbit(d));
+  ASSERT_TRUE(ParseFloat64Padded(padded("104949.50"), &d));
+  EXPECT_EQ(d, 104949.5);
+  ASSERT_TRUE(ParseFloat64Padded(padded("0.0000001"), &d));
+  EXPECT_EQ(d, 1e-7);
+  int32_t days;
+  ASSERT_TRUE(ParseDatePadded(padded("2024-02-29"), &days));
+  EXPECT_EQ(days, 19782);
+  ASSERT_TRUE(ParseDatePadded(padded("1999-12-31"), &days));
+  EXPECT_EQ(days, 10956);
+  EXPECT_FALSE(ParseDatePadded(padded("2023-02-29"), &days));
+  EXPECT_FALSE(ParseDatePadded(padded("2023-13-01"), &days));
+  EXPECT_FALSE(ParseDatePadded(padded("2023-1x-01"), &days));
+  EXPECT_FALSE(ParseDatePadded(padded("2023/01/01"), &days));
 }
 
 TEST(ValueParse, PaddedDatesAgreeWithThePlainParser) {

@@ -160,98 +160,6 @@ bool ParseDecimalFn(std::string_view s, const TypePtr& t, const FieldSyntax&, __
   return ParseDecimal(s, t->precision(), t->scale(), out);
 }
 
-// Validity bitmap built lazily: columns without nulls carry none.
-class Validity {
- public:
-  Validity(int64_t rows, MemoryPool* pool) : rows_(rows), pool_(pool) {}
-  Status SetNull(int64_t i) {
-    if (!bitmap_) {
-      QUIVER_ASSIGN_OR_RETURN(bitmap_, Buffer::Allocate(bit_util::BytesForBits(rows_), pool_));
-      bit_util::SetBitsTo(bitmap_->mutable_data(), 0, rows_, true);
-    }
-    bit_util::ClearBit(bitmap_->mutable_data(), i);
-    ++nulls_;
-    return Status::OK();
-  }
-  std::shared_ptr<Buffer> Take() { return std::move(bitmap_); }
-  int64_t nulls() const { return nulls_; }
-
- private:
-  int64_t rows_;
-  MemoryPool* pool_;
-  std::shared_ptr<Buffer> bitmap_;
-  int64_t nulls_ = 0;
-};
-
-// The parser is a template argument so that it inlines into the per-row loop.
-template <typename T, ParseFn<T> parse>
-Result<Array> ConvertFixed(const TypePtr& type, const uint8_t* data, const FieldRef* fields,
-                           int64_t rows, int ncols, int col, const FieldSyntax& syn, bool null_on_error,
-                           int64_t* nulled, ConvertError* error, MemoryPool* pool) {
-  QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(rows * static_cast<int64_t>(sizeof(T)), pool));
-  T* out = values->mutable_data_as<T>();
-  Validity validity(rows, pool);
-  const FieldRef* f = fields + col;
-  for (int64_t r = 0; r < rows; ++r, f += ncols) {
-    std::string_view text;
-    bool quoted;
-    if (!syn.Text(data, *f, false, &text, &quoted)) [[unlikely]] {
-      out[r] = T{};
-      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-      continue;
-    }
-    if (!parse(text, type, syn, &out[r])) [[unlikely]] {
-      if (!null_on_error) {
-        error->row = r;
-        error->failure = ConvertFailure::kBadValue;
-        return Array();
-      }
-      out[r] = T{};
-      ++*nulled;
-      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-    }
-  }
-  auto d = std::make_shared<ArrayData>();
-  d->type = type;
-  d->length = rows;
-  d->null_count = validity.nulls();
-  d->buffers = {validity.Take(), std::move(values)};
-  return Array(std::move(d));
-}
-
-Result<Array> ConvertBool(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                          int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
-                          MemoryPool* pool) {
-  QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), pool));
-  Validity validity(rows, pool);
-  const FieldRef* f = fields + col;
-  for (int64_t r = 0; r < rows; ++r, f += ncols) {
-    std::string_view text;
-    bool quoted, v;
-    if (!syn.Text(data, *f, false, &text, &quoted)) {
-      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-      continue;
-    }
-    if (!ParseBool(text, syn, &v)) {
-      if (!null_on_error) {
-        error->row = r;
-        error->failure = ConvertFailure::kBadValue;
-        return Array();
-      }
-      ++*nulled;
-      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-      continue;
-    }
-    if (v) bit_util::SetBit(bits->mutable_data(), r);
-  }
-  auto d = std::make_shared<ArrayData>();
-  d->type = type;
-  d->length = rows;
-  d->null_count = validity.nulls();
-  d->buffers = {validity.Take(), std::move(bits)};
-  return Array(std::move(d));
-}
-
 // Replaces each invalid UTF-8 sequence by U+FFFD.
 std::string RepairUtf8(std::string_view s) {
   std::string out;
@@ -268,88 +176,6 @@ std::string RepairUtf8(std::string_view s) {
     }
   }
   return out;
-}
-
-Result<Array> ConvertString(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
-                            MemoryPool* pool) {
-  QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate((rows + 1) * 4, pool));
-  int32_t* off = offsets->mutable_data_as<int32_t>();
-  int64_t total = 0;
-  const FieldRef* f = fields + col;
-  for (int64_t r = 0; r < rows; ++r, f += ncols) {
-    if (f->start != FieldRef::kMissing) total += f->end - f->start;
-  }
-  BufferBuilder bytes(pool);
-  // 32 bytes of slack let values up to 32 bytes (most text fields) be copied with one or two
-  // fixed-size moves instead of a memcpy call (the block buffer the fields point into has 64
-  // bytes of padding past its end as well).
-  QUIVER_RETURN_NOT_OK(bytes.Reserve(total + 32));
-  Validity validity(rows, pool);
-  std::string scratch;
-  const bool check_utf8 = type->id() == TypeId::kString;
-  f = fields + col;
-  off[0] = 0;
-  for (int64_t r = 0; r < rows; ++r, f += ncols) {
-    std::string_view text;
-    bool quoted;
-    if (!syn.Text(data, *f, true, &text, &quoted)) {
-      QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-    } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
-      scratch.clear();
-      syn.Unescape(text, &scratch);
-      QUIVER_RETURN_NOT_OK(bytes.Append(scratch));
-    } else if (text.size() <= 32 && bytes.size() + 32 <= bytes.capacity()) {
-      // Unquoted and plain quoted text: the reserve above covers it.
-      uint8_t* dst = bytes.mutable_data() + bytes.size();
-      std::memcpy(dst, text.data(), 16);
-      if (text.size() > 16) std::memcpy(dst + 16, text.data() + 16, 16);
-      bytes.UnsafeSetSize(bytes.size() + static_cast<int64_t>(text.size()));
-    } else {
-      bytes.UnsafeAppend(text.data(), static_cast<int64_t>(text.size()));
-    }
-    if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
-    off[r + 1] = static_cast<int32_t>(bytes.size());
-  }
-  // One validation pass over the whole column; only a failure looks at single values.
-  if (check_utf8 && !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()), static_cast<size_t>(bytes.size()))) {
-    if (!syn.replace_invalid_utf8 && !null_on_error) {
-      for (int64_t r = 0; r < rows; ++r) {
-        if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + off[r], static_cast<size_t>(off[r + 1] - off[r]))) {
-          error->row = r;
-          error->failure = ConvertFailure::kInvalidUtf8;
-          return Array();
-        }
-      }
-    }
-    // Rebuild with repairs (or nulls).
-    BufferBuilder fixed(pool);
-    QUIVER_RETURN_NOT_OK(fixed.Reserve(bytes.size() + 64));
-    int32_t prev = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-      std::string_view v(reinterpret_cast<const char*>(bytes.data()) + prev, static_cast<size_t>(off[r + 1] - prev));
-      prev = off[r + 1];
-      if (!simdjson::validate_utf8(v.data(), v.size())) {
-        if (syn.replace_invalid_utf8) {
-          QUIVER_RETURN_NOT_OK(fixed.Append(RepairUtf8(v)));
-        } else {
-          ++*nulled;
-          QUIVER_RETURN_NOT_OK(validity.SetNull(r));
-        }
-      } else {
-        QUIVER_RETURN_NOT_OK(fixed.Append(v));
-      }
-      off[r + 1] = static_cast<int32_t>(fixed.size());
-    }
-    bytes = std::move(fixed);
-  }
-  QUIVER_ASSIGN_OR_RETURN(auto data_buf, bytes.Finish());
-  auto d = std::make_shared<ArrayData>();
-  d->type = type;
-  d->length = rows;
-  d->null_count = validity.nulls();
-  d->buffers = {validity.Take(), std::move(offsets), std::move(data_buf)};
-  return Array(std::move(d));
 }
 
 template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F>
@@ -379,26 +205,259 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 
 }  // namespace
 
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
-                            MemoryPool* pool) {
-  std::optional<Result<Array>> fixed;
+// The per-type loops over one group of rows. Values are written straight into the column's
+// buffers. A group that fails (on_error=fail) is not counted in the column's length; the read
+// stops there, so what it left past the length is never used.
+struct ColumnConverters {
+  // The parser is a template argument so that it inlines into the per-row loop.
+  template <typename T, ParseFn<T> parse>
+  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
+                      const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+    QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
+    QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    T* out = reinterpret_cast<T*>(b.values_.mutable_data() + b.values_.size());
+    const TypePtr& type = b.type_;
+    const FieldRef* f = fields + col;
+    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+      std::string_view text;
+      bool quoted;
+      if (!syn.Text(data, *f, false, &text, &quoted)) [[unlikely]] {
+        out[r] = T{};
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+        continue;
+      }
+      if (!parse(text, type, syn, &out[r])) [[unlikely]] {
+        if (!null_on_error) {
+          error->row = r;
+          error->failure = ConvertFailure::kBadValue;
+          return Status::OK();
+        }
+        out[r] = T{};
+        ++*nulled;
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+      }
+    }
+    b.values_.UnsafeSetSize(b.values_.size() + rows * static_cast<int64_t>(sizeof(T)));
+    b.length_ += rows;
+    return Status::OK();
+  }
+
+  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
+                     const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+    // Bits past the column's length are kept zero, so a group only sets the true ones.
+    const int64_t bytes = bit_util::BytesForBits(b.length_ + rows);
+    const int64_t had = b.values_.size();
+    if (bytes > had) {
+      QUIVER_RETURN_NOT_OK(b.values_.AppendZeros(bytes - had));
+    }
+    QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    uint8_t* bits = b.values_.mutable_data();
+    const FieldRef* f = fields + col;
+    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+      std::string_view text;
+      bool quoted, v;
+      if (!syn.Text(data, *f, false, &text, &quoted)) {
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+        continue;
+      }
+      if (!ParseBool(text, syn, &v)) {
+        if (!null_on_error) {
+          error->row = r;
+          error->failure = ConvertFailure::kBadValue;
+          return Status::OK();
+        }
+        ++*nulled;
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+        continue;
+      }
+      if (v) bit_util::SetBit(bits, b.length_ + r);
+    }
+    b.length_ += rows;
+    return Status::OK();
+  }
+
+  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
+                       const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+    QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
+    QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    int64_t total = 0;
+    const FieldRef* f = fields + col;
+    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+      if (f->start != FieldRef::kMissing) total += f->end - f->start;
+    }
+    BufferBuilder& bytes = b.values_;
+    // 32 bytes of slack let values up to 32 bytes (most text fields) be copied with one or two
+    // fixed-size moves instead of a memcpy call (the block buffer the fields point into has 64
+    // bytes of padding past its end as well).
+    int64_t want = total + 32;
+    if (b.length_ == 0 && b.expected_ > rows) want += total * (b.expected_ - rows) / rows + total / 8;
+    QUIVER_RETURN_NOT_OK(bytes.Reserve(want));
+    const int64_t first = bytes.size();
+    int32_t* off = reinterpret_cast<int32_t*>(b.offsets_.mutable_data()) + b.length_;
+    std::string scratch;
+    const bool check_utf8 = b.type_->id() == TypeId::kString;
+    f = fields + col;
+    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+      std::string_view text;
+      bool quoted;
+      if (!syn.Text(data, *f, true, &text, &quoted)) {
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+      } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
+        scratch.clear();
+        syn.Unescape(text, &scratch);
+        QUIVER_RETURN_NOT_OK(bytes.Append(scratch));
+      } else if (text.size() <= 32 && bytes.size() + 32 <= bytes.capacity()) {
+        // Unquoted and plain quoted text: the reserve above covers it.
+        uint8_t* dst = bytes.mutable_data() + bytes.size();
+        std::memcpy(dst, text.data(), 16);
+        if (text.size() > 16) std::memcpy(dst + 16, text.data() + 16, 16);
+        bytes.UnsafeSetSize(bytes.size() + static_cast<int64_t>(text.size()));
+      } else {
+        QUIVER_RETURN_NOT_OK(bytes.Append(text.data(), static_cast<int64_t>(text.size())));
+      }
+      if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
+      off[r + 1] = static_cast<int32_t>(bytes.size());
+    }
+    // One validation pass over the group's bytes; only a failure looks at single values.
+    if (check_utf8 &&
+        !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + first, static_cast<size_t>(bytes.size() - first))) {
+      if (!syn.replace_invalid_utf8 && !null_on_error) {
+        for (int64_t r = 0; r < rows; ++r) {
+          if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + off[r],
+                                       static_cast<size_t>(off[r + 1] - off[r]))) {
+            error->row = r;
+            error->failure = ConvertFailure::kInvalidUtf8;
+            bytes.UnsafeSetSize(first);
+            return Status::OK();
+          }
+        }
+      }
+      // Rebuild the group with repairs (or nulls).
+      std::string group(reinterpret_cast<const char*>(bytes.data()) + first, static_cast<size_t>(bytes.size() - first));
+      bytes.UnsafeSetSize(first);
+      int32_t prev = off[0];
+      for (int64_t r = 0; r < rows; ++r) {
+        std::string_view v(group.data() + (prev - first), static_cast<size_t>(off[r + 1] - prev));
+        prev = off[r + 1];
+        if (!simdjson::validate_utf8(v.data(), v.size())) {
+          if (syn.replace_invalid_utf8) {
+            QUIVER_RETURN_NOT_OK(bytes.Append(RepairUtf8(v)));
+          } else {
+            ++*nulled;
+            QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+          }
+        } else {
+          QUIVER_RETURN_NOT_OK(bytes.Append(v));
+        }
+        if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
+        off[r + 1] = static_cast<int32_t>(bytes.size());
+      }
+    }
+    b.offsets_.UnsafeSetSize(b.offsets_.size() + rows * 4);
+    b.length_ += rows;
+    return Status::OK();
+  }
+};
+
+Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool) {
+  type_ = type;
+  pool_ = pool;
+  values_ = BufferBuilder(pool);
+  offsets_ = BufferBuilder(pool);
+  validity_ = BufferBuilder(pool);
+  has_validity_ = false;
+  validity_bits_ = length_ = nulls_ = pending_end_ = expected_ = 0;
+  value_width_ = 0;
+  append_ = nullptr;
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);
-        fixed.emplace(ConvertFixed<typename P::type, P::parse_padded>(type, data, fields, rows, ncols, col, syn, null_on_error,
-                                                               nulled, error, pool));
+        append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded>;
+        value_width_ = static_cast<int>(sizeof(typename P::type));
       })) {
-    return std::move(*fixed);
+    return Status::OK();
   }
   switch (type->id()) {
-    case TypeId::kBool:
-      return ConvertBool(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+    case TypeId::kBool: append_ = &ColumnConverters::Bool; return Status::OK();
     case TypeId::kString:
     case TypeId::kBinary:
-      return ConvertString(type, data, fields, rows, ncols, col, syn, null_on_error, nulled, error, pool);
+      append_ = &ColumnConverters::String;
+      return offsets_.AppendValue(int32_t{0});
     default:
       return Status::NotImplemented(fmt::format("CSV columns of type {} are not supported", type->ToString()));
   }
+}
+
+Status ColumnBuilder::Reserve(int64_t rows) {
+  expected_ = length_ + rows;
+  if (value_width_ > 0) return values_.Reserve(rows * value_width_);
+  if (append_ == &ColumnConverters::Bool) return values_.Reserve(bit_util::BytesForBits(rows) + 1);
+  return offsets_.Reserve(rows * 4);
+}
+
+Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
+                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  return append_(*this, data, fields, rows, ncols, col, syntax, null_on_error, nulled, error);
+}
+
+Status ColumnBuilder::FillValidity(int64_t end) {
+  const int64_t bytes = bit_util::BytesForBits(end);
+  if (bytes > validity_.size()) {
+    QUIVER_RETURN_NOT_OK(validity_.Reserve(bytes - validity_.size()));
+    validity_.UnsafeSetSize(bytes);
+  }
+  if (end > validity_bits_) bit_util::SetBitsTo(validity_.mutable_data(), validity_bits_, end - validity_bits_, true);
+  validity_bits_ = std::max(validity_bits_, end);
+  return Status::OK();
+}
+
+Status ColumnBuilder::ExtendValidity(int64_t rows) {
+  pending_end_ = length_ + rows;
+  return has_validity_ ? FillValidity(pending_end_) : Status::OK();
+}
+
+Status ColumnBuilder::SetNull(int64_t row) {
+  if (!has_validity_) {
+    // The first null: every row before it was valid.
+    has_validity_ = true;
+    QUIVER_RETURN_NOT_OK(FillValidity(pending_end_));
+  }
+  bit_util::ClearBit(validity_.mutable_data(), row);
+  ++nulls_;
+  return Status::OK();
+}
+
+Result<Array> ColumnBuilder::Finish() {
+  auto d = std::make_shared<ArrayData>();
+  d->type = type_;
+  d->length = length_;
+  d->null_count = nulls_;
+  std::shared_ptr<Buffer> validity;
+  if (has_validity_) {
+    validity_.UnsafeSetSize(bit_util::BytesForBits(length_));
+    QUIVER_ASSIGN_OR_RETURN(validity, validity_.Finish());
+  }
+  if (append_ == &ColumnConverters::String) {
+    QUIVER_ASSIGN_OR_RETURN(auto offsets, offsets_.Finish());
+    QUIVER_ASSIGN_OR_RETURN(auto bytes, values_.Finish());
+    d->buffers = {std::move(validity), std::move(offsets), std::move(bytes)};
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(auto values, values_.Finish());
+    d->buffers = {std::move(validity), std::move(values)};
+  }
+  has_validity_ = false;
+  validity_bits_ = length_ = nulls_ = pending_end_ = expected_ = 0;
+  return Array(std::move(d));
+}
+
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
+                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+                            MemoryPool* pool) {
+  ColumnBuilder b;
+  QUIVER_RETURN_NOT_OK(b.Init(type, pool));
+  QUIVER_RETURN_NOT_OK(b.Reserve(rows));
+  QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, ncols, col, syn, null_on_error, nulled, error));
+  if (error->failure != ConvertFailure::kNone) return Array();
+  return b.Finish();
 }
 
 bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syn) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quiver/columnar/array.h"
+#include "quiver/core/buffer.h"
 #include "quiver/core/memory_pool.h"
 #include "quiver/csv/options.h"
 
@@ -65,10 +66,48 @@ struct ConvertError {
   ConvertFailure failure = ConvertFailure::kNone;
 };
 
-// Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). `data`
-// must have at least 64 readable bytes past its last field: the parsers read whole words. With
-// `null_on_error`, a bad cell becomes null and is counted in *nulled; otherwise the first
-// bad row stops the conversion and is reported in *error.
+// Converts one column of successive groups of rows (the slices of a chunk) into one array:
+// each group is converted while its text and field spans are still in cache, and the values
+// land straight in the column's final buffers.
+class ColumnBuilder {
+ public:
+  // (Re)starts an empty column of `type`; buffers of the previous column were handed over.
+  Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool());
+  // Room for about `rows` more values, so that appends do not regrow the buffers (string
+  // bytes are sized at the first append, from its bytes per row).
+  Status Reserve(int64_t rows);
+  // Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). `data`
+  // must have at least 64 readable bytes past its last field: the parsers read whole words.
+  // With `null_on_error`, a bad cell becomes null and is counted in *nulled; otherwise the
+  // first bad row stops the conversion and is reported in *error (its index among these rows).
+  Status Append(const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col, const FieldSyntax& syntax,
+                bool null_on_error, int64_t* nulled, ConvertError* error);
+  Result<Array> Finish();
+  int64_t length() const { return length_; }
+
+  // The conversion of one group, chosen by type when the column starts.
+  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldRef*, int64_t, int, int, const FieldSyntax&, bool,
+                              int64_t*, ConvertError*);
+
+ private:
+  friend struct ColumnConverters;  // the per-type loops, in convert.cc
+  Status SetNull(int64_t row);     // `row` counts from the start of the column
+  Status ExtendValidity(int64_t rows);  // a group of `rows` starts: validity (if any) covers it
+  Status FillValidity(int64_t end);     // validity bits set up to row `end`
+
+  TypePtr type_;
+  MemoryPool* pool_ = nullptr;
+  AppendFn append_ = nullptr;
+  int value_width_ = 0;  // bytes per fixed-width value; 0: bits (bool) or strings
+  BufferBuilder values_, offsets_, validity_;
+  bool has_validity_ = false;
+  int64_t validity_bits_ = 0;  // bits of validity_ initialised (set for rows without nulls)
+  int64_t length_ = 0, nulls_ = 0;
+  int64_t pending_end_ = 0;  // the column's length once the current group is in
+  int64_t expected_ = 0;     // the length Reserve was told to expect
+};
+
+// Converts column `col` of `rows` rows into an array in one go (ColumnBuilder::Append's contract).
 Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
                             int col, const FieldSyntax& syntax, bool null_on_error, int64_t* nulled,
                             ConvertError* error, MemoryPool* pool = default_memory_pool());

@@ -37,9 +37,7 @@ struct ChunkProblem {
   std::string value;
 };
 
-// One parallel unit of a block: its byte range, its structural positions, and what parsing
-// it produced.
-// Grows without zero-filling: positions are always written before they are read.
+// Structural positions; grows without zero-filling: positions are always written before they are read.
 struct PositionBuffer {
   std::unique_ptr<uint32_t[]> data;
   size_t capacity = 0;
@@ -87,22 +85,33 @@ struct RawVector {
   const T& operator[](size_t i) const { return buf[i]; }
 };
 
+// One parallel unit of a block: its byte range and what parsing it produced. Positions and
+// field spans hold one slice at a time (the machine path: the whole block).
 struct Chunk {
   uint32_t begin = 0, end = 0;
-  PositionBuffer pos;  // block-relative positions with kRowEndFlag
-  size_t count = 0;
-  int64_t line_breaks = 0;
-  bool anomaly = false;
   uint64_t start_in_quote = 0;
+  int64_t line_breaks = 0;  // in [begin, end)
+  bool anomaly = false;
 
-  // Parse results.
-  std::vector<RowRef> rows;
-  RawVector<FieldRef> fields;
+  PositionBuffer pos;  // the current slice's structural positions (kRowEndFlag on row ends)
+  size_t count = 0;
+  std::vector<RowRef> rows;      // rows assembled and not yet converted
+  RawVector<FieldRef> fields;    // their fields, ncols per row (block offsets)
+  std::vector<ColumnBuilder> columns;
+
   int64_t unfinished = -1;  // start of a row that runs past the end of the block
   std::vector<std::pair<RowRef, std::string>> rejected;  // with reasons
   std::vector<std::shared_ptr<RecordBatch>> batches;
   std::optional<ChunkProblem> problem;
   int64_t blank = 0, repaired = 0, dropped = 0, nulled = 0, rows_seen = 0;
+};
+
+// Where a chunk's walk over its rows stands. A chunk after the first begins mid-row unless
+// a row ends right before it; that row belongs to the chunk it started in.
+struct RowCursor {
+  bool started = false;  // the chunk's first row has been found
+  uint32_t row_start = 0, field_start = 0;
+  std::vector<FieldRef> cur;  // fields of a row whose end has not been seen yet
 };
 
 }  // namespace
@@ -122,11 +131,16 @@ class CsvReader::Impl {
  private:
   Status Fill(int64_t target);
   Status ProcessBlock();
-  Status SplitFast(uint32_t len, bool at_end, std::vector<Chunk>& chunks, bool* anomaly);
-  Status SplitMachine(uint32_t len, bool at_end, std::vector<Chunk>& chunks);
-  void ParseChunk(size_t k, std::vector<Chunk>& chunks, uint32_t len, bool at_end);
-  Status BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end);
-  void ConvertChunk(Chunk& c);
+  Status StartChunk(Chunk& c);
+  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly);
+  Status ParseBlockMachine(uint32_t len, bool at_end);
+  Status SplitMachine(uint32_t len, bool at_end, Chunk& c);
+  void ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end);
+  bool TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit);
+  void EmitRow(Chunk& c, RowCursor& rc, uint32_t end);
+  void EndOfBlock(Chunk& c, RowCursor& rc, uint32_t len, bool at_end);
+  void ConvertRows(Chunk& c);
+  void FinishChunk(Chunk& c);
   Status ReportProblem(const ChunkProblem& p) const;
   bool JoinHeaderLines(size_t preamble, std::vector<std::string>* names, size_t* header_start) const;
   Status WriteRejects(const Chunk& c);
@@ -521,58 +535,125 @@ bool CsvReader::Impl::JoinHeaderLines(size_t preamble, std::vector<std::string>*
   return false;
 }
 
-Status CsvReader::Impl::SplitFast(uint32_t len, bool at_end, std::vector<Chunk>& chunks, bool* anomaly) {
+Status CsvReader::Impl::StartChunk(Chunk& c) {
+  // Reset the per-block results, keeping every allocation for the next block.
+  c.count = 0;
+  c.line_breaks = 0;
+  c.anomaly = false;
+  c.rows.clear();
+  c.fields.clear();
+  c.unfinished = -1;
+  c.rejected.clear();
+  c.batches.clear();
+  c.problem.reset();
+  c.blank = c.repaired = c.dropped = c.nulled = c.rows_seen = 0;
+  c.columns.resize(static_cast<size_t>(ncols_));
+  for (int col = 0; col < ncols_; ++col) {
+    QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type));
+  }
+  return Status::OK();
+}
+
+Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly) {
   const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
   const uint8_t* data = base();
   // Each chunk's starting quote state is the parity of the quotes before it.
-  std::vector<uint64_t> parity(chunks.size(), 0), esc(chunks.size(), 0);
-  {
+  std::vector<uint64_t> parity(chunks_.size(), 0), esc(chunks_.size(), 0);
+  if (split_.quote != 0) {
     TaskGroup group(pool_);
-    for (size_t i = 0; i + 1 < chunks.size(); ++i) {
+    for (size_t i = 0; i + 1 < chunks_.size(); ++i) {
       group.Submit([&, i] {
-        parity[i] = k.quote_parity(data + chunks[i].begin, chunks[i].end - chunks[i].begin, split_, &esc[i]);
+        parity[i] = k.quote_parity(data + chunks_[i].begin, chunks_[i].end - chunks_[i].begin, split_, &esc[i]);
         return Status::OK();
       });
     }
     QUIVER_RETURN_NOT_OK(group.Wait());
   }
   uint64_t state = 0;
-  for (auto& c : chunks) {
-    c.start_in_quote = state ? ~uint64_t{0} : 0;
-    state ^= parity[&c - chunks.data()];
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    chunks_[i].start_in_quote = state ? ~uint64_t{0} : 0;
+    state ^= parity[i];
   }
-  TaskGroup group(pool_);
-  for (size_t i = 0; i < chunks.size(); ++i) {
-    group.Submit([&, i] {
-      Chunk& c = chunks[i];
-      c.pos.Reserve(c.end - c.begin + kSplitOutputSlack);
-      SplitCarry carry;
-      carry.in_quote = c.start_in_quote;
-      if (c.begin > 0) {
-        uint8_t prev = data[c.begin - 1];
-        carry.prev_boundary = (prev == split_.delimiter || prev == '\n' || prev == '\r') ? 1 : 0;
-        carry.prev_closer = (split_.quote != 0 && prev == split_.quote && c.start_in_quote == 0) ? 1 : 0;
-      }
-      int next = c.end < len ? data[c.end] : -1;
-      SplitResult r = k.split(data + c.begin, c.end - c.begin, next, split_, &carry, c.pos.data.get());
-      // Positions come out chunk-relative; rebase them onto the block.
-      for (size_t j = 0; j < r.count; ++j) c.pos[j] += c.begin;
-      c.count = r.count;
-      c.line_breaks = r.line_breaks;
-      c.anomaly = r.anomaly || (i + 1 == chunks.size() && at_end && carry.in_quote != 0);
-      return Status::OK();
-    });
+  {
+    TaskGroup group(pool_);
+    for (size_t i = 0; i < chunks_.size(); ++i) {
+      group.Submit([this, i, &k, len, at_end] {
+        Chunk& c = chunks_[i];
+        Status st = StartChunk(c);
+        if (!st.ok()) {
+          c.problem = ChunkProblem{c.begin, -1, st.message(), {}};
+          return Status::OK();
+        }
+        ParseChunk(c, k, len, at_end);
+        return Status::OK();
+      });
+    }
+    QUIVER_RETURN_NOT_OK(group.Wait());
   }
-  QUIVER_RETURN_NOT_OK(group.Wait());
-  for (auto& c : chunks) *anomaly |= c.anomaly;
+  for (const auto& c : chunks_) *anomaly |= c.anomaly;
   return Status::OK();
 }
 
-Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, std::vector<Chunk>& chunks) {
-  chunks.resize(1);
-  Chunk& c = chunks[0];
-  c.begin = 0;
-  c.end = len;
+// One chunk, one slice at a time: the slice is split, its rows assembled and converted while
+// its bytes, positions and field spans are still in L2, and the values appended to the
+// chunk's columns. The chunk's last row may run past its end: the split then continues into
+// the next chunk's bytes (with the true quote state) until that row ends.
+void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end) {
+  if (c.begin >= c.end) return;
+  const uint8_t* data = base();
+  SplitCarry carry;
+  carry.in_quote = c.start_in_quote;
+  RowCursor rc;
+  rc.cur.reserve(static_cast<size_t>(ncols_) + 4);
+  if (c.begin == 0) {
+    rc.started = true;
+  } else {
+    const uint8_t prev = data[c.begin - 1];
+    carry.prev_boundary = (prev == split_.delimiter || prev == '\n' || prev == '\r') ? 1 : 0;
+    carry.prev_closer = (split_.quote != 0 && prev == split_.quote && c.start_in_quote == 0) ? 1 : 0;
+    // A row starts right at the chunk when the byte before it ended one (outside quotes, as
+    // the splitter would have reported it: LF, or CR not followed by LF).
+    rc.started = c.start_in_quote == 0 && (prev == '\n' || (prev == '\r' && data[c.begin] != '\n'));
+    rc.row_start = rc.field_start = c.begin;
+  }
+  const uint32_t slice = static_cast<uint32_t>(std::clamp<int64_t>(opts_.slice_bytes, 64, int64_t{1} << 30));
+  c.pos.Reserve(slice + kSplitOutputSlack);
+  uint32_t at = c.begin;
+  uint32_t window = std::min<uint32_t>(slice, 1024);  // past the chunk: usually one row is left
+  bool done = false;
+  while (!done) {
+    uint32_t stop;
+    if (at < c.end) {
+      stop = at + std::min(slice, c.end - at);
+    } else {
+      stop = at + std::min(window, len - at);
+      window = std::min(window * 2, slice);
+    }
+    const int next = stop < len ? data[stop] : -1;
+    const SplitResult r = k.split(data + at, stop - at, next, split_, &carry, c.pos.data.get());
+    if (at < c.end) c.line_breaks += r.line_breaks;
+    if (r.anomaly) {
+      c.anomaly = true;  // the block is read again by the state machine
+      return;
+    }
+    done = TakeRows(c, rc, c.pos.data.get(), r.count, at, c.end);
+    if (!done && !rc.started && stop >= c.end) done = true;  // no row starts in this chunk
+    at = stop;
+    if (!done && at >= len) {
+      if (at_end && carry.in_quote != 0) {
+        c.anomaly = true;  // an unterminated quote: the state machine reports it
+        return;
+      }
+      EndOfBlock(c, rc, len, at_end);
+      done = true;
+    }
+    if (!c.rows.empty()) ConvertRows(c);
+    if (c.problem && opts_.on_error == OnError::kFail) return;
+  }
+  FinishChunk(c);
+}
+
+Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, Chunk& c) {
   c.pos.Reserve(len + 1);
   MachineState st;
   MachineResult r = SplitWithStateMachine(base(), len, -1, at_end, machine_, &st, c.pos.data.get());
@@ -591,82 +672,93 @@ Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, std::vector<Chun
   return Status::OK();
 }
 
-// Walks structural positions from chunk k onward, collecting the rows that start in chunk k.
-Status CsvReader::Impl::BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k, uint32_t len, bool at_end) {
+// The byte-by-byte path (comment lines, or a block the fast split could not read for sure):
+// the whole block as one chunk.
+Status CsvReader::Impl::ParseBlockMachine(uint32_t len, bool at_end) {
+  chunks_.resize(1);
+  Chunk& c = chunks_[0];
+  c.begin = 0;
+  c.end = len;
+  QUIVER_RETURN_NOT_OK(StartChunk(c));
+  QUIVER_RETURN_NOT_OK(SplitMachine(len, at_end, c));
+  RowCursor rc;
+  rc.started = true;
+  if (!TakeRows(c, rc, c.pos.data.get(), c.count, 0, len)) EndOfBlock(c, rc, len, at_end);
+  if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
+  if (!c.rows.empty()) ConvertRows(c);
+  if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
+  FinishChunk(c);
+  return Status::OK();
+}
+
+void CsvReader::Impl::EmitRow(Chunk& c, RowCursor& rc, uint32_t end) {
   const uint8_t* data = base();
-  // The first row starting in this chunk.
-  uint32_t row_start;
-  size_t ci = k, idx = 0;
-  if (k == 0) {
-    row_start = 0;
-  } else {
-    // A row starts here only after a row end; find the first one at or after our begin-1.
-    const Chunk& prev = chunks[k - 1];
-    if (prev.count > 0 && (prev.pos[prev.count - 1] & kRowEndFlag) &&
-        (prev.pos[prev.count - 1] & kPositionMask) + 1 == c.begin) {
-      row_start = c.begin;
-    } else {
-      size_t j = 0;
-      while (j < c.count && !(c.pos[j] & kRowEndFlag)) ++j;
-      if (j == c.count) return Status::OK();  // no row starts in this chunk
-      row_start = (c.pos[j] & kPositionMask) + 1;
-      idx = j + 1;
-    }
+  auto& cur = rc.cur;
+  if (end > rc.row_start && data[end - 1] == '\r') cur.back().end = std::max(cur.back().start, end - 1);
+  ++c.rows_seen;
+  const size_t nf = cur.size();
+  bool blank = nf == 1 && cur[0].end == cur[0].start;
+  if (blank && ncols_ > 1) {
+    ++c.blank;
+    --c.rows_seen;
+    return;
   }
-  std::vector<FieldRef> cur;
-  cur.reserve(static_cast<size_t>(ncols_) + 4);
+  if (dialect_.comment != '\0' && cur[0].end > cur[0].start && data[cur[0].start] == static_cast<uint8_t>(dialect_.comment)) {
+    --c.rows_seen;
+    return;
+  }
+  RowRef row{rc.row_start, end};
+  if (static_cast<int>(nf) != ncols_) {
+    if (opts_.lenient) {
+      ++c.repaired;
+      if (static_cast<int>(nf) > ncols_) c.dropped += static_cast<int64_t>(nf) - ncols_;
+      for (int f = 0; f < ncols_; ++f) {
+        c.fields.push_back(f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
+                                                    : FieldRef{FieldRef::kMissing, FieldRef::kMissing});
+      }
+      c.rows.push_back(row);
+      return;
+    }
+    std::string reason = fmt::format("expected {} fields, got {}", ncols_, nf);
+    if (opts_.on_error == OnError::kFail) {
+      if (!c.problem) c.problem = ChunkProblem{rc.row_start, -1, reason, {}};
+    } else {
+      c.rejected.emplace_back(row, std::move(reason));
+    }
+    return;
+  }
+  c.fields.append(cur.data(), cur.data() + cur.size());
+  c.rows.push_back(row);
+}
+
+// Assembles the rows that end among pos[0, n) (block offsets: `offset` + position) and start
+// before `limit`. True once the walk is past `limit` (the rest belongs to the next chunk) or
+// stopped at a problem.
+bool CsvReader::Impl::TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit) {
+  const uint8_t* data = base();
+  size_t idx = 0;
+  if (!rc.started) {
+    // The chunk begins inside a row that an earlier chunk owns: skip to that row's end.
+    while (idx < n && !(pos[idx] & kRowEndFlag)) ++idx;
+    if (idx == n) return false;
+    rc.started = true;
+    rc.row_start = rc.field_start = offset + (pos[idx] & kPositionMask) + 1;
+    ++idx;
+    if (rc.row_start >= limit) return true;
+  }
   // The chunk's separators bound its fields and rows (the last row may run a little past).
-  c.fields.reserve(c.count + static_cast<size_t>(ncols_) * 2);
-  c.rows.reserve(c.count / static_cast<size_t>(std::max(ncols_, 1)) + 2);
-  auto emit_row = [&](uint32_t end) {
-    if (end > row_start && data[end - 1] == '\r') cur.back().end = std::max(cur.back().start, end - 1);
-    ++c.rows_seen;
-    const size_t nf = cur.size();
-    bool blank = nf == 1 && cur[0].end == cur[0].start;
-    if (blank && ncols_ > 1) {
-      ++c.blank;
-      --c.rows_seen;
-      return;
-    }
-    if (dialect_.comment != '\0' && cur[0].end > cur[0].start && data[cur[0].start] == static_cast<uint8_t>(dialect_.comment)) {
-      --c.rows_seen;
-      return;
-    }
-    RowRef row{row_start, end};
-    if (static_cast<int>(nf) != ncols_) {
-      if (opts_.lenient) {
-        ++c.repaired;
-        if (static_cast<int>(nf) > ncols_) c.dropped += static_cast<int64_t>(nf) - ncols_;
-        for (int f = 0; f < ncols_; ++f) {
-          c.fields.push_back(f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
-                                                      : FieldRef{FieldRef::kMissing, FieldRef::kMissing});
-        }
-        c.rows.push_back(row);
-        return;
-      }
-      std::string reason = fmt::format("expected {} fields, got {}", ncols_, nf);
-      if (opts_.on_error == OnError::kFail) {
-        if (!c.problem) c.problem = ChunkProblem{row_start, -1, reason, {}};
-      } else {
-        c.rejected.emplace_back(row, std::move(reason));
-      }
-      return;
-    }
-    c.fields.append(cur.data(), cur.data() + cur.size());
-    c.rows.push_back(row);
-  };
-  uint32_t field_start = row_start;
+  c.fields.reserve(c.fields.size() + n + static_cast<size_t>(ncols_) * 2);
+  c.rows.reserve(c.rows.size() + n / static_cast<size_t>(std::max(ncols_, 1)) + 2);
   // Rows of exactly ncols fields (nearly all of them) are copied straight from the positions;
-  // anything else (a short or long row, a row across chunks, comments) takes the general
+  // anything else (a short or long row, a row across slices, comments) takes the general
   // path one position at a time, and the fast path resumes at the next row.
   const bool fast = dialect_.comment == '\0';
   const size_t nc = static_cast<size_t>(ncols_);
+  uint32_t row_start = rc.row_start, field_start = rc.field_start;
   for (;;) {
-    if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
-    if (fast && cur.empty() && idx < chunks[ci].count) {
-      const uint32_t* pos = chunks[ci].pos.data.get();
-      const size_t cnt = chunks[ci].count;
-      while (idx + nc <= cnt) {
+    if (c.problem && opts_.on_error == OnError::kFail) return true;
+    if (fast && rc.cur.empty()) {
+      while (idx + nc <= n) {
         const uint32_t last = pos[idx + nc - 1];
         uint32_t inner = 0;
         for (size_t j = 0; j + 1 < nc; ++j) inner |= pos[idx + j];
@@ -674,56 +766,67 @@ Status CsvReader::Impl::BuildRows(Chunk& c, std::vector<Chunk>& chunks, size_t k
         FieldRef* out = c.fields.grow(nc);
         uint32_t s = field_start;
         for (size_t j = 0; j < nc; ++j) {
-          const uint32_t at = pos[idx + j] & kPositionMask;
+          const uint32_t at = offset + (pos[idx + j] & kPositionMask);
           out[j] = FieldRef{s, at};
           s = at + 1;
         }
-        const uint32_t end = last & kPositionMask;
+        const uint32_t end = offset + (last & kPositionMask);
         if (end > row_start && data[end - 1] == '\r') out[nc - 1].end = std::max(out[nc - 1].start, end - 1);
         c.rows.push_back(RowRef{row_start, end});
         ++c.rows_seen;
         idx += nc;
         row_start = field_start = end + 1;
-        if (row_start >= c.end) return Status::OK();  // the next row belongs to the next chunk
+        if (row_start >= limit) {
+          rc.row_start = rc.field_start = row_start;
+          return true;
+        }
       }
     }
-    if (idx >= chunks[ci].count) {
-      if (++ci < chunks.size()) {
-        idx = 0;
-        continue;
-      }
-      // Out of separators: the rest of the block is one unfinished row.
-      if (row_start >= len) return Status::OK();
-      if (!at_end) {
-        c.unfinished = row_start;
-        return Status::OK();
-      }
-      cur.push_back(FieldRef{field_start, len});
-      emit_row(len);
-      return Status::OK();
+    if (idx >= n) {
+      rc.row_start = row_start;
+      rc.field_start = field_start;
+      return false;
     }
-    uint32_t p = chunks[ci].pos[idx++];
-    uint32_t at = p & kPositionMask;
-    cur.push_back(FieldRef{field_start, at});
+    const uint32_t p = pos[idx++];
+    const uint32_t at = offset + (p & kPositionMask);
+    rc.cur.push_back(FieldRef{field_start, at});
     field_start = at + 1;
     if (p & kRowEndFlag) {
-      emit_row(at);
-      cur.clear();
-      row_start = at + 1;
-      if (row_start >= c.end) return Status::OK();  // the next row belongs to the next chunk
+      rc.row_start = row_start;
+      EmitRow(c, rc, at);
+      rc.cur.clear();
+      row_start = field_start = at + 1;
+      if (row_start >= limit) {
+        rc.row_start = rc.field_start = row_start;
+        return true;
+      }
     }
   }
 }
 
-void CsvReader::Impl::ConvertChunk(Chunk& c) {
+// Out of separators: the rest of the block is one row, unfinished unless the input ends.
+void CsvReader::Impl::EndOfBlock(Chunk& c, RowCursor& rc, uint32_t len, bool at_end) {
+  if (!rc.started || rc.row_start >= len) return;
+  if (!at_end) {
+    c.unfinished = rc.row_start;
+    return;
+  }
+  rc.cur.push_back(FieldRef{rc.field_start, len});
+  EmitRow(c, rc, len);
+  rc.cur.clear();
+  rc.row_start = rc.field_start = len;
+}
+
+// The rows assembled so far into the chunk's columns, one column at a time.
+void CsvReader::Impl::ConvertRows(Chunk& c) {
   const uint8_t* data = base();
-  if (opts_.on_error == OnError::kSkip && !c.rows.empty()) {
+  const size_t nc = static_cast<size_t>(ncols_);
+  if (opts_.on_error == OnError::kSkip) {
     // Rows with a value that does not convert are dropped before conversion, so every column
     // keeps the same rows.
-    std::vector<RowRef> rows;
-    RawVector<FieldRef> fields;
+    size_t kept = 0;
     for (size_t r = 0; r < c.rows.size(); ++r) {
-      const FieldRef* f = &c.fields[r * static_cast<size_t>(ncols_)];
+      const FieldRef* f = &c.fields[r * nc];
       int bad = -1;
       for (int col = 0; col < ncols_ && bad < 0; ++col) {
         if (!FieldConverts(schema_->field(col).type, data, f[col], syntax_)) bad = col;
@@ -731,32 +834,63 @@ void CsvReader::Impl::ConvertChunk(Chunk& c) {
       if (bad >= 0) {
         c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': cannot convert to {}", bad + 1,
                                                        names_[static_cast<size_t>(bad)], schema_->field(bad).type->ToString()));
-      } else {
-        rows.push_back(c.rows[r]);
-        fields.append(f, f + ncols_);
+        continue;
       }
+      if (kept != r) {
+        c.rows[kept] = c.rows[r];
+        std::memmove(&c.fields[kept * nc], f, nc * sizeof(FieldRef));
+      }
+      ++kept;
     }
-    c.rows = std::move(rows);
-    c.fields = std::move(fields);
+    c.rows.resize(kept);
+    c.fields.n = kept * nc;
   }
   const int64_t nrows = static_cast<int64_t>(c.rows.size());
   if (nrows == 0) return;
-  std::vector<Array> columns;
+  if (c.columns[0].length() == 0) {
+    // The first rows of the chunk: size the columns for the whole chunk from their density.
+    const uint64_t span = std::max<uint64_t>(1, c.rows.back().end + 1 - c.rows.front().start);
+    const int64_t expect = static_cast<int64_t>(static_cast<uint64_t>(nrows) * (c.end - c.begin) / span) + nrows / 8 + 16;
+    for (auto& col : c.columns) {
+      Status st = col.Reserve(std::max(expect, nrows));
+      if (!st.ok()) {
+        c.problem = ChunkProblem{c.rows[0].start, -1, st.message(), {}};
+        return;
+      }
+    }
+  }
   for (int col = 0; col < ncols_; ++col) {
     ConvertError err;
-    auto arr = ConvertColumn(schema_->field(col).type, data, c.fields.data(), nrows, ncols_, col, syntax_,
-                             opts_.on_error == OnError::kNull, &c.nulled, &err);
-    if (!arr.ok()) {
-      c.problem = ChunkProblem{c.rows[0].start, col, arr.status().message(), {}};
+    Status st = c.columns[static_cast<size_t>(col)].Append(data, c.fields.data(), nrows, ncols_, col, syntax_,
+                                                          opts_.on_error == OnError::kNull, &c.nulled, &err);
+    if (!st.ok()) {
+      c.problem = ChunkProblem{c.rows[0].start, col, st.message(), {}};
       return;
     }
     if (err.failure != ConvertFailure::kNone) {
-      const FieldRef& f = c.fields[static_cast<size_t>(err.row) * ncols_ + col];
+      const FieldRef& f = c.fields[static_cast<size_t>(err.row) * nc + static_cast<size_t>(col)];
       std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
       std::string msg = err.failure == ConvertFailure::kInvalidUtf8
                             ? std::string("invalid UTF-8")
                             : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
       c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
+      return;
+    }
+  }
+  c.rows.clear();
+  c.fields.clear();
+}
+
+// The chunk's columns become one batch (sliced to batch_rows).
+void CsvReader::Impl::FinishChunk(Chunk& c) {
+  const int64_t nrows = c.columns[0].length();
+  if (nrows == 0) return;
+  std::vector<Array> columns;
+  columns.reserve(c.columns.size());
+  for (auto& col : c.columns) {
+    auto arr = col.Finish();
+    if (!arr.ok()) {
+      c.problem = ChunkProblem{c.begin, -1, arr.status().message(), {}};
       return;
     }
     columns.push_back(std::move(*arr));
@@ -821,28 +955,13 @@ Status CsvReader::Impl::ProcessBlock() {
   const uint8_t* data = base();
 
   // Chunk boundaries, never right after an escape character (its effect would cross over).
-  // Chunks of about 1 MiB: a chunk's bytes, field spans and output columns stay in L2 while
-  // its columns are converted one after another (8 MiB chunks thrashed the cache), and many
-  // chunks balance the threads. Each chunk becomes one batch (sliced to batch_rows).
+  // Chunks of about 1 MiB balance the threads; each is parsed in slices (slice_bytes) so that
+  // a slice's bytes and spans stay in L2 while its columns are converted one after another.
+  // Each chunk becomes one batch (sliced to batch_rows).
   constexpr uint32_t kChunkBytes = 1u << 20;
   size_t nchunks = std::max<size_t>(static_cast<size_t>(threads_), (len + kChunkBytes - 1) / kChunkBytes);
   if (len < kChunkBytes) nchunks = 1;
   chunks_.resize(nchunks);
-  for (size_t i = 0; i < nchunks; ++i) {
-    // Reset the per-block results, keeping every allocation for the next block.
-    Chunk& c = chunks_[i];
-    c.count = 0;
-    c.line_breaks = 0;
-    c.anomaly = false;
-    c.start_in_quote = 0;
-    c.rows.clear();
-    c.fields.clear();
-    c.unfinished = -1;
-    c.rejected.clear();
-    c.batches.clear();
-    c.problem.reset();
-    c.blank = c.repaired = c.dropped = c.nulled = c.rows_seen = 0;
-  }
   for (size_t i = 0; i < nchunks; ++i) {
     uint32_t b = static_cast<uint32_t>(static_cast<uint64_t>(len) * i / nchunks);
     const bool esc = split_.escape != 0 && split_.escape != split_.quote;
@@ -853,21 +972,8 @@ Status CsvReader::Impl::ProcessBlock() {
   chunks_.back().end = len;
 
   bool anomaly = force_machine_;
-  if (!anomaly) QUIVER_RETURN_NOT_OK(SplitFast(len, at_end, chunks_, &anomaly));
-  if (anomaly) QUIVER_RETURN_NOT_OK(SplitMachine(len, at_end, chunks_));
-
-  {
-    TaskGroup group(pool_);
-    for (size_t i = 0; i < chunks_.size(); ++i) {
-      group.Submit([this, i, len, at_end] {
-        Chunk& c = chunks_[i];
-        QUIVER_RETURN_NOT_OK(BuildRows(c, chunks_, i, len, at_end));
-        if (!c.problem) ConvertChunk(c);
-        return Status::OK();
-      });
-    }
-    QUIVER_RETURN_NOT_OK(group.Wait());
-  }
+  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly));
+  if (anomaly) QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
 
   // Results in order: the first problem stops the read.
   uint32_t consumed = len;

@@ -58,19 +58,21 @@ inline uint64_t Load8(const char* p) {
   return v;  // little-endian: p[0] is the low byte
 }
 
-// The value of the k (1..8) decimal digits at p, or false when one of them is not a digit.
-inline bool Digits(const char* p, size_t k, uint32_t* out) {
-  uint64_t v = Load8(p);
+// Every byte of v is an ASCII digit: high nibble 3 before and after adding 6.
+inline bool AllDigits(uint64_t v) {
+  return ((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+         0x3333333333333333ull;
+}
+
+// The value of the first k (1..8) decimal digits packed in v (first digit in the low byte),
+// or false when one of them is not a digit.
+inline bool DigitsOfWord(uint64_t v, size_t k, uint32_t* out) {
   if (k < 8) {
     // Move the k digits to the high bytes (the most significant places) and fill the low
     // bytes with '0' characters, i.e. leading zeros.
     v = (v << (8 * (8 - k))) | (0x3030303030303030ull >> (8 * k));
   }
-  // Every byte in '0'..'9': high nibble 3 before and after adding 6.
-  if ((((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4))) !=
-      0x3333333333333333ull) {
-    return false;
-  }
+  if (!AllDigits(v)) return false;
   v -= 0x3030303030303030ull;
   // Pairs of digits, then groups of four, then all eight; the first character is the most
   // significant digit and sits in the lowest byte.
@@ -80,6 +82,9 @@ inline bool Digits(const char* p, size_t k, uint32_t* out) {
   *out = static_cast<uint32_t>(v);
   return true;
 }
+
+// The value of the k (1..8) decimal digits at p, or false when one of them is not a digit.
+inline bool Digits(const char* p, size_t k, uint32_t* out) { return DigitsOfWord(Load8(p), k, out); }
 
 // Index of the first byte equal to `c` among the 8 at p, or 8.
 inline size_t FindByte(const char* p, uint8_t c) {
@@ -127,6 +132,24 @@ inline bool ParseFloat64Padded(std::string_view s, double* out) {
   const bool neg = n > 0 && *p == '-';
   p += neg;
   n -= neg;
+  if (n >= 3 && n <= 9) {
+    // Up to 8 digits around a point within the first 8 bytes (prices, rates, quantities):
+    // the point is squeezed out of one word and the digits are read in one go.
+    const uint64_t v = swar::Load8(p);
+    const size_t dot = swar::FindByte(p, '.');
+    if (dot >= 1 && dot + 2 <= n) {
+      const size_t frac = n - 1 - dot;
+      const uint64_t lo = (uint64_t{1} << (8 * dot)) - 1;
+      const uint64_t w = (v & lo) | ((v >> 8) & ~lo) | (uint64_t{static_cast<uint8_t>(p[8])} << 56);
+      uint32_t digits;
+      if (swar::DigitsOfWord(w, n - 1, &digits)) {
+        const double m = static_cast<double>(digits) / internal::kExactPow10[frac];
+        *out = neg ? -m : m;
+        return true;
+      }
+      return ParseFloat64(s, out);
+    }
+  }
   if (n >= 1 && n <= 16) {
     // The point within the first 9 bytes, else the integer must end at the field's end.
     size_t dot = swar::FindByte(p, '.');
@@ -169,9 +192,19 @@ inline bool ParseDatePadded(std::string_view s, int32_t* days) {
   static constexpr uint16_t kBefore[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
   static constexpr uint8_t kLen[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const char* p = s.data();
-  uint32_t y, m, d;
-  if (s.size() == 10 && p[4] == '-' && p[7] == '-' && swar::Digits(p, 4, &y) && swar::Digits(p + 5, 2, &m) &&
-      swar::Digits(p + 8, 2, &d) && y >= 1970 && y <= 2099 && m - 1 < 12 && d >= 1) {
+  if (s.size() != 10) return ParseDate(s, days);
+  // The eight digits gathered into one word ("YYYYMMDD", dashes checked apart), validated at
+  // once and combined pairwise: 16-bit lanes then hold the year's two halves, month and day.
+  const uint64_t v = swar::Load8(p);
+  uint16_t dd;
+  std::memcpy(&dd, p + 8, 2);
+  const uint64_t w = (v & 0xFFFFFFFFull) | (((v >> 40) & 0xFFFF) << 32) | (uint64_t{dd} << 48);
+  if (((v >> 32) & 0xFF) != '-' || (v >> 56) != '-' || !swar::AllDigits(w)) return ParseDate(s, days);
+  uint64_t t = w - 0x3030303030303030ull;
+  t = (t * 10 + (t >> 8)) & 0x00FF00FF00FF00FFull;
+  const uint32_t y = static_cast<uint32_t>(t & 0xFF) * 100 + static_cast<uint32_t>((t >> 16) & 0xFF);
+  const uint32_t m = static_cast<uint32_t>((t >> 32) & 0xFF), d = static_cast<uint32_t>(t >> 48);
+  if (y >= 1970 && y <= 2099 && m - 1 < 12 && d >= 1) {
     const bool leap = (y & 3) == 0;  // 2000 is a leap year; 2100 is outside the range
     if (d > static_cast<uint32_t>(kLen[m - 1] + (m == 2 && leap))) return false;
     const int32_t yy = static_cast<int32_t>(y) - 1970;
