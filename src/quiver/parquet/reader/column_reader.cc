@@ -34,14 +34,16 @@ std::string EncName(Encoding e) {
 class FlatDecoder {
  public:
   // `keep_levels`: retain every level entry (nested leaves rebuild lists and structs from them).
-  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool, bool keep_levels = false)
+  // `output`: the pool of the buffers that may become the array's own (values, offsets,
+  // validity); the rest come from `pool`.
+  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool, bool keep_levels = false, MemoryPool* output = nullptr)
       : col_(column),
         keep_levels_(keep_levels),
         physical_(column.physical_type),
         pool_(pool),
-        values_(pool),
-        offsets_(pool),
-        validity_(pool),
+        values_(output ? output : pool),
+        offsets_(output ? output : pool),
+        validity_(output ? output : pool),
         dict_values_(pool),
         dict_offsets_(pool),
         delta_byte_array_(ActiveSimdLevel(), pool),
@@ -563,6 +565,9 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
     QUIVER_ASSIGN_OR_RETURN(auto offsets, d.offsets().Finish());
     QUIVER_ASSIGN_OR_RETURN(auto bytes, d.values().Finish());
     if (!bytes) { QUIVER_ASSIGN_OR_RETURN(bytes, Buffer::Allocate(0, pool)); }
+    // PLAIN pages reserve their whole size (length prefixes included): give back what is left
+    // when that is much (the pool decides; an output arena shrinks its newest buffer in place).
+    QUIVER_RETURN_NOT_OK(bytes->Resize(bytes->size(), /*shrink_to_fit=*/true));
     if (nulls > 0) {
       // Null slots take no bytes, so the value bytes stay as they are; only offsets repeat.
       QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate((rows + 1) * 4, pool));
@@ -681,7 +686,7 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   }
   if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
   PageReader pages(std::move(chunk), codec, num_values, options);
-  FlatDecoder decoder(column, options.pool);
+  FlatDecoder decoder(column, options.pool, false, options.output_pool);
   QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
   QUIVER_RETURN_NOT_OK(DecodeAllPages(&pages, &decoder, num_values));
   std::shared_ptr<Buffer> validity;

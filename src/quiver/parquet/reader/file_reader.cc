@@ -14,6 +14,7 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/reader/column_reader.h"
 #include "quiver/parquet/reader/nested.h"
+#include "quiver/parquet/reader/output_arena.h"
 
 namespace quiver::parquet {
 namespace {
@@ -365,9 +366,17 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   }
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.cost > b.cost; });
 
-  auto run = [&](const Task& t, const reader::PageReaderOptions& po) -> Status {
+  auto run = [&](const Task& t, const reader::PageReaderOptions& base_po) -> Status {
     const int g = row_groups[t.group];
     const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(t.leaf)];
+    // Only a chunk known to hold no nulls decodes into the loop's output arena: with nulls its
+    // values are decoded densely, then spread into a new buffer, which would leave a hole.
+    reader::PageReaderOptions po = base_po;
+    if (po.output_pool != nullptr && col.max_definition_level > 0) {
+      const auto& md = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(t.leaf)].meta_data;
+      const Statistics* st = md ? md->statistics.get() : nullptr;
+      if (st == nullptr || !st->null_count || *st->null_count != 0) po.output_pool = nullptr;
+    }
     auto ctx = [&](Status st) {
       return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g, col.dotted_path()));
     };
@@ -375,7 +384,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     int64_t num_values = 0;
     GroupOut& o = out[t.group];
     if (t.slot != SIZE_MAX && o.sel != nullptr) {
-      auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, po);
+      auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, base_po);
       if (!a.ok()) return ctx(a.status());
       if (a->data()) {
         o.arrays[t.slot] = std::move(*a);
@@ -413,13 +422,25 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   // than num_threads() chunks decode at once.
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  int64_t total_bytes = 0;
+  for (const Task& t : tasks) total_bytes += t.cost;
+  const bool use_arena = total_bytes >= options_.output_arena_min_bytes;
   auto loop = [&]() -> Status {
     std::shared_ptr<Buffer> scratch, input;
+    // Closed when the loop ends; it lives on while output carved from it does.
+    struct ArenaOwner {
+      reader::OutputArenaPool* p = nullptr;
+      ~ArenaOwner() {
+        if (p) p->Close();
+      }
+    } arena;
+    if (use_arena) arena.p = reader::OutputArenaPool::Make(options_.pool, options_.output_block_bytes);
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
     po.pool = options_.pool;
     po.scratch = &scratch;
     po.input = &input;
+    po.output_pool = arena.p;
     for (;;) {
       const size_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= tasks.size() || failed.load(std::memory_order_relaxed)) return Status::OK();

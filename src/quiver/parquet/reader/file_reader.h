@@ -29,6 +29,11 @@ struct ParquetReaderOptions {
   // may run one of the decode loops while it waits); nullptr decodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
   MemoryPool* pool = default_memory_pool();
+  // ReadRowGroups calls whose chunks hold at least this many uncompressed bytes lay the output
+  // of chunks without nulls back to back in blocks of `output_block_bytes`, one arena per
+  // decode loop (OutputArenaPool), instead of one allocation per buffer.
+  int64_t output_arena_min_bytes = int64_t{64} << 20;
+  int64_t output_block_bytes = (int64_t{32} << 20) - 64;
 };
 
 class ParquetBatchReader;
