@@ -3,9 +3,12 @@
 // - BM_ParquetReadFile: ReadRowGroups() of the whole file, every batch kept until the end (what
 //   a DataFrame reader such as Polars' readParquet returns);
 // - BM_ParquetStreamFile: ReadRowGroup() one group after another, each dropped before the next.
-// The argument is the number of threads that decode at once: 1 decodes on the caller alone.
+// The first argument is the number of threads that decode at once (1: the caller alone); the
+// second (ReadFile only) 1 to lay chunk output in arenas as a whole-file read does by default
+// (ParquetReaderOptions::output_arena_min_bytes), 0 for one allocation per buffer.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string_view>
@@ -47,6 +50,7 @@ void BM_ParquetReadFile(benchmark::State& state) {
   if (threads > 1) pool = std::make_unique<quiver::ThreadPool>(threads);
   quiver::parquet::ParquetReaderOptions opts;
   opts.thread_pool = pool.get();
+  if (state.range(1) == 0) opts.output_arena_min_bytes = INT64_MAX;
   int64_t rows = 0, bytes = 0;
   for (auto _ : state) {
     auto reader = quiver::parquet::ParquetFileReader::Open(path, opts);
@@ -69,7 +73,7 @@ void BM_ParquetReadFile(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(bytes) / 1e6 / static_cast<double>(state.iterations()));
   state.SetBytesProcessed(bytes);
 }
-BENCHMARK(BM_ParquetReadFile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ParquetReadFile)->Args({1, 1})->Args({2, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ParquetStreamFile(benchmark::State& state) {
   const char* path = BenchFile(state);
