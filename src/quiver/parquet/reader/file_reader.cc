@@ -383,8 +383,9 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     compress::Codec codec;
     int64_t num_values = 0;
     GroupOut& o = out[t.group];
+    if (o.sel != nullptr) po.output_pool = nullptr;  // what is decoded is cut, then dropped
     if (t.slot != SIZE_MAX && o.sel != nullptr) {
-      auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, base_po);
+      auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, po);
       if (!a.ok()) return ctx(a.status());
       if (a->data()) {
         o.arrays[t.slot] = std::move(*a);
