@@ -521,8 +521,10 @@ void ScatterFixedAny(const uint8_t* dense, int width, const uint8_t* validity, i
 }
 
 // `validity` (null when nulls == 0) marks which of the `rows` slots take the next dense value.
+// `shrink_strings`: string bytes live in an output arena, which gives back spare capacity in
+// place (elsewhere that would be a copy of the bytes into fresh memory).
 Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePtr& type, MemoryPool* pool,
-                       std::shared_ptr<Buffer> validity, int64_t rows, int64_t nulls) {
+                       std::shared_ptr<Buffer> validity, int64_t rows, int64_t nulls, bool shrink_strings = false) {
   const int64_t n = d.non_null();
   if (rows - nulls != n) {
     return Status::Corrupt(fmt::format("{} values decoded but the levels place {}", n, rows - nulls));
@@ -565,9 +567,9 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
     QUIVER_ASSIGN_OR_RETURN(auto offsets, d.offsets().Finish());
     QUIVER_ASSIGN_OR_RETURN(auto bytes, d.values().Finish());
     if (!bytes) { QUIVER_ASSIGN_OR_RETURN(bytes, Buffer::Allocate(0, pool)); }
-    // PLAIN pages reserve their whole size (length prefixes included): give back what is left
-    // when that is much (the pool decides; an output arena shrinks its newest buffer in place).
-    QUIVER_RETURN_NOT_OK(bytes->Resize(bytes->size(), /*shrink_to_fit=*/true));
+    // PLAIN pages reserve their whole size (length prefixes included): an arena takes back
+    // what is left.
+    if (shrink_strings) QUIVER_RETURN_NOT_OK(bytes->Resize(bytes->size(), /*shrink_to_fit=*/true));
     if (nulls > 0) {
       // Null slots take no bytes, so the value bytes stay as they are; only offsets repeat.
       QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate((rows + 1) * 4, pool));
@@ -693,7 +695,8 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   if (decoder.null_count() > 0) {
     QUIVER_ASSIGN_OR_RETURN(validity, decoder.validity().Finish());
   }
-  return Assemble(decoder, column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count());
+  return Assemble(decoder, column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count(),
+                  options.output_pool != nullptr);
 }
 
 struct LeafChunk::Impl {
