@@ -146,6 +146,96 @@ TEST_F(Where, QuiverWrittenRowGroupsMatchDuckDb) {
   EXPECT_NE(r.out.find("\"rows\":10,\"row_groups_read\":1,\"row_groups\":10,"), std::string::npos) << r.out;
 }
 
+// The JSON number after `"key":` in `--format none` output; -1 when absent.
+int64_t JsonInt(const std::string& out, const std::string& key) {
+  const size_t at = out.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stoll(out.substr(at + key.size() + 3));
+}
+
+// A file of many pages per row group (the writer checks page sizes every 4096 rows) with a page
+// index and a bloom filter on `s`: rows
+// read only from the pages (and row groups) that may match, still equal to DuckDB's WHERE, and
+// the skipped row groups and pages reported as the reader API counts them.
+TEST_F(Where, PageIndexAndBloomFilterSkippingMatchesDuckDb) {
+  const std::string csv = (dir_ / "pages.csv").string();
+  {
+    std::ofstream o(csv);
+    o << "id,v,s,comment\n";
+    for (int i = 0; i < 200000; ++i) {
+      char s[16];
+      std::snprintf(s, sizeof s, "s%04d", i / 100);
+      o << 2 * i << "," << (i % 17 == 5 ? "" : std::to_string(i * 37 % 1000)) << "," << s << ","
+        << std::string(static_cast<size_t>(i * 7919 % 61), static_cast<char>('a' + i % 26)) << i << "\n";
+    }
+  }
+  const std::string pq = (dir_ / "pages.parquet").string();
+  auto conv = RunCli("convert " + csv + " " + pq +
+                     " --types 'id=int64,v=int32,s=string,comment=string' --row-group-size 50000 --page-size 2048"
+                     " --column-encoding id=plain --bloom-filter s");
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;
+  auto reader = ParquetFileReader::Open(pq);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_EQ((*reader)->num_row_groups(), 4);
+  // An odd id just below a page's first row: inside group 0's [min, max], outside every page.
+  int64_t gap = -1;
+  for (int64_t x = 1; x < 100000 && gap < 0; x += 2) {
+    auto p = (*reader)->BindPredicate("id", CompareOp::kEq, Literal::Int(x));
+    ASSERT_TRUE(p.ok());
+    auto sel = (*reader)->PageRowsMayMatch(*p, 0);
+    ASSERT_TRUE(sel.ok()) << sel.status().ToString();
+    if (!sel->all && sel->ranges.empty()) gap = x;
+  }
+  ASSERT_GT(gap, 0) << "no page boundary found in group 0";
+
+  const std::pair<std::string, std::string> cases[] = {
+      {"id < 1400", "id < 1400"},
+      {"id >= 399000", "id >= 399000"},
+      {"id = 12346", "id = 12346"},
+      {"id = " + std::to_string(gap), "id = " + std::to_string(gap)},
+      {"id > 9000", "id > 9000"},
+      {"v = 999", "v = 999"},
+      {"s = 's0123'", "s = 's0123'"},
+      {"s = 's0012x'", "s = 's0012x'"},
+      {"s <= 's0003'", "s <= 's0003'"},
+      {"comment > 'z'", "comment > 'z'"},
+  };
+  for (const auto& [where, sql] : cases) Compare(pq, where, sql);
+  Compare(pq, "id < 1400", "id < 1400", "comment,v");
+
+  // What --format none reports, against the reader API on the same predicate.
+  auto counts = [&](const std::string& where) {
+    auto r = RunCli("cat " + pq + " --format none --where '" + where + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  std::string out = counts("id < 1400");
+  EXPECT_EQ(JsonInt(out, "rows"), 700) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_read"), 1) << out;
+  {
+    auto p = (*reader)->BindPredicate("id", CompareOp::kLt, Literal::Int(1400));
+    ASSERT_TRUE(p.ok());
+    auto sel = (*reader)->PageRowsMayMatch(*p, 0);
+    ASSERT_TRUE(sel.ok());
+    ASSERT_FALSE(sel->all);
+    auto b = (*reader)->ReadRowGroups({0}, {}, {*sel});
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_GT((*reader)->data_pages_skipped(), 0);
+    EXPECT_EQ(JsonInt(out, "data_pages_skipped"), (*reader)->data_pages_skipped()) << out;
+  }
+  out = counts("id = " + std::to_string(gap));
+  EXPECT_EQ(JsonInt(out, "rows"), 0) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_read"), 0) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_skipped_by_page_index"), 1) << out;
+  out = counts("s = 's0012x'");  // inside group 0's bounds, not in its bloom filter
+  EXPECT_EQ(JsonInt(out, "row_groups_read"), 0) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_skipped_by_bloom"), 1) << out;
+  out = counts("s = 's0012'");
+  EXPECT_EQ(JsonInt(out, "rows"), 100) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_read"), 1) << out;
+  EXPECT_EQ(JsonInt(out, "row_groups_skipped_by_bloom"), 0) << out;
+}
+
 TEST_F(Where, CorpusFilesMatchDuckDb) {
   QUIVER_CORPUS_OR_SKIP(root);
   const fs::path data = root / "parquet-testing/data";

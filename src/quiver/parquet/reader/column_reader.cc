@@ -34,14 +34,16 @@ std::string EncName(Encoding e) {
 class FlatDecoder {
  public:
   // `keep_levels`: retain every level entry (nested leaves rebuild lists and structs from them).
-  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool, bool keep_levels = false)
+  // `output`: the pool of the buffers that may become the array's own (values, offsets,
+  // validity); the rest come from `pool`.
+  FlatDecoder(const ColumnDescriptor& column, MemoryPool* pool, bool keep_levels = false, MemoryPool* output = nullptr)
       : col_(column),
         keep_levels_(keep_levels),
         physical_(column.physical_type),
         pool_(pool),
-        values_(pool),
-        offsets_(pool),
-        validity_(pool),
+        values_(output ? output : pool),
+        offsets_(output ? output : pool),
+        validity_(output ? output : pool),
         dict_values_(pool),
         dict_offsets_(pool),
         delta_byte_array_(ActiveSimdLevel(), pool),
@@ -519,8 +521,10 @@ void ScatterFixedAny(const uint8_t* dense, int width, const uint8_t* validity, i
 }
 
 // `validity` (null when nulls == 0) marks which of the `rows` slots take the next dense value.
+// `shrink_strings`: string bytes live in an output arena, which gives back spare capacity in
+// place (elsewhere that would be a copy of the bytes into fresh memory).
 Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePtr& type, MemoryPool* pool,
-                       std::shared_ptr<Buffer> validity, int64_t rows, int64_t nulls) {
+                       std::shared_ptr<Buffer> validity, int64_t rows, int64_t nulls, bool shrink_strings = false) {
   const int64_t n = d.non_null();
   if (rows - nulls != n) {
     return Status::Corrupt(fmt::format("{} values decoded but the levels place {}", n, rows - nulls));
@@ -563,6 +567,9 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
     QUIVER_ASSIGN_OR_RETURN(auto offsets, d.offsets().Finish());
     QUIVER_ASSIGN_OR_RETURN(auto bytes, d.values().Finish());
     if (!bytes) { QUIVER_ASSIGN_OR_RETURN(bytes, Buffer::Allocate(0, pool)); }
+    // PLAIN pages reserve their whole size (length prefixes included): an arena takes back
+    // what is left.
+    if (shrink_strings) QUIVER_RETURN_NOT_OK(bytes->Resize(bytes->size(), /*shrink_to_fit=*/true));
     if (nulls > 0) {
       // Null slots take no bytes, so the value bytes stay as they are; only offsets repeat.
       QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate((rows + 1) * 4, pool));
@@ -681,14 +688,15 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   }
   if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
   PageReader pages(std::move(chunk), codec, num_values, options);
-  FlatDecoder decoder(column, options.pool);
+  FlatDecoder decoder(column, options.pool, false, options.output_pool);
   QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
   QUIVER_RETURN_NOT_OK(DecodeAllPages(&pages, &decoder, num_values));
   std::shared_ptr<Buffer> validity;
   if (decoder.null_count() > 0) {
     QUIVER_ASSIGN_OR_RETURN(validity, decoder.validity().Finish());
   }
-  return Assemble(decoder, column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count());
+  return Assemble(decoder, column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count(),
+                  options.output_pool != nullptr);
 }
 
 struct LeafChunk::Impl {

@@ -4,13 +4,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <tuple>
 
+#include "quiver/columnar/concatenate.h"
 #include "quiver/compress/codec.h"
+#include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/reader/column_reader.h"
 #include "quiver/parquet/reader/nested.h"
+#include "quiver/parquet/reader/output_arena.h"
 
 namespace quiver::parquet {
 namespace {
@@ -35,7 +39,59 @@ bool OmitsDictionaryHeaderSize(std::string_view created_by) {
   return std::make_tuple(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
 }
 
+// What a chunk must be for this reader to decode it: its metadata here, in this file,
+// unencrypted, compressed with a supported codec (returned in `codec`).
+Status CheckChunk(const ColumnChunk& chunk, compress::Codec* codec) {
+  // A plaintext footer can describe encrypted pages; their headers are not Thrift to us.
+  if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
+    return Status::NotImplemented("encrypted column chunks are not supported");
+  }
+  if (!chunk.meta_data) return Status::Corrupt("column chunk without meta_data");
+  const ColumnMetaData& md = *chunk.meta_data;
+  if (chunk.file_path) return Status::NotImplemented("column chunks in other files (file_path) are not supported");
+  *codec = static_cast<compress::Codec>(md.codec);
+  if (!compress::IsCodecSupported(*codec)) {
+    const char* name = CodecName(md.codec);
+    return Status::NotImplemented(fmt::format("compression codec {} is not supported",
+                                              name ? name : std::to_string(static_cast<int32_t>(md.codec))));
+  }
+  return Status::OK();
+}
+
+// The rows `sel` keeps of `a` (a whole row group's column): the array itself, one slice, or the
+// slices joined.
+Result<Array> TakeRanges(const Array& a, const std::vector<RowRange>& ranges, MemoryPool* pool) {
+  if (ranges.size() == 1) return a.Slice(ranges[0].begin, ranges[0].end - ranges[0].begin);
+  std::vector<Array> parts;
+  parts.reserve(ranges.size());
+  for (const RowRange& r : ranges) parts.push_back(a.Slice(r.begin, r.end - r.begin));
+  if (parts.empty()) return a.Slice(0, 0);
+  return Concatenate(parts, pool);
+}
+
+// First row of each page, with the group's row count appended; false when the OffsetIndex
+// does not describe `group_rows` rows in increasing order starting at row 0.
+bool PageFirstRows(const OffsetIndex& oi, int64_t group_rows, std::vector<int64_t>* first) {
+  const auto& locs = oi.page_locations;
+  if (locs.empty() || locs[0].first_row_index != 0) return false;
+  first->clear();
+  for (size_t i = 0; i < locs.size(); ++i) {
+    const int64_t f = locs[i].first_row_index;
+    if ((i > 0 && f <= first->back()) || f >= group_rows) return false;
+    first->push_back(f);
+  }
+  first->push_back(group_rows);
+  return true;
+}
+
 }  // namespace
+
+int64_t RowSelection::num_rows(int64_t group_rows) const {
+  if (all) return group_rows;
+  int64_t n = 0;
+  for (const RowRange& r : ranges) n += r.end - r.begin;
+  return n;
+}
 
 Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(const std::string& path,
                                                                    ParquetReaderOptions options) {
@@ -77,19 +133,8 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
                                                               std::shared_ptr<Buffer>* reuse) const {
   const ColumnChunk& chunk =
       footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
-  // A plaintext footer can describe encrypted pages; their headers are not Thrift to us.
-  if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
-    return Status::NotImplemented("encrypted column chunks are not supported");
-  }
-  if (!chunk.meta_data) return Status::Corrupt("column chunk without meta_data");
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, codec));
   const ColumnMetaData& md = *chunk.meta_data;
-  if (chunk.file_path) return Status::NotImplemented("column chunks in other files (file_path) are not supported");
-  *codec = static_cast<compress::Codec>(md.codec);
-  if (!compress::IsCodecSupported(*codec)) {
-    const char* name = CodecName(md.codec);
-    return Status::NotImplemented(fmt::format("compression codec {} is not supported",
-                                              name ? name : std::to_string(static_cast<int32_t>(md.codec))));
-  }
   *num_values = md.num_values;
   int64_t start = md.data_page_offset;
   // Some writers store 0 for "no dictionary page"; the dictionary comes first when there is one.
@@ -117,15 +162,141 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
   return buf;
 }
 
+Result<std::optional<OffsetIndex>> ParquetFileReader::ReadOffsetIndex(const ColumnChunk& chunk, Arena* arena) const {
+  if (!chunk.offset_index_offset || !chunk.offset_index_length) return std::optional<OffsetIndex>();
+  const int64_t off = *chunk.offset_index_offset, len = *chunk.offset_index_length;
+  if (off < 0 || len <= 0 || off > file_->size() || len > file_->size() - off) {
+    return Status::Corrupt(fmt::format("offset index [{}, +{}) lies outside the file ({} bytes)", off, len,
+                                       file_->size()));
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, file_->ReadAt(off, len, options_.pool));
+  // The decoded lists live in the arena; nothing of an OffsetIndex points into the bytes.
+  OffsetIndex oi;
+  Status st = DecodeOffsetIndex(bytes->span(), arena, &oi);
+  if (!st.ok()) return std::move(st).WithContext(fmt::format("offset index at {}", off));
+  return std::optional<OffsetIndex>(oi);
+}
+
+Result<std::shared_ptr<Buffer>> ParquetFileReader::PageBytes(int row_group, int leaf, const OffsetIndex& oi,
+                                                             const std::vector<int>& pages,
+                                                             std::shared_ptr<Buffer>* reuse) const {
+  const ColumnChunk& chunk =
+      footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
+  const ColumnMetaData& md = *chunk.meta_data;
+  int64_t start = md.data_page_offset;
+  if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) {
+    start = *md.dictionary_page_offset;
+  }
+  const auto& locs = oi.page_locations;
+  const int64_t prefix = locs[0].offset - start;  // the dictionary page, when there is one
+  if (prefix < 0 || start < 0 || locs[0].offset > file_->size()) {
+    return Status::Corrupt(fmt::format("offset index puts the first page at {}, before the chunk start {}",
+                                       locs[0].offset, start));
+  }
+  int64_t total = prefix;
+  for (int k : pages) {
+    const PageLocation& l = locs[static_cast<size_t>(k)];
+    if (l.offset < start || l.compressed_page_size <= 0 || l.offset > file_->size() ||
+        l.compressed_page_size > file_->size() - l.offset) {
+      return Status::Corrupt(fmt::format("offset index: page {} at [{}, +{}) lies outside the file ({} bytes)", k,
+                                         l.offset, l.compressed_page_size, file_->size()));
+    }
+    total += l.compressed_page_size;
+  }
+  std::shared_ptr<Buffer> local;
+  std::shared_ptr<Buffer>& buf = reuse ? *reuse : local;
+  if (!buf || buf.use_count() > 1 || buf->capacity() < total) {
+    buf.reset();
+    QUIVER_ASSIGN_OR_RETURN(buf, Buffer::Allocate(total, options_.pool));
+  } else {
+    QUIVER_RETURN_NOT_OK(buf->Resize(total));
+  }
+  uint8_t* out = buf->mutable_data();
+  if (prefix > 0) QUIVER_RETURN_NOT_OK(file_->ReadInto(start, prefix, out));
+  int64_t pos = prefix;
+  // Pages next to each other in the file are read with one call.
+  for (size_t i = 0; i < pages.size();) {
+    const PageLocation& first = locs[static_cast<size_t>(pages[i])];
+    int64_t len = first.compressed_page_size;
+    size_t j = i + 1;
+    while (j < pages.size() && locs[static_cast<size_t>(pages[j])].offset == first.offset + len) {
+      len += locs[static_cast<size_t>(pages[j])].compressed_page_size;
+      ++j;
+    }
+    QUIVER_RETURN_NOT_OK(file_->ReadInto(first.offset, len, out + pos));
+    pos += len;
+    i = j;
+  }
+  return buf;
+}
+
+Result<Array> ParquetFileReader::ReadSelectedPages(int row_group, int leaf, const TypePtr& type, int64_t group_rows,
+                                                   const std::vector<RowRange>& ranges,
+                                                   const reader::PageReaderOptions& po) {
+  const ColumnChunk& chunk =
+      footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
+  compress::Codec codec;
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, &codec));
+  Arena arena(options_.pool);
+  QUIVER_ASSIGN_OR_RETURN(auto oi, ReadOffsetIndex(chunk, &arena));
+  std::vector<int64_t> first;
+  if (!oi || !PageFirstRows(*oi, group_rows, &first)) return Array();
+  // The pages holding a kept row; ranges and pages both ascend.
+  std::vector<int> pages;
+  int64_t values = 0;
+  size_t r = 0;
+  for (size_t k = 0; k + 1 < first.size(); ++k) {
+    while (r < ranges.size() && ranges[r].end <= first[k]) ++r;
+    if (r < ranges.size() && ranges[r].begin < first[k + 1]) {
+      pages.push_back(static_cast<int>(k));
+      values += first[k + 1] - first[k];
+    }
+  }
+  const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(leaf)];
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, PageBytes(row_group, leaf, *oi, pages, po.input));
+  QUIVER_ASSIGN_OR_RETURN(Array a, reader::ReadFlatColumnChunk(col, type, std::move(bytes), codec, values, po));
+  if (a.length() != values) {
+    return Status::Corrupt(fmt::format("{} values in the pages the offset index says hold {} rows", a.length(), values));
+  }
+  pages_skipped_.fetch_add(static_cast<int64_t>(first.size() - 1 - pages.size()), std::memory_order_relaxed);
+  // The decoded pages sit back to back in `a`; each range is cut from the pages it covers.
+  std::vector<Array> parts;
+  int64_t pos = 0, run_begin = -1, run_end = -1;
+  r = 0;
+  for (int k : pages) {
+    const int64_t f = first[static_cast<size_t>(k)], e = first[static_cast<size_t>(k) + 1];
+    while (r < ranges.size() && ranges[r].end <= f) ++r;
+    for (size_t q = r; q < ranges.size() && ranges[q].begin < e; ++q) {
+      const int64_t lo = std::max(ranges[q].begin, f) - f + pos, hi = std::min(ranges[q].end, e) - f + pos;
+      if (lo == run_end) {
+        run_end = hi;
+      } else {
+        if (run_begin >= 0) parts.push_back(a.Slice(run_begin, run_end - run_begin));
+        run_begin = lo;
+        run_end = hi;
+      }
+    }
+    pos += e - f;
+  }
+  if (run_begin >= 0) parts.push_back(a.Slice(run_begin, run_end - run_begin));
+  if (parts.size() == 1) return parts[0];
+  if (parts.empty()) return a.Slice(0, 0);
+  return Concatenate(parts, options_.pool);
+}
+
 Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, const std::vector<int>& columns) {
   QUIVER_ASSIGN_OR_RETURN(auto batches, ReadRowGroups({i}, columns));
   return std::move(batches[0]);
 }
 
-Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroups(std::vector<int> row_groups,
-                                                                                   const std::vector<int>& columns) {
-  if (row_groups.empty()) {
+Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroups(
+    std::vector<int> row_groups, const std::vector<int>& columns, const std::vector<RowSelection>& selections) {
+  if (row_groups.empty() && selections.empty()) {
     for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
+  }
+  if (!selections.empty() && selections.size() != row_groups.size()) {
+    return Status::Invalid(fmt::format("{}: {} row selections for {} row groups", path_, selections.size(),
+                                       row_groups.size()));
   }
   for (int g : row_groups) {
     if (g < 0 || g >= num_row_groups()) {
@@ -146,7 +317,9 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   // Flat top-level leaves decode straight into their arrays; the leaves of nested fields keep
   // their levels and are assembled once all of them are decoded.
   struct GroupOut {
-    int64_t rows = 0;
+    int64_t rows = 0;        // in the output (the selection's)
+    int64_t group_rows = 0;  // in the file
+    const RowSelection* sel = nullptr;  // null: every row
     std::vector<Array> arrays;
     std::vector<std::unique_ptr<reader::LeafChunk>> leaves;
   };
@@ -161,7 +334,20 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   std::vector<Task> tasks;
   for (size_t gi = 0; gi < row_groups.size(); ++gi) {
     const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(row_groups[gi])];
+    out[gi].group_rows = rg.num_rows;
     out[gi].rows = rg.num_rows;
+    if (!selections.empty() && !selections[gi].all) {
+      const RowSelection& sel = selections[gi];
+      for (size_t k = 0; k < sel.ranges.size(); ++k) {
+        const RowRange& r = sel.ranges[k];
+        if (r.begin < 0 || r.end <= r.begin || r.end > rg.num_rows || (k > 0 && r.begin < sel.ranges[k - 1].end)) {
+          return Status::Invalid(fmt::format("{}: row group {}: row range [{}, {}) is empty, out of order or outside "
+                                             "its {} rows", path_, row_groups[gi], r.begin, r.end, rg.num_rows));
+        }
+      }
+      out[gi].sel = &sel;
+      out[gi].rows = sel.num_rows(rg.num_rows);
+    }
     out[gi].arrays.resize(chosen.size());
     out[gi].leaves.resize(static_cast<size_t>(tree_.num_columns()));
     auto cost = [&](int leaf) -> int64_t {
@@ -180,22 +366,43 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   }
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.cost > b.cost; });
 
-  auto run = [&](const Task& t, const reader::PageReaderOptions& po) -> Status {
+  auto run = [&](const Task& t, const reader::PageReaderOptions& base_po) -> Status {
     const int g = row_groups[t.group];
     const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(t.leaf)];
+    // Only a chunk known to hold no nulls decodes into the loop's output arena: with nulls its
+    // values are decoded densely, then spread into a new buffer, which would leave a hole.
+    reader::PageReaderOptions po = base_po;
+    if (po.output_pool != nullptr && col.max_definition_level > 0) {
+      const auto& md = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(t.leaf)].meta_data;
+      const Statistics* st = md ? md->statistics.get() : nullptr;
+      if (st == nullptr || !st->null_count || *st->null_count != 0) po.output_pool = nullptr;
+    }
     auto ctx = [&](Status st) {
       return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g, col.dotted_path()));
     };
     compress::Codec codec;
     int64_t num_values = 0;
+    GroupOut& o = out[t.group];
+    if (o.sel != nullptr) po.output_pool = nullptr;  // what is decoded is cut, then dropped
+    if (t.slot != SIZE_MAX && o.sel != nullptr) {
+      auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, po);
+      if (!a.ok()) return ctx(a.status());
+      if (a->data()) {
+        o.arrays[t.slot] = std::move(*a);
+        return Status::OK();
+      }
+    }
     auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);
     if (!bytes.ok()) return ctx(bytes.status());
-    GroupOut& o = out[t.group];
     if (t.slot != SIZE_MAX) {
       auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, std::move(*bytes), codec, num_values, po);
       if (!a.ok()) return ctx(a.status());
-      if (a->length() != o.rows) {
-        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.rows)));
+      if (a->length() != o.group_rows) {
+        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.group_rows)));
+      }
+      if (o.sel != nullptr) {
+        a = TakeRanges(*a, o.sel->ranges, options_.pool);
+        if (!a.ok()) return ctx(a.status());
       }
       o.arrays[t.slot] = std::move(*a);
     } else {
@@ -216,13 +423,25 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   // than num_threads() chunks decode at once.
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  int64_t total_bytes = 0;
+  for (const Task& t : tasks) total_bytes += t.cost;
+  const bool use_arena = total_bytes >= options_.output_arena_min_bytes;
   auto loop = [&]() -> Status {
     std::shared_ptr<Buffer> scratch, input;
+    // Closed when the loop ends; it lives on while output carved from it does.
+    struct ArenaOwner {
+      reader::OutputArenaPool* p = nullptr;
+      ~ArenaOwner() {
+        if (p) p->Close();
+      }
+    } arena;
+    if (use_arena) arena.p = reader::OutputArenaPool::Make(options_.pool, options_.output_block_bytes);
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
     po.pool = options_.pool;
     po.scratch = &scratch;
     po.input = &input;
+    po.output_pool = arena.p;
     for (;;) {
       const size_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= tasks.size() || failed.load(std::memory_order_relaxed)) return Status::OK();
@@ -257,8 +476,12 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       };
       auto a = reader::AssembleNested(tree_, node, fields[k].type, o.leaves, options_.pool);
       if (!a.ok()) return ctx(a.status());
-      if (a->length() != o.rows) {
-        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.rows)));
+      if (a->length() != o.group_rows) {
+        return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.group_rows)));
+      }
+      if (o.sel != nullptr) {
+        a = TakeRanges(*a, o.sel->ranges, options_.pool);
+        if (!a.ok()) return ctx(a.status());
       }
       o.arrays[k] = std::move(*a);
     }
@@ -327,6 +550,121 @@ std::vector<int> ParquetFileReader::RowGroupsMayMatch(const BoundPredicate& p, s
     if (StatisticsMayMatch(p, stats, chunk.meta_data ? chunk.meta_data->num_values : 0)) out.push_back(g);
   }
   return out;
+}
+
+Result<RowSelection> ParquetFileReader::PageRowsMayMatch(const BoundPredicate& p, int g, int64_t* pages,
+                                                         int64_t* pages_ruled_out) const {
+  if (pages) *pages = 0;
+  if (pages_ruled_out) *pages_ruled_out = 0;
+  if (g < 0 || g >= num_row_groups()) {
+    return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, g, num_row_groups()));
+  }
+  const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(g)];
+  const ColumnChunk& chunk = rg.columns[static_cast<size_t>(p.leaf)];
+  // ColumnIndex bounds are in the column's order; only the type's order is understood here.
+  if (!p.type_order || !chunk.column_index_offset || !chunk.column_index_length) return RowSelection::All();
+  auto ctx = [&](Status st) {
+    return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g,
+                                                 tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path()));
+  };
+  Arena arena(options_.pool);
+  auto oi = ReadOffsetIndex(chunk, &arena);
+  if (!oi.ok()) return ctx(oi.status());
+  std::vector<int64_t> first;
+  if (!*oi || !PageFirstRows(**oi, rg.num_rows, &first)) return RowSelection::All();
+  const int64_t off = *chunk.column_index_offset, len = *chunk.column_index_length;
+  if (off < 0 || len <= 0 || off > file_->size() || len > file_->size() - off) {
+    return ctx(Status::Corrupt(fmt::format("column index [{}, +{}) lies outside the file ({} bytes)", off, len,
+                                           file_->size())));
+  }
+  auto bytes = file_->ReadAt(off, len, options_.pool);
+  if (!bytes.ok()) return ctx(bytes.status());
+  ColumnIndex ci;  // its bounds point into `bytes`
+  Status st = DecodeColumnIndex((*bytes)->span(), &arena, &ci);
+  if (!st.ok()) return ctx(std::move(st).WithContext(fmt::format("column index at {}", off)));
+  const size_t n = first.size() - 1;
+  if (ci.null_pages.size() != n || ci.min_values.size() != n || ci.max_values.size() != n ||
+      (ci.nan_counts && ci.nan_counts->size() != n)) {
+    return RowSelection::All();
+  }
+  RowSelection sel = RowSelection::Ranges({});
+  int64_t ruled_out = 0;
+  for (size_t k = 0; k < n; ++k) {
+    bool may = !ci.null_pages[k];
+    if (may) {
+      Statistics s;
+      s.min_value = ci.min_values[k];
+      s.max_value = ci.max_values[k];
+      // Page bounds of byte arrays may be truncated, and the index does not say when.
+      if (p.physical == Type::BYTE_ARRAY || p.physical == Type::FIXED_LEN_BYTE_ARRAY) {
+        s.is_min_value_exact = false;
+        s.is_max_value_exact = false;
+      }
+      if (ci.nan_counts) s.nan_count = (*ci.nan_counts)[k];
+      may = StatisticsMayMatch(p, &s, first[k + 1] - first[k]);
+    }
+    if (!may) {
+      ++ruled_out;
+      continue;
+    }
+    if (!sel.ranges.empty() && sel.ranges.back().end == first[k]) {
+      sel.ranges.back().end = first[k + 1];
+    } else {
+      sel.ranges.push_back({first[k], first[k + 1]});
+    }
+  }
+  if (pages) *pages = static_cast<int64_t>(n);
+  if (pages_ruled_out) *pages_ruled_out = ruled_out;
+  if (ruled_out == 0) return RowSelection::All();
+  return sel;
+}
+
+Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) const {
+  if (p.op != CompareOp::kEq) return true;
+  if (g < 0 || g >= num_row_groups()) {
+    return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, g, num_row_groups()));
+  }
+  const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(p.leaf)];
+  if (!chunk.meta_data || !chunk.meta_data->bloom_filter_offset) return true;
+  // The literal's PLAIN bytes as the writer hashed the column's values. A literal outside the
+  // physical type's range matches no value, so what its cast hashes to does not matter.
+  std::string plain;
+  switch (p.physical) {
+    case Type::INT32: {
+      const uint32_t v = static_cast<uint32_t>(static_cast<uint64_t>(p.value.i));
+      plain.assign(reinterpret_cast<const char*>(&v), 4);
+      break;
+    }
+    case Type::INT64: {
+      const uint64_t v = static_cast<uint64_t>(p.value.i);
+      plain.assign(reinterpret_cast<const char*>(&v), 8);
+      break;
+    }
+    case Type::FLOAT:
+    case Type::DOUBLE: {
+      // -0 equals 0 and NaN equals NaN (as rows compare) with other bytes.
+      if (p.value.f == 0 || std::isnan(p.value.f)) return true;
+      if (p.physical == Type::FLOAT) {
+        const float v = static_cast<float>(p.value.f);
+        plain.assign(reinterpret_cast<const char*>(&v), 4);
+      } else {
+        plain.assign(reinterpret_cast<const char*>(&p.value.f), 8);
+      }
+      break;
+    }
+    case Type::BYTE_ARRAY:
+      plain = p.value.bytes;
+      break;
+    default:
+      return true;
+  }
+  auto filter = ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
+  if (!filter.ok()) {
+    return std::move(filter).status().WithContext(fmt::format(
+        "{}: row group {}, column '{}'", path_, g, tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path()));
+  }
+  if (!*filter) return true;
+  return (*filter)->MightContain(plain);
 }
 
 Result<std::unique_ptr<ParquetBatchReader>> ParquetFileReader::GetBatchReader(std::vector<int> row_groups,

@@ -2,8 +2,10 @@
 // row groups (flat and nested columns) into RecordBatches, column chunks decoded in parallel.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "quiver/columnar/record_batch.h"
 #include "quiver/core/result.h"
 #include "quiver/compress/codec.h"
+#include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
@@ -26,9 +29,31 @@ struct ParquetReaderOptions {
   // may run one of the decode loops while it waits); nullptr decodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
   MemoryPool* pool = default_memory_pool();
+  // ReadRowGroups calls whose chunks hold at least this many uncompressed bytes lay the output
+  // of chunks without nulls back to back in blocks of `output_block_bytes`, one arena per
+  // decode loop (OutputArenaPool), instead of one allocation per buffer.
+  int64_t output_arena_min_bytes = int64_t{64} << 20;
+  int64_t output_block_bytes = (int64_t{32} << 20) - 64;
 };
 
 class ParquetBatchReader;
+
+// Rows [begin, end) of a row group.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool operator==(const RowRange&) const = default;
+};
+
+// The rows of one row group to read: all of them, or `ranges` (sorted, disjoint, non-empty,
+// inside the group; none at all when empty).
+struct RowSelection {
+  bool all = true;
+  std::vector<RowRange> ranges;
+  static RowSelection All() { return {}; }
+  static RowSelection Ranges(std::vector<RowRange> r) { return {false, std::move(r)}; }
+  int64_t num_rows(int64_t group_rows) const;
+};
 
 class ParquetFileReader {
  public:
@@ -49,8 +74,14 @@ class ParquetFileReader {
   // Several row groups (empty = all, in file order) at once, one batch each: every (row group,
   // column) chunk is a task, the largest first, so the threads stay busy across group
   // boundaries. Each buffer is allocated once at its final size.
+  // `selections` (empty, or one per row group) narrows each group to some of its rows: a flat
+  // column with an OffsetIndex reads and decodes only the pages holding them (the rest are
+  // counted in data_pages_skipped()); other columns are decoded whole and then cut.
   Result<std::vector<std::shared_ptr<RecordBatch>>> ReadRowGroups(std::vector<int> row_groups = {},
-                                                                  const std::vector<int>& columns = {});
+                                                                  const std::vector<int>& columns = {},
+                                                                  const std::vector<RowSelection>& selections = {});
+  // Data pages that ReadRowGroups left unread thanks to a selection, over the reader's life.
+  int64_t data_pages_skipped() const { return pages_skipped_.load(std::memory_order_relaxed); }
 
   // Indices into schema() of the top-level fields named `names`; Invalid naming an unknown one.
   Result<std::vector<int>> ResolveFields(const std::vector<std::string>& names) const;
@@ -61,6 +92,19 @@ class ParquetFileReader {
   // The row groups of `row_groups` (empty = all, in file order) whose statistics do not rule
   // out a row satisfying `p` (StatisticsMayMatch), in the order given.
   std::vector<int> RowGroupsMayMatch(const BoundPredicate& p, std::vector<int> row_groups = {}) const;
+  // The rows of row group `g` whose pages' ColumnIndex bounds (min/max, null pages, NaN
+  // counts, as StatisticsMayMatch) do not rule out `p`, located by the predicate column's
+  // OffsetIndex; adjacent pages are merged into one range. All rows when the chunk has no page
+  // index, or one that does not agree with itself (page counts, row order), or when the file's
+  // column order is not the type's. `pages` / `pages_ruled_out` (optional) receive the
+  // column's data page count and how many of them were ruled out.
+  Result<RowSelection> PageRowsMayMatch(const BoundPredicate& p, int g, int64_t* pages = nullptr,
+                                        int64_t* pages_ruled_out = nullptr) const;
+  // False when `p` is `column = literal` and the chunk of row group `g` has a split-block bloom
+  // filter that does not contain the literal's PLAIN bytes; true otherwise (other operators,
+  // no filter, float literals 0 and NaN, which equal values of other bytes). Corrupt when the
+  // filter does not parse.
+  Result<bool> BloomMayMatch(const BoundPredicate& p, int g) const;
 
   // Streams `row_groups` (empty = all, in file order) as batches of at most `batch_rows` rows.
   // The reader must outlive the stream.
@@ -76,12 +120,27 @@ class ParquetFileReader {
   Result<std::shared_ptr<Buffer>> ChunkBytes(int row_group, int leaf, compress::Codec* codec, int64_t* num_values,
                                              std::shared_ptr<Buffer>* reuse) const;
 
+  // The chunk's OffsetIndex, decoded into `arena` (its lists live there); nullopt when the
+  // chunk has none. Corrupt when it lies outside the file or does not decode.
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(const ColumnChunk& chunk, Arena* arena) const;
+  // The bytes of a flat leaf's chunk holding only the data pages of `pages` (indices into
+  // `oi`'s page_locations, increasing), after any dictionary page; read into `*reuse` as
+  // ChunkBytes does.
+  Result<std::shared_ptr<Buffer>> PageBytes(int row_group, int leaf, const OffsetIndex& oi,
+                                            const std::vector<int>& pages, std::shared_ptr<Buffer>* reuse) const;
+
+  // A flat leaf's `ranges` of row group `g` (of `group_rows` rows) from only the pages that hold
+  // them, by its OffsetIndex; a null Array when the chunk has no usable OffsetIndex.
+  Result<Array> ReadSelectedPages(int g, int leaf, const TypePtr& type, int64_t group_rows,
+                                  const std::vector<RowRange>& ranges, const reader::PageReaderOptions& po);
+
   std::string path_;
   std::shared_ptr<io::RandomAccessFile> file_;
   std::shared_ptr<const ParquetFooter> footer_;
   SchemaTree tree_;
   SchemaPtr schema_;
   ParquetReaderOptions options_;
+  std::atomic<int64_t> pages_skipped_{0};
 };
 
 // Each row group is decoded whole, then handed out in zero-copy slices.

@@ -25,6 +25,10 @@ struct PageReaderOptions {
   // The buffer a pread source reads column chunks into, reused the same way (see
   // ParquetFileReader::ChunkBytes); not used by PageReader itself.
   std::shared_ptr<Buffer>* input = nullptr;
+  // Where a flat chunk's output buffers (values, offsets, string bytes) go when the caller
+  // knows they are final, i.e. the chunk has no nulls (see OutputArenaPool); null: `pool`.
+  // Dictionaries and other scratch always come from `pool`. Not used by PageReader itself.
+  MemoryPool* output_pool = nullptr;
 };
 
 // One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
