@@ -554,6 +554,19 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     }
     // Default-initialisation: every model member has an initialiser, and this avoids the
     // value-initialisation memset of the whole struct before its members are set again.
+    if constexpr (sizeof(T) >= 128) {
+      // Wide elements (column chunks, 296 bytes): the lines two elements ahead are requested
+      // for writing. Once the model outgrows the caches every line of the array misses, and
+      // the hardware prefetcher does not keep up with stores interleaved with the arena's
+      // other stream (the chunks' statistics and small lists): warm decode of 100 x 1000 went
+      // from ~92 to ~64 ns per chunk (docs/parquet-footer.md).
+      // Integer arithmetic: near the end of the array the address is past it (a prefetch
+      // never faults, but a pointer past one-past-the-end would be undefined).
+      const uintptr_t ahead = reinterpret_cast<uintptr_t>(arr + k) + 2 * sizeof(T);
+      for (size_t line = 0; line < sizeof(T); line += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(ahead + line), 1);
+      }
+    }
     T* slot = new (arr + k) T;
     if (!DecodeValue<T>(r, ctx, *slot, et)) [[unlikely]] {
       r.AddFrame("", i);
