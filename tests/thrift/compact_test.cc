@@ -398,34 +398,56 @@ std::unique_ptr<WideModel> MakeWideModel(uint32_t columns, uint32_t row_groups) 
   return w;
 }
 
-// A large footer encoded into a fresh builder of the default pool goes on the huge-page pool;
-// a builder with a pool of its own keeps it; both give the same bytes, which decode back to the
-// model. Small footers stay on the default pool.
-TEST(FooterEncodeTest, LargeFootersUseHugePagesWithIdenticalBytes) {
-  auto wide = MakeWideModel(2000, 6);  // 12,000 chunks: the size estimate passes 1 MB
+// Row groups that all share one array of column chunks: as many chunks as the encoder's size
+// estimate needs, without the memory of that many distinct chunks.
+struct SharedChunksModel {
+  std::unique_ptr<WideModel> base;
+  std::vector<parquet::RowGroup> row_groups;
+};
+SharedChunksModel MakeSharedChunksModel(uint32_t columns, uint32_t row_groups) {
+  SharedChunksModel m;
+  m.base = MakeWideModel(columns, 1);
+  m.row_groups.assign(row_groups, m.base->md.row_groups[0]);
+  m.base->md.row_groups = List<parquet::RowGroup>(m.row_groups.data(), row_groups);
+  m.base->md.num_rows = row_groups;
+  return m;
+}
+
+// A footer whose estimate reaches kFooterHugeOutputThreshold, encoded into a fresh builder of the
+// default pool, goes on the huge-page pool; a builder with a pool of its own keeps it; both give
+// the same bytes. Footers below the threshold stay on the default pool, and a small one decodes
+// back to its model.
+TEST(FooterEncodeTest, VeryLargeFootersUseHugePagesWithIdenticalBytes) {
+  // 4096 + 128 per chunk + 64 per schema element: 300,000 chunks pass 32 MiB, 200,000 do not.
+  SharedChunksModel big = MakeSharedChunksModel(1000, 300);
   BufferBuilder on_default;
-  ASSERT_TRUE(parquet::EncodeFileMetaData(wide->md, &on_default).ok());
+  ASSERT_TRUE(parquet::EncodeFileMetaData(big.base->md, &on_default).ok());
   EXPECT_EQ(on_default.pool(), huge_page_memory_pool());
   MemoryTracker tracker("own pool");
   TrackedMemoryPool own(&tracker);
   BufferBuilder on_own(&own);
-  ASSERT_TRUE(parquet::EncodeFileMetaData(wide->md, &on_own).ok());
+  ASSERT_TRUE(parquet::EncodeFileMetaData(big.base->md, &on_own).ok());
   EXPECT_EQ(on_own.pool(), &own);
   auto a = on_default.Finish();
   auto b = on_own.Finish();
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_GT((*a)->size(), 300000);
+  EXPECT_GT((*a)->size(), 300 * 1000 * 20);
   EXPECT_TRUE((*a)->Equals(**b));
   EXPECT_EQ(reinterpret_cast<uintptr_t>((*a)->data()) % 64, 0u);
-  Arena arena;
-  parquet::FileMetaData back;
-  ASSERT_TRUE(parquet::DecodeFileMetaData((*a)->span(), &arena, &back).ok());
-  EXPECT_TRUE(back == wide->md);
 
-  auto narrow = MakeWideModel(3, 2);
+  SharedChunksModel below = MakeSharedChunksModel(1000, 200);
+  BufferBuilder mid;
+  ASSERT_TRUE(parquet::EncodeFileMetaData(below.base->md, &mid).ok());
+  EXPECT_EQ(mid.pool(), default_memory_pool());
+
+  auto narrow = MakeWideModel(30, 4);
   BufferBuilder small;
   ASSERT_TRUE(parquet::EncodeFileMetaData(narrow->md, &small).ok());
   EXPECT_EQ(small.pool(), default_memory_pool());
+  Arena arena;
+  parquet::FileMetaData back;
+  ASSERT_TRUE(parquet::DecodeFileMetaData({small.data(), static_cast<size_t>(small.size())}, &arena, &back).ok());
+  EXPECT_TRUE(back == narrow->md);
 }
 
 // The huge-page pool: 2 MiB-aligned mappings (one cache line of header), contents kept across
