@@ -471,6 +471,11 @@ TEST(FooterEncodeTest, HugePagePoolMapsAlignsAndReleases) {
   pool->Free(p);
   MemoryTracker::Process()->Settle();
   EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
+  uint8_t* q = nullptr;
+  EXPECT_TRUE(pool->Allocate(int64_t{1} << 50, &q).IsOutOfMemory());
+  EXPECT_TRUE(pool->Allocate(-1, &q).IsInvalid());
+  MemoryTracker::Process()->Settle();
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
 }
 
 }  // namespace

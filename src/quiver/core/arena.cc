@@ -46,6 +46,7 @@ class HugePagePool final : public MemoryPool {
  public:
   Status Allocate(int64_t size, uint8_t** out) override {
     if (size < 0) return Status::Invalid(fmt::format("negative allocation size {}", size));
+    if (size > (int64_t{1} << 48)) return Status::OutOfMemory(fmt::format("cannot map {} bytes", size));
     const int64_t n = (size + kAlignment + Arena::kHugePageSize - 1) & ~(Arena::kHugePageSize - 1);
     MemoryTracker* tracker = this->tracker();
     if (!tracker->TryConsume(n)) return Status::OutOfMemory(tracker->LimitReport(n));

@@ -490,9 +490,10 @@ class CompactReader {
 
 // ---------------------------------------------------------------------------------------------
 // Table-driven struct decoding. A struct T is described once by StructInfo<T> (name + a tuple of
-// FieldDef built with thrift::Field); DecodeStruct walks the wire fields and dispatches each id
-// through a fold over that tuple, which the compiler turns into compares against constants: no
-// virtual call and no allocation per field. Lists land in arena arrays sized from their header.
+// FieldDef built with thrift::Field); DecodeStruct walks the wire fields against that tuple in
+// order, each field header matched as one key compared with constants (DecodeInOrder), with a
+// dispatch switch for anything out of order: no virtual call and no allocation per field.
+// Lists land in arena arrays sized from their header.
 
 // The decoder's view of what to build. The default builds everything; a selective context
 // (parquet/footer.cc, kSelective = true) can skip hooked fields and list elements without
