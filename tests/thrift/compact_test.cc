@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -249,6 +250,232 @@ TEST(StructCodecTest, BoolListsAndPageHeaders) {
     Status st = parquet::DecodePageHeader({pb.data(), n}, &arena, &t);
     EXPECT_TRUE(st.IsCorrupt()) << n;
   }
+}
+
+// Integers of one wire byte take their own path in ReadI16/I32/I64: the same values as the
+// general varint path, at the very end of the input too, and two-byte values still decode.
+TEST(CompactReaderTest, OneByteIntegersAtEveryWidth) {
+  for (int64_t v : {0, 1, -1, 63, -64, 64, -65}) {
+    BufferBuilder b;
+    {
+      CompactWriter w(&b);
+      ASSERT_TRUE(w.Ensure(10));
+      w.UnsafeZigZag(v);
+    }
+    const size_t n = static_cast<size_t>(b.size());
+    EXPECT_EQ(n, (v >= -64 && v <= 63) ? 1u : 2u) << v;
+    for (size_t pad : {0, 16}) {
+      std::string s(reinterpret_cast<const char*>(b.data()), n);
+      s.append(pad, '\x7f');
+      const uint8_t* p = reinterpret_cast<const uint8_t*>(s.data());
+      CompactReader r16(p, s.size()), r32(p, s.size()), r64(p, s.size());
+      int16_t a;
+      int32_t c;
+      int64_t d;
+      ASSERT_TRUE(r16.ReadI16(&a));
+      ASSERT_TRUE(r32.ReadI32(&c));
+      ASSERT_TRUE(r64.ReadI64(&d));
+      EXPECT_EQ(a, v);
+      EXPECT_EQ(c, v);
+      EXPECT_EQ(d, v);
+      EXPECT_EQ(r16.offset(), n);
+      EXPECT_EQ(r32.offset(), n);
+      EXPECT_EQ(r64.offset(), n);
+    }
+  }
+  CompactReader empty(nullptr, 0);
+  int32_t i;
+  EXPECT_FALSE(empty.ReadI32(&i));
+  EXPECT_EQ(empty.ErrorStatus().message(), "unexpected end of data (at byte 0 of 0)");
+}
+
+Status DecodeStatistics(const std::string& bytes, parquet::Statistics* st, size_t* consumed) {
+  CompactReader r(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  Arena arena;
+  DecodeAll ctx{&arena};
+  if (!DecodeStruct(r, ctx, *st)) return r.ErrorStatus();
+  *consumed = r.offset();
+  return Status::OK();
+}
+
+// The in-order pass matches id and wire type as one key: a known id with another wire type is
+// skipped like an unknown field; long-form headers and bools in their headers are placed in
+// order; a header with a delta and type 0 ends the struct as STOP does (as in the skipper); a
+// negative long-form id is unknown.
+TEST(StructCodecTest, InOrderPassKeys) {
+  parquet::Statistics st;
+  size_t consumed = 0;
+  std::string wrong_type = Bytes({0x18, 0x01, 'x',  // max (1) = "x"
+                                  0x28, 0x01, 'q',  // null_count (3) as a binary: skipped
+                                  0x16, 0x0e,       // distinct_count (4) = 7
+                                  0x31,             // is_max_value_exact (7) = true
+                                  0x12,             // is_min_value_exact (8) = false
+                                  0x00});
+  ASSERT_TRUE(DecodeStatistics(wrong_type, &st, &consumed).ok());
+  EXPECT_EQ(consumed, wrong_type.size());
+  EXPECT_EQ(*st.max, "x");
+  EXPECT_FALSE(st.null_count.has_value());
+  EXPECT_EQ(st.distinct_count, 7);
+  EXPECT_EQ(st.is_max_value_exact, true);
+  EXPECT_EQ(st.is_min_value_exact, false);
+
+  st = parquet::Statistics();
+  std::string long_form = Bytes({0x06, 0x06, 0x0a,  // long form: i64, id 3 (null_count) = 5
+                                 0x28, 0x01, 'v',   // max_value (5) = "v"
+                                 0x21,              // is_max_value_exact (7) = true
+                                 0x12,              // is_min_value_exact (8) = false
+                                 0x16, 0x03,        // nan_count (9) = -2
+                                 0x00});
+  ASSERT_TRUE(DecodeStatistics(long_form, &st, &consumed).ok());
+  EXPECT_EQ(consumed, long_form.size());
+  EXPECT_EQ(st.null_count, 5);
+  EXPECT_EQ(*st.max_value, "v");
+  EXPECT_EQ(st.is_max_value_exact, true);
+  EXPECT_EQ(st.is_min_value_exact, false);
+  EXPECT_EQ(st.nan_count, -2);
+  EXPECT_FALSE(st.max.has_value());
+
+  st = parquet::Statistics();
+  std::string typed_stop = Bytes({0x18, 0x01, 'x', 0x10, 0xff, 0xff});
+  ASSERT_TRUE(DecodeStatistics(typed_stop, &st, &consumed).ok());
+  EXPECT_EQ(consumed, 4u);
+  EXPECT_EQ(*st.max, "x");
+  EXPECT_FALSE(st.min.has_value());
+
+  st = parquet::Statistics();
+  std::string negative = Bytes({0x08, 0x01, 0x01, 'z',  // long form: binary, id -1: unknown
+                                0x28, 0x01, 'm',        // id 1 (max) = "m"
+                                0x00});
+  ASSERT_TRUE(DecodeStatistics(negative, &st, &consumed).ok());
+  EXPECT_EQ(consumed, negative.size());
+  EXPECT_EQ(*st.max, "m");
+
+  // Every truncation is Corrupt, never a partial success.
+  for (const std::string* s : {&wrong_type, &long_form, &negative}) {
+    for (size_t n = 0; n < s->size(); ++n) {
+      parquet::Statistics t;
+      EXPECT_TRUE(DecodeStatistics(s->substr(0, n), &t, &consumed).IsCorrupt()) << n;
+    }
+  }
+}
+
+// A model with `columns` x `row_groups` column chunks, each with a path and statistics.
+struct WideModel {
+  Arena arena;
+  std::vector<std::string> names;
+  parquet::FileMetaData md;
+};
+std::unique_ptr<WideModel> MakeWideModel(uint32_t columns, uint32_t row_groups) {
+  auto w = std::make_unique<WideModel>();
+  for (uint32_t c = 0; c < columns; ++c) w->names.push_back("c" + std::to_string(c));
+  auto list = [&](auto* tag, uint32_t n) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    T* p = *w->arena.AllocateArray<T>(n);
+    return List<T>(p, n);
+  };
+  parquet::FileMetaData& md = w->md;
+  md.schema = list(static_cast<parquet::SchemaElement*>(nullptr), columns + 1);
+  md.schema[0].name = "schema";
+  md.schema[0].num_children = static_cast<int32_t>(columns);
+  md.row_groups = list(static_cast<parquet::RowGroup*>(nullptr), row_groups);
+  for (uint32_t r = 0; r < row_groups; ++r) {
+    md.row_groups[r].columns = list(static_cast<parquet::ColumnChunk*>(nullptr), columns);
+    md.row_groups[r].num_rows = r + 1;
+    for (uint32_t c = 0; c < columns; ++c) {
+      parquet::ColumnMetaData& m = md.row_groups[r].columns[c].meta_data.emplace();
+      m.type = parquet::Type::INT64;
+      m.path_in_schema = list(static_cast<std::string_view*>(nullptr), 1);
+      m.path_in_schema[0] = w->names[c];
+      m.num_values = r + 1;
+      m.data_page_offset = int64_t{r} * 1000000 + c * 77;
+      parquet::Statistics* s = m.statistics.Emplace(&w->arena);
+      s->null_count = c % 3;
+      s->min_value = std::string_view(w->names[c]);
+    }
+  }
+  for (uint32_t c = 0; c < columns; ++c) md.schema[c + 1].name = w->names[c];
+  md.num_rows = row_groups;
+  return w;
+}
+
+// Row groups that all share one array of column chunks: as many chunks as the encoder's size
+// estimate needs, without the memory of that many distinct chunks.
+struct SharedChunksModel {
+  std::unique_ptr<WideModel> base;
+  std::vector<parquet::RowGroup> row_groups;
+};
+SharedChunksModel MakeSharedChunksModel(uint32_t columns, uint32_t row_groups) {
+  SharedChunksModel m;
+  m.base = MakeWideModel(columns, 1);
+  m.row_groups.assign(row_groups, m.base->md.row_groups[0]);
+  m.base->md.row_groups = List<parquet::RowGroup>(m.row_groups.data(), row_groups);
+  m.base->md.num_rows = row_groups;
+  return m;
+}
+
+// A footer whose estimate reaches kFooterHugeOutputThreshold, encoded into a fresh builder of the
+// default pool, goes on the huge-page pool; a builder with a pool of its own keeps it; both give
+// the same bytes. Footers below the threshold stay on the default pool, and a small one decodes
+// back to its model.
+TEST(FooterEncodeTest, VeryLargeFootersUseHugePagesWithIdenticalBytes) {
+  // 4096 + 128 per chunk + 64 per schema element: 300,000 chunks pass 32 MiB, 200,000 do not.
+  SharedChunksModel big = MakeSharedChunksModel(1000, 300);
+  BufferBuilder on_default;
+  ASSERT_TRUE(parquet::EncodeFileMetaData(big.base->md, &on_default).ok());
+  EXPECT_EQ(on_default.pool(), huge_page_memory_pool());
+  MemoryTracker tracker("own pool");
+  TrackedMemoryPool own(&tracker);
+  BufferBuilder on_own(&own);
+  ASSERT_TRUE(parquet::EncodeFileMetaData(big.base->md, &on_own).ok());
+  EXPECT_EQ(on_own.pool(), &own);
+  auto a = on_default.Finish();
+  auto b = on_own.Finish();
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_GT((*a)->size(), 300 * 1000 * 20);
+  EXPECT_TRUE((*a)->Equals(**b));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*a)->data()) % 64, 0u);
+
+  SharedChunksModel below = MakeSharedChunksModel(1000, 200);
+  BufferBuilder mid;
+  ASSERT_TRUE(parquet::EncodeFileMetaData(below.base->md, &mid).ok());
+  EXPECT_EQ(mid.pool(), default_memory_pool());
+
+  auto narrow = MakeWideModel(30, 4);
+  BufferBuilder small;
+  ASSERT_TRUE(parquet::EncodeFileMetaData(narrow->md, &small).ok());
+  EXPECT_EQ(small.pool(), default_memory_pool());
+  Arena arena;
+  parquet::FileMetaData back;
+  ASSERT_TRUE(parquet::DecodeFileMetaData({small.data(), static_cast<size_t>(small.size())}, &arena, &back).ok());
+  EXPECT_TRUE(back == narrow->md);
+}
+
+// The huge-page pool: 2 MiB-aligned mappings (one cache line of header), contents kept across
+// Reallocate, and every byte charged to the process tracker released on Free.
+TEST(FooterEncodeTest, HugePagePoolMapsAlignsAndReleases) {
+  MemoryPool* pool = huge_page_memory_pool();
+  MemoryTracker::Process()->Settle();
+  const int64_t before = MemoryTracker::Process()->current_bytes();
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(pool->Allocate(3 << 20, &p).ok());
+  EXPECT_EQ((reinterpret_cast<uintptr_t>(p) - 64) % (uintptr_t{2} << 20), 0u);
+  EXPECT_EQ(pool->UsableSize(p), (int64_t{4} << 20) - 64);
+  for (int i = 0; i < (3 << 20); i += 4096) p[i] = static_cast<uint8_t>(i >> 12);
+  MemoryTracker::Process()->Settle();
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes() - before, int64_t{4} << 20);
+  ASSERT_TRUE(pool->Reallocate(5 << 20, &p).ok());
+  EXPECT_EQ(pool->UsableSize(p), (int64_t{6} << 20) - 64);
+  for (int i = 0; i < (3 << 20); i += 4096) ASSERT_EQ(p[i], static_cast<uint8_t>(i >> 12)) << i;
+  MemoryTracker::Process()->Settle();
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes() - before, int64_t{6} << 20);
+  pool->Free(p);
+  MemoryTracker::Process()->Settle();
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
+  uint8_t* q = nullptr;
+  EXPECT_TRUE(pool->Allocate(int64_t{1} << 50, &q).IsOutOfMemory());
+  EXPECT_TRUE(pool->Allocate(-1, &q).IsInvalid());
+  MemoryTracker::Process()->Settle();
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
 }
 
 }  // namespace

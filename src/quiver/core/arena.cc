@@ -41,7 +41,58 @@ uint8_t* MapHuge(int64_t size) {
   return reinterpret_cast<uint8_t*>(begin);
 }
 
+// Allocations start one cache line into their mapping; the line before holds the mapping size.
+class HugePagePool final : public MemoryPool {
+ public:
+  Status Allocate(int64_t size, uint8_t** out) override {
+    if (size < 0) return Status::Invalid(fmt::format("negative allocation size {}", size));
+    if (size > (int64_t{1} << 48)) return Status::OutOfMemory(fmt::format("cannot map {} bytes", size));
+    const int64_t n = (size + kAlignment + Arena::kHugePageSize - 1) & ~(Arena::kHugePageSize - 1);
+    MemoryTracker* tracker = this->tracker();
+    if (!tracker->TryConsume(n)) return Status::OutOfMemory(tracker->LimitReport(n));
+    uint8_t* base = MapHuge(n);
+    if (base == nullptr) {
+      tracker->Release(n);
+      return Status::OutOfMemory(fmt::format("mmap of {} bytes failed", n));
+    }
+    std::memcpy(base, &n, sizeof(n));
+    *out = base + kAlignment;
+    return Status::OK();
+  }
+  Status Reallocate(int64_t new_size, uint8_t** ptr) override {
+    const int64_t old = UsableSize(*ptr);
+    if (new_size <= old) return Status::OK();
+    uint8_t* fresh = nullptr;
+    QUIVER_RETURN_NOT_OK(Allocate(new_size, &fresh));
+    std::memcpy(fresh, *ptr, static_cast<size_t>(old));
+    Free(*ptr);
+    *ptr = fresh;
+    return Status::OK();
+  }
+  void Free(uint8_t* ptr) override {
+    if (ptr == nullptr) return;
+    const int64_t n = MappingSize(ptr);
+    munmap(ptr - kAlignment, static_cast<size_t>(n));
+    tracker()->Release(n);
+  }
+  int64_t UsableSize(const uint8_t* ptr) const override { return MappingSize(ptr) - kAlignment; }
+  MemoryTracker* tracker() const override { return default_memory_pool()->tracker(); }
+  const char* backend_name() const override { return "huge-page-mmap"; }
+
+ private:
+  static int64_t MappingSize(const uint8_t* ptr) {
+    int64_t n;
+    std::memcpy(&n, ptr - kAlignment, sizeof(n));
+    return n;
+  }
+};
+
 }  // namespace
+
+MemoryPool* huge_page_memory_pool() {
+  static HugePagePool* pool = new HugePagePool();
+  return pool;
+}
 
 Arena& Arena::operator=(Arena&& other) noexcept {
   if (this != &other) {

@@ -87,4 +87,10 @@ class Arena {
   std::vector<std::pair<uint8_t*, int64_t>> huge_blocks_;  // own mappings (set_huge_pages)
 };
 
+// A MemoryPool whose every allocation is a mapping of its own on 2 MiB transparent huge pages
+// (like the arena's set_huge_pages blocks), unmapped on Free so the advice never outlives it.
+// For large buffers written once from start to end (an encoded wide footer), where the first
+// touches of 4 KB pages would cost more than the writing. Charged to the process tracker.
+MemoryPool* huge_page_memory_pool();
+
 }  // namespace quiver

@@ -98,6 +98,14 @@ class BufferBuilder {
   int64_t size() const { return size_; }
   int64_t capacity() const { return capacity_; }
   void Clear() { size_ = 0; }
+  MemoryPool* pool() const { return pool_; }
+  // Changes the pool of a builder that holds no buffer yet (before the first Reserve/Append,
+  // or after Finish); false otherwise.
+  bool set_pool(MemoryPool* pool) {
+    if (buffer_) return false;
+    pool_ = pool;
+    return true;
+  }
 
   Result<std::shared_ptr<Buffer>> Finish();
 

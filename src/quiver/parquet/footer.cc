@@ -144,7 +144,15 @@ Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) {
   // chain of copies, each into fresh pages. Reserved pages that stay unused are never touched.
   int64_t chunks = 0;
   for (const RowGroup& rg : md.row_groups) chunks += rg.columns.size();
-  QUIVER_RETURN_NOT_OK(out->Reserve(4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size())));
+  const int64_t estimate = 4096 + 128 * chunks + 64 * static_cast<int64_t>(md.schema.size());
+  // A very large footer written into a fresh buffer of the default pool goes on its own
+  // mapping of 2 MiB huge pages instead (core/arena.h): first touches of 4 KB pages were most
+  // of a cold encode of a 1,000,000-chunk footer (docs/parquet-footer.md). A caller's own pool
+  // is kept.
+  if (estimate >= kFooterHugeOutputThreshold && out->capacity() == 0 && out->pool() == default_memory_pool()) {
+    out->set_pool(huge_page_memory_pool());
+  }
+  QUIVER_RETURN_NOT_OK(out->Reserve(estimate));
   return EncodeOne(md, out);
 }
 Status EncodePageHeader(const PageHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }

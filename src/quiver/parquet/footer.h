@@ -54,6 +54,12 @@ class ParquetFooter {
 // set_prefault).
 inline constexpr int64_t kFooterArenaMaxBlock = int64_t{8} << 20;
 inline constexpr int64_t kFooterPrefaultThreshold = int64_t{1} << 20;
+// EncodeFileMetaData into an empty builder of the default pool reserves its estimate (128 bytes
+// per column chunk) on huge_page_memory_pool() from this size on. Below it the default pool
+// reuses freed memory from one footer to the next (a 13 MB reserve did), and fresh zeroed huge
+// pages cost more than that; the 128 MB reserves of 1,000,000-chunk footers were refaulted in
+// 4 KB pages on every encode.
+inline constexpr int64_t kFooterHugeOutputThreshold = int64_t{32} << 20;
 
 // Checks the magic and footer length of `file`, reads and decodes the footer. Messages start
 // with what is wrong ("footer length 4294967295 exceeds file size 1043"); callers add the path.
@@ -74,7 +80,9 @@ Status DecodeBloomFilterHeader(std::span<const uint8_t> bytes, Arena* arena, Blo
 Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, FileCryptoMetaData* out,
                                 size_t* consumed = nullptr);
 
-// Encoders append the compact-protocol bytes of one struct to `out`.
+// Encoders append the compact-protocol bytes of one struct to `out`. EncodeFileMetaData moves
+// an empty builder of the default pool to huge_page_memory_pool() for very large footers (see
+// kFooterHugeOutputThreshold); a builder with any other pool keeps it.
 Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out);
 Status EncodePageHeader(const PageHeader& h, BufferBuilder* out);
 Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out);

@@ -23,6 +23,14 @@ bool CompactReader::ReadVarintSlow(uint64_t* out) {
   return Fail(Error::kVarint);
 }
 
+bool CompactReader::ReadFieldKeyRare(uint32_t b, int32_t* key) {
+  int64_t v;
+  if (!ReadZigZag(&v)) return false;
+  if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
+  *key = static_cast<int32_t>(v) * 16 + static_cast<int32_t>(b);
+  return true;
+}
+
 namespace {
 
 using Error = CompactReader::Error;
