@@ -11,12 +11,12 @@
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
-#include "quiver/io/output_stream.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/memory_tracker.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "testing/corpus.h"
+#include "testing/parquet_bytes.h"
 
 namespace quiver::parquet {
 namespace {
@@ -102,15 +102,10 @@ std::string WriteTestFile(const std::string& name, int64_t rows, int64_t group_r
   }
   auto batch = std::make_shared<RecordBatch>(schema, rows,
                                              std::vector<Array>{*k.Finish(), *mode.Finish(), *comment.Finish()});
-  io::BufferOutputStream out;
   ParquetWriterOptions wopts;
   wopts.row_group_rows = group_rows;
-  auto w = ParquetFileWriter::Open(&out, schema, wopts);
-  EXPECT_TRUE(w.ok()) << w.status().ToString();
-  EXPECT_TRUE((*w)->Write(batch).ok());
-  EXPECT_TRUE((*w)->Close().ok());
-  auto bytes = out.Finish();
-  EXPECT_TRUE(bytes.ok());
+  auto bytes = testing::WriteParquetBytes(schema, {batch}, wopts);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
   const std::string path = "/tmp/quiver-reader-test-" + std::to_string(getpid()) + "-" + name + ".parquet";
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>((*bytes)->data()), (*bytes)->size());
   return path;
@@ -209,15 +204,10 @@ TEST(ParquetFileReader, ReadRowGroupsMatchesGroupByGroupOnAnyThreadCount) {
   }
   auto batch = std::make_shared<RecordBatch>(schema, rows,
                                              std::vector<Array>{*k.Finish(), *mode.Finish(), *comment.Finish()});
-  io::BufferOutputStream out;
   ParquetWriterOptions wopts;
   wopts.row_group_rows = 1500;
-  auto w = ParquetFileWriter::Open(&out, schema, wopts);
-  ASSERT_TRUE(w.ok()) << w.status().ToString();
-  ASSERT_TRUE((*w)->Write(batch).ok());
-  ASSERT_TRUE((*w)->Close().ok());
-  auto bytes = out.Finish();
-  ASSERT_TRUE(bytes.ok());
+  auto bytes = testing::WriteParquetBytes(schema, {batch}, wopts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
 
   ParquetReaderOptions serial;
   serial.thread_pool = nullptr;

@@ -12,10 +12,10 @@
 #include "quiver/core/memory_tracker.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
-#include "quiver/io/output_stream.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/reader/output_arena.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "testing/parquet_bytes.h"
 
 namespace quiver::parquet {
 namespace {
@@ -99,16 +99,11 @@ TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   }
   auto batch = std::make_shared<RecordBatch>(schema, rows,
                                              std::vector<Array>{*k.Finish(), *mode.Finish(), *comment.Finish()});
-  io::BufferOutputStream out;
   ParquetWriterOptions wopts;
   wopts.row_group_rows = 40000;
   wopts.column_encodings = {{"comment", Encoding::PLAIN}};
-  auto w = ParquetFileWriter::Open(&out, schema, wopts);
-  ASSERT_TRUE(w.ok()) << w.status().ToString();
-  ASSERT_TRUE((*w)->Write(batch).ok());
-  ASSERT_TRUE((*w)->Close().ok());
-  auto bytes = out.Finish();
-  ASSERT_TRUE(bytes.ok());
+  auto bytes = testing::WriteParquetBytes(schema, {batch}, wopts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   for (int threads : {1, 2}) {
     MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
     TrackedMemoryPool tracked(&tracker);

@@ -17,6 +17,7 @@
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "testing/corpus.h"
+#include "testing/parquet_bytes.h"
 #include "testing/random_array.h"
 
 namespace quiver::parquet {
@@ -41,14 +42,7 @@ std::shared_ptr<RecordBatch> RandomBatch(const SchemaPtr& schema, int64_t rows, 
   return std::make_shared<RecordBatch>(schema, rows, std::move(cols));
 }
 
-Result<std::shared_ptr<Buffer>> WriteFile(const SchemaPtr& schema, const std::vector<std::shared_ptr<RecordBatch>>& batches,
-                                          const ParquetWriterOptions& opts) {
-  io::BufferOutputStream out;
-  QUIVER_ASSIGN_OR_RETURN(auto w, ParquetFileWriter::Open(&out, schema, opts));
-  for (const auto& b : batches) QUIVER_RETURN_NOT_OK(w->Write(b));
-  QUIVER_RETURN_NOT_OK(w->Close());
-  return out.Finish();
-}
+using testing::WriteParquetBytes;
 
 Result<std::shared_ptr<RecordBatch>> ReadAll(std::shared_ptr<Buffer> bytes, std::unique_ptr<ParquetFileReader>* keep = nullptr) {
   QUIVER_ASSIGN_OR_RETURN(auto r, ParquetFileReader::Open(io::MemorySource(std::move(bytes))));
@@ -115,7 +109,7 @@ TEST_P(RoundTrip, RandomTablesReadBackEqual) {
   opts.page_version = GetParam().page_version;
   opts.row_group_rows = 3000;
   opts.page_size = 4096;
-  auto bytes = WriteFile(schema, batches, opts);
+  auto bytes = WriteParquetBytes(schema, batches, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -179,7 +173,7 @@ std::shared_ptr<RecordBatch> Extremes() {
 
 TEST(ParquetFileWriter, ExtremesRoundTripWithTypeOrderStatistics) {
   auto batch = Extremes();
-  auto bytes = WriteFile(batch->schema(), {batch}, {});
+  auto bytes = WriteParquetBytes(batch->schema(), {batch}, {});
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -213,7 +207,7 @@ TEST(ParquetFileWriter, NullsInANonNullableColumnAreAnError) {
   ASSERT_TRUE(b.Append(1).ok());
   ASSERT_TRUE(b.AppendNull().ok());
   auto batch = std::make_shared<RecordBatch>(schema, 2, std::vector<Array>{*b.Finish()});
-  auto bytes = WriteFile(schema, {batch}, {});
+  auto bytes = WriteParquetBytes(schema, {batch}, {});
   ASSERT_FALSE(bytes.ok());
   EXPECT_NE(bytes.status().ToString().find("not nullable"), std::string::npos) << bytes.status().ToString();
 }
@@ -253,7 +247,7 @@ TEST(ParquetFileWriter, RowGroupsInFlight) {
   }
   std::vector<std::shared_ptr<RecordBatch>> batches;
   for (int g = 0; g < 5; ++g) batches.push_back(make(g * 1000, false));
-  auto bytes = WriteFile(schema, batches, opts);
+  auto bytes = WriteParquetBytes(schema, batches, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -292,7 +286,7 @@ TEST_P(NestedRoundTrip, RandomNestedTablesReadBackEqual) {
   opts.page_version = GetParam().page_version;
   opts.row_group_rows = 3000;
   opts.page_size = 2048;
-  auto bytes = WriteFile(schema, batches, opts);
+  auto bytes = WriteParquetBytes(schema, batches, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -376,7 +370,7 @@ TEST(ParquetFileWriter, NestedEdgeCasesRoundTrip) {
     for (bool dict : {true, false}) {
       ParquetWriterOptions opts;
       opts.dictionary = dict;
-      auto bytes = WriteFile(schema, {batch}, opts);
+      auto bytes = WriteParquetBytes(schema, {batch}, opts);
       ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
       auto got = ReadAll(*bytes);
       ASSERT_TRUE(got.ok()) << got.status().ToString();
@@ -390,7 +384,7 @@ TEST(ParquetFileWriter, NullsUnderANonNullableNestedFieldAreAnError) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{field("l", list(int32(), /*value_nullable=*/false))});
   testing::RandomArrays gen(3);
   auto batch = std::make_shared<RecordBatch>(schema, 200, std::vector<Array>{gen.Make(schema->field(0).type, 200, 0.3)});
-  auto bytes = WriteFile(schema, {batch}, {});
+  auto bytes = WriteParquetBytes(schema, {batch}, {});
   ASSERT_FALSE(bytes.ok());
   EXPECT_NE(bytes.status().ToString().find("l.item' is not nullable"), std::string::npos) << bytes.status().ToString();
 }
@@ -414,7 +408,7 @@ TEST(ParquetFileWriter, HighCardinalityFallsBackToPlainAndLowKeepsDictionary) {
   auto batch = std::make_shared<RecordBatch>(schema, 50000, std::vector<Array>{*many.Finish(), *few.Finish()});
   ParquetWriterOptions opts;
   opts.dictionary_size_limit = 64 * 1024;  // 8192 int64 entries
-  auto bytes = WriteFile(schema, {batch}, opts);
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -440,7 +434,7 @@ TEST(ParquetFileWriter, ByteArrayStatisticsUseUnsignedByteOrder) {
   for (bool dict : {true, false}) {
     ParquetWriterOptions opts;
     opts.dictionary = dict;
-    auto bytes = WriteFile(schema, {batch}, opts);
+    auto bytes = WriteParquetBytes(schema, {batch}, opts);
     ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
     std::unique_ptr<ParquetFileReader> reader;
     auto got = ReadAll(*bytes, &reader);
@@ -465,7 +459,7 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
     ASSERT_TRUE(mod.Append(i % 20000).ok());  // 20000 distinct in the first 65536: kept as a dictionary
   }
   auto batch = std::make_shared<RecordBatch>(schema, 100000, std::vector<Array>{*id.Finish(), *mod.Finish()});
-  auto bytes = WriteFile(schema, {batch}, {});
+  auto bytes = WriteParquetBytes(schema, {batch}, {});
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -493,7 +487,7 @@ TEST(ParquetFileWriter, DictionaryRetriedEveryEighthRowGroupAfterGivingUp) {
   ParquetWriterOptions opts;
   opts.row_group_rows = kGroup;
   opts.dictionary_size_limit = 800;  // 100 int64 entries: 1000 distinct give up
-  auto bytes = WriteFile(schema, {batch}, opts);
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -545,7 +539,7 @@ TEST(ParquetFileWriter, ColumnEncodingsByOption) {
     opts.page_version = version;
     for (const auto& c : cols) opts.column_encodings.emplace_back(c.f.name, c.e);
     std::vector<std::shared_ptr<RecordBatch>> batches = {RandomBatch(schema, 3000, 5, 0.2), RandomBatch(schema, 1111, 6, 0.5)};
-    auto bytes = WriteFile(schema, batches, opts);
+    auto bytes = WriteParquetBytes(schema, batches, opts);
     ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
     std::unique_ptr<ParquetFileReader> reader;
     auto got = ReadAll(*bytes, &reader);
@@ -566,7 +560,7 @@ TEST(ParquetFileWriter, ColumnEncodingsByOption) {
   auto nested = std::make_shared<const Schema>(std::vector<Field>{field("s", struct_({field("a", int64()), field("b", utf8())}))});
   ParquetWriterOptions opts;
   opts.column_encodings = {{"s.a", Encoding::DELTA_BINARY_PACKED}};
-  auto ok = WriteFile(nested, {RandomBatch(nested, 100, 1, 0.1)}, opts);
+  auto ok = WriteParquetBytes(nested, {RandomBatch(nested, 100, 1, 0.1)}, opts);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   auto r = ParquetFileReader::Open(io::MemorySource(*ok));
   ASSERT_TRUE(r.ok());
@@ -601,7 +595,7 @@ TEST(ParquetFileWriter, RowGroupsByBytes) {
   ParquetWriterOptions opts;
   opts.row_group_bytes = 16 * 3000;
   // Batches of 10000, then 1000 rows: groups of 3000 rows, the last one partial.
-  auto bytes = WriteFile(schema, {batch, batch->Slice(0, 1000)}, opts);
+  auto bytes = WriteParquetBytes(schema, {batch, batch->Slice(0, 1000)}, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -611,7 +605,7 @@ TEST(ParquetFileWriter, RowGroupsByBytes) {
   EXPECT_EQ(rows, (std::vector<int64_t>{3000, 3000, 3000, 2000}));
   // The row limit still applies when it is the smaller.
   opts.row_group_rows = 2500;
-  bytes = WriteFile(schema, {batch}, opts);
+  bytes = WriteParquetBytes(schema, {batch}, opts);
   ASSERT_TRUE(bytes.ok());
   auto r = ParquetFileReader::Open(io::MemorySource(*bytes));
   ASSERT_TRUE(r.ok());
@@ -667,7 +661,7 @@ TEST(ParquetFileWriter, StringBoundsPerPageMatchByteOrder) {
     opts.dictionary = dict;
     opts.page_size = 16 << 10;
     opts.statistics_truncate_length = 0;
-    auto bytes = WriteFile(schema, {batch}, opts);
+    auto bytes = WriteParquetBytes(schema, {batch}, opts);
     ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
     std::unique_ptr<ParquetFileReader> reader;
     auto got = ReadAll(*bytes, &reader);
@@ -737,7 +731,7 @@ TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {
   opts.dictionary = false;
   opts.page_size = 8192;
   opts.row_group_rows = 12000;
-  auto bytes = WriteFile(schema, {batch}, opts);
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::unique_ptr<ParquetFileReader> reader;
   auto got = ReadAll(*bytes, &reader);
@@ -843,7 +837,7 @@ TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {
   }
   // Without the page index: no offsets in the chunks, nothing between the last chunk and the footer.
   opts.page_index = false;
-  auto plain = WriteFile(schema, {batch}, opts);
+  auto plain = WriteParquetBytes(schema, {batch}, opts);
   ASSERT_TRUE(plain.ok());
   auto r2 = ParquetFileReader::Open(io::MemorySource(*plain));
   ASSERT_TRUE(r2.ok());
@@ -875,7 +869,7 @@ TEST(ParquetFileWriter, CorpusFilesRewriteEqual) {
     auto want = ReadAll(*bytes);
     if (!want.ok()) continue;  // the reader refuses it (encrypted, unsupported, corrupt)
     SCOPED_TRACE(name);
-    auto again = WriteFile((*want)->schema(), {*want}, {});
+    auto again = WriteParquetBytes((*want)->schema(), {*want}, {});
     if (!again.ok()) {
       failed.push_back(name + ": " + again.status().ToString());
       continue;
