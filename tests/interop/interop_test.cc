@@ -14,6 +14,7 @@
 #include "quiver/io/output_stream.h"
 #include "quiver/jsonl/writer.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "testing/parquet_bytes.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
@@ -298,11 +299,7 @@ class NestedRows {
 Status WriteNested(const SchemaPtr& schema, const std::vector<std::shared_ptr<RecordBatch>>& batches,
                    const parquet::ParquetWriterOptions& opts, const std::string& parquet, const std::string& jsonl) {
   {
-    io::BufferOutputStream out;
-    QUIVER_ASSIGN_OR_RETURN(auto w, parquet::ParquetFileWriter::Open(&out, schema, opts));
-    for (const auto& b : batches) QUIVER_RETURN_NOT_OK(w->Write(b));
-    QUIVER_RETURN_NOT_OK(w->Close());
-    QUIVER_ASSIGN_OR_RETURN(auto bytes, out.Finish());
+    QUIVER_ASSIGN_OR_RETURN(auto bytes, testing::WriteParquetBytes(schema, batches, opts));
     std::ofstream(parquet, std::ios::binary).write(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   }
   io::BufferOutputStream out;

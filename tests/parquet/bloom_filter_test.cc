@@ -21,6 +21,7 @@
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "testing/corpus.h"
+#include "testing/parquet_bytes.h"
 
 namespace quiver::parquet {
 namespace {
@@ -190,11 +191,7 @@ TEST(BloomFilterWriter, RoundTripNoFalseNegativesAndTheTargetRate) {
   o.row_group_rows = 25000;  // three row groups: 25000, 25000, 10000
   o.bloom_filters = {{"id", {fpp, 0}}, {"name", {fpp, 0}}, {"price", {fpp, 0}}};
   o.column_encodings = {{"price", Encoding::BYTE_STREAM_SPLIT}};
-  io::BufferOutputStream out;
-  ASSERT_OK_AND_ASSIGN(auto w, ParquetFileWriter::Open(&out, schema, o));
-  ASSERT_OK(w->Write(batch));
-  ASSERT_OK(w->Close());
-  ASSERT_OK_AND_ASSIGN(auto bytes, out.Finish());
+  ASSERT_OK_AND_ASSIGN(auto bytes, testing::WriteParquetBytes(schema, {batch}, o));
   auto file = io::MemorySource(bytes);
 
   // The file still reads back whole.
@@ -274,11 +271,8 @@ TEST(BloomFilterWriter, NdvOptionSizesTheFilter) {
   ASSERT_OK_AND_ASSIGN(Array a, b.Finish());
   ParquetWriterOptions o;
   o.bloom_filters = {{"x", {0.01, 1000000}}};
-  io::BufferOutputStream out;
-  ASSERT_OK_AND_ASSIGN(auto w, ParquetFileWriter::Open(&out, schema, o));
-  ASSERT_OK(w->Write(std::make_shared<RecordBatch>(schema, 100, std::vector<Array>{a})));
-  ASSERT_OK(w->Close());
-  ASSERT_OK_AND_ASSIGN(auto bytes, out.Finish());
+  ASSERT_OK_AND_ASSIGN(auto bytes, testing::WriteParquetBytes(
+                                        schema, {std::make_shared<RecordBatch>(schema, 100, std::vector<Array>{a})}, o));
   auto file = io::MemorySource(bytes);
   ASSERT_OK_AND_ASSIGN(auto footer, ReadFooter(*file));
   ASSERT_OK_AND_ASSIGN(auto f, ReadBloomFilter(*file, *footer->metadata().row_groups[0].columns[0].meta_data));
@@ -412,10 +406,7 @@ TEST(BloomFilter, ProbeBytesFromText) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{field("i", int32()), field("l", int64()),
                                                                   field("d", float64()), field("s", utf8()),
                                                                   field("day", date32()), field("f", float32())});
-  io::BufferOutputStream out;
-  ASSERT_OK_AND_ASSIGN(auto w, ParquetFileWriter::Open(&out, schema, {}));
-  ASSERT_OK(w->Close());
-  ASSERT_OK_AND_ASSIGN(auto bytes, out.Finish());
+  ASSERT_OK_AND_ASSIGN(auto bytes, testing::WriteParquetBytes(schema, {}, {}));
   ASSERT_OK_AND_ASSIGN(auto footer, ReadFooter(*io::MemorySource(bytes)));
   ASSERT_OK_AND_ASSIGN(auto tree, SchemaTree::Make(footer->metadata().schema));
   const auto& c = tree.columns();
