@@ -84,7 +84,7 @@ class CountingPool final : public MemoryPool {
 
 // 300,000 rows (int64 without nulls, strings with nulls, long PLAIN strings without) read with
 // every chunk's output in arenas (blocks of 256 KiB, so chunks span and fill blocks, or blocks
-// grown to 1 MiB from a quarter of each loop's share) on 1 and 2 threads: the same values as a
+// grown to 1 MiB from half of each loop's share) on 1 and 2 threads: the same values as a
 // read without arenas, and nothing left charged afterwards.
 TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   auto schema = std::make_shared<const Schema>(
@@ -110,8 +110,8 @@ TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
       SCOPED_TRACE(::testing::Message() << "threads " << threads << " grow " << grow);
       MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
       TrackedMemoryPool tracked(&tracker);
-      // Fixed blocks of 256 KiB; or blocks allowed to grow to 1 MiB, which a quarter of each
-      // loop's share (about 15 MB over 1 or 2 loops) passes, so every block is 1 MiB.
+      // Fixed blocks of 256 KiB; or blocks allowed to grow to 1 MiB, which half of each loop's
+      // share of the uncompressed bytes passes at 1 and 2 loops, so every block is 1 MiB.
       const int64_t block = grow ? (1 << 20) - 64 : 256 * 1024;
       CountingPool pool(&tracked, block + 64);
       ThreadPool tp(threads);

@@ -430,14 +430,15 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       options_.thread_pool == nullptr
           ? 1
           : std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(options_.thread_pool->num_threads()), tasks.size()));
-  // Blocks grow with the read, to about a quarter of a loop's share of it (whole 2 MiB pages,
-  // header included): each block leaves the rest of the 2 MiB page its last buffer ends in
-  // resident and unused, so fewer blocks hold less (on lineitem's 1.14 GB at one thread, 34
-  // blocks of 32 MiB held 26 MB more than 9 of 128 MiB). Untouched block ends are not
-  // resident; the tracker is charged for them, at most one block per loop.
+  // Blocks grow with the read, to half a loop's share of its uncompressed bytes (whole 2 MiB
+  // pages, header included; decoded output is usually larger still, dictionaries expanded):
+  // each block leaves the rest of the 2 MiB page its last buffer ends in resident and unused,
+  // so fewer blocks hold less (lineitem's 1.14 GB at one thread peaked 26 MB lower in 128 MiB
+  // blocks than in 32 MiB ones). Untouched block ends are not resident; the tracker is charged
+  // for them, at most one block per loop.
   int64_t block_bytes = options_.output_block_bytes;
   if (use_arena) {
-    const int64_t share = total_bytes / static_cast<int64_t>(loop_count) / 4;
+    const int64_t share = total_bytes / static_cast<int64_t>(loop_count) / 2;
     const int64_t page = int64_t{2} << 20;
     if (share > block_bytes) {
       block_bytes = std::min((share + kAlignment + page - 1) / page * page - kAlignment,
