@@ -203,6 +203,31 @@ TEST(FlatColumnReader, DictionaryStringsOfManyPagesSizedOnce) {
   }
 }
 
+// A chunk of more dictionary indices than wait at once (4M; 4.5M here, 45 pages of 100,000) is
+// gathered in two steps, in order.
+TEST(FlatColumnReader, DictionaryStringsPastThePendingLimitKeepOrder) {
+  std::string chunk;
+  DictPage(&chunk, {"a", "bc", "def"});
+  constexpr int kPages = 45, kPerPage = 100000;
+  for (int p = 0; p < kPages; ++p) {
+    std::vector<int32_t> idx(kPerPage);
+    for (int i = 0; i < kPerPage; ++i) idx[static_cast<size_t>(i)] = (p * kPerPage + i) % 3;
+    AddPage(&chunk, DataV1(kPerPage, Encoding::RLE_DICTIONARY), Indices(idx, 2));
+  }
+  const int64_t n = int64_t{kPages} * kPerPage;
+  auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, n);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_EQ(a->length(), n);
+  const int32_t* off = a->data()->buffers[1]->data_as<int32_t>();
+  const char* bytes = reinterpret_cast<const char*>(a->data()->buffers[2]->data());
+  ASSERT_EQ(off[n], n / 3 * 6);
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t len = off[i + 1] - off[i];
+    ASSERT_EQ(len, i % 3 + 1) << "row " << i;
+    ASSERT_EQ(std::string_view(bytes + off[i], static_cast<size_t>(len)), std::string_view("abcdef" + len * (len - 1) / 2, static_cast<size_t>(len))) << "row " << i;
+  }
+}
+
 // A writer that gives up on the dictionary mid-chunk follows its dictionary pages with PLAIN
 // ones: the waiting dictionary strings come first, in order.
 TEST(FlatColumnReader, DictionaryStringsThenPlainFallbackKeepOrder) {
