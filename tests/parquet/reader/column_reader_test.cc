@@ -224,7 +224,8 @@ TEST(FlatColumnReader, DictionaryStringsPastThePendingLimitKeepOrder) {
   for (int64_t i = 0; i < n; ++i) {
     const int32_t len = off[i + 1] - off[i];
     ASSERT_EQ(len, i % 3 + 1) << "row " << i;
-    ASSERT_EQ(std::string_view(bytes + off[i], static_cast<size_t>(len)), std::string_view("abcdef" + len * (len - 1) / 2, static_cast<size_t>(len))) << "row " << i;
+    const std::string_view want("abcdef" + len * (len - 1) / 2, static_cast<size_t>(len));  // a, bc, def
+    ASSERT_EQ(std::string_view(bytes + off[i], static_cast<size_t>(len)), want) << "row " << i;
   }
 }
 

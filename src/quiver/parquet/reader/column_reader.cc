@@ -471,7 +471,8 @@ Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, i
   if (static_cast<int64_t>(pending.size()) < pending_n_ + n) pending.resize(static_cast<size_t>(pending_n_ + n));
   int32_t* idx = pending.data() + pending_n_;
   QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(idx, n));
-  const int64_t bytes = enc::DictionaryDecoder::ByteArrayLength(reinterpret_cast<const int32_t*>(dict_offsets_.data()), idx, n);
+  const auto* dict_offsets = reinterpret_cast<const int32_t*>(dict_offsets_.data());
+  const int64_t bytes = enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
   if (values_.size() + pending_bytes_ + bytes > std::numeric_limits<int32_t>::max()) {
     return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
   }
@@ -482,18 +483,17 @@ Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, i
 
 Status FlatDecoder::FlushDictionaryStrings() {
   if (pending_n_ == 0) return Status::OK();
-  const int64_t n = pending_n_;
-  pending_n_ = 0;
+  const int64_t n = pending_n_, bytes = pending_bytes_;
+  pending_n_ = pending_bytes_ = 0;
   if (offsets_.size() == 0) QUIVER_RETURN_NOT_OK(offsets_.AppendValue<int32_t>(0));
   QUIVER_RETURN_NOT_OK(offsets_.Reserve(n * 4));
-  QUIVER_RETURN_NOT_OK(values_.Reserve(pending_bytes_ + 32));  // slack for the fixed-size copies
+  QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + 32));  // slack for the fixed-size copies
   int32_t* off = reinterpret_cast<int32_t*>(offsets_.mutable_data() + offsets_.size());
   const int64_t end = enc::DictionaryDecoder::GatherByteArrays(
       reinterpret_cast<const int32_t*>(dict_offsets_.data()), dict_values_.data(), dict_values_.size() + 32,
       PendingIndices().data(), n, off, values_.mutable_data(), values_.size());
   offsets_.UnsafeSetSize(offsets_.size() + n * 4);
   values_.UnsafeSetSize(end);
-  pending_bytes_ = 0;
   return Status::OK();
 }
 

@@ -426,10 +426,9 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   int64_t total_bytes = 0;
   for (const Task& t : tasks) total_bytes += t.cost;
   const bool use_arena = total_bytes >= options_.output_arena_min_bytes;
-  const size_t loop_count =
-      options_.thread_pool == nullptr
-          ? 1
-          : std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(options_.thread_pool->num_threads()), tasks.size()));
+  const size_t pool_threads =
+      options_.thread_pool == nullptr ? 1 : static_cast<size_t>(options_.thread_pool->num_threads());
+  const size_t loop_count = std::max<size_t>(1, std::min(pool_threads, tasks.size()));
   // Blocks grow with the read, to half a loop's share of its uncompressed bytes (whole 2 MiB
   // pages, header included; decoded output is usually larger still, dictionaries expanded):
   // each block leaves the rest of the 2 MiB page its last buffer ends in resident and unused,
