@@ -142,6 +142,127 @@ TEST(FlatColumnReader, DictionaryStringsWithNulls) {
   EXPECT_EQ(ArrayToString(*a), R"(["pear", "apple", null, "", "pear"])");
 }
 
+// A dictionary of strings 0-40 bytes long (the gather's one-copy, two-copy and memcpy paths).
+std::vector<std::string> VariedEntries(int n) {
+  std::vector<std::string> e;
+  for (int i = 0; i < n; ++i) e.push_back(std::string(static_cast<size_t>(i % 41), static_cast<char>('a' + i % 26)));
+  return e;
+}
+
+// Deterministic indices below `dict_size`, with runs (RLE) and scattered stretches (bit-packed).
+std::vector<int32_t> PageIndices(int page, int n, int dict_size) {
+  std::vector<int32_t> idx;
+  uint32_t x = 2463534242u + static_cast<uint32_t>(page);
+  for (int i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    idx.push_back(i % 97 < 20 ? page % dict_size : static_cast<int32_t>(x % static_cast<uint32_t>(dict_size)));
+  }
+  return idx;
+}
+
+// Strings of a chunk's dictionary pages are gathered once at its end, into a values buffer
+// reserved for exactly their bytes (plus the 32 bytes of copy slack): its capacity shows that
+// it did not grow page by page (a second growth step would at least double it).
+TEST(FlatColumnReader, DictionaryStringsOfManyPagesSizedOnce) {
+  const auto entries = VariedEntries(300);
+  for (int16_t max_def : {0, 1}) {
+    std::string chunk;
+    DictPage(&chunk, entries);
+    std::vector<std::string> expected;
+    int64_t total = 0;
+    constexpr int kPages = 25, kPerPage = 1000;
+    for (int p = 0; p < kPages; ++p) {
+      const auto idx = PageIndices(p, kPerPage, static_cast<int>(entries.size()));
+      std::vector<int16_t> levels;
+      std::vector<int32_t> present;
+      for (int i = 0; i < kPerPage; ++i) {
+        const bool null = max_def == 1 && i % 7 == 3;
+        levels.push_back(null ? 0 : 1);
+        if (null) {
+          expected.push_back("<null>");
+          continue;
+        }
+        present.push_back(idx[static_cast<size_t>(i)]);
+        expected.push_back(entries[static_cast<size_t>(idx[static_cast<size_t>(i)])]);
+        total += static_cast<int64_t>(expected.back().size());
+      }
+      AddPage(&chunk, DataV1(kPerPage, Encoding::RLE_DICTIONARY),
+              (max_def ? V1Levels(levels, 1) : "") + Indices(present, 9));
+    }
+    auto a = Read(Column(Type::BYTE_ARRAY, max_def), utf8(), chunk, kPages * kPerPage);
+    ASSERT_TRUE(a.ok()) << a.status().ToString();
+    ASSERT_EQ(a->length(), kPages * kPerPage);
+    BinaryArray s(*a);
+    for (int64_t i = 0; i < a->length(); ++i) {
+      const std::string got = a->IsNull(i) ? "<null>" : std::string(s.GetView(i));
+      ASSERT_EQ(got, expected[static_cast<size_t>(i)]) << "max_def " << max_def << " row " << i;
+    }
+    const auto& bytes = a->data()->buffers[2];
+    EXPECT_EQ(bytes->size(), total);
+    EXPECT_EQ(bytes->capacity(), (total + 32 + 63) / 64 * 64) << "max_def " << max_def;
+  }
+}
+
+// A chunk of more dictionary indices than wait at once (4M; 4.5M here, 45 pages of 100,000) is
+// gathered in two steps, in order.
+TEST(FlatColumnReader, DictionaryStringsPastThePendingLimitKeepOrder) {
+  std::string chunk;
+  DictPage(&chunk, {"a", "bc", "def"});
+  constexpr int kPages = 45, kPerPage = 100000;
+  for (int p = 0; p < kPages; ++p) {
+    std::vector<int32_t> idx(kPerPage);
+    for (int i = 0; i < kPerPage; ++i) idx[static_cast<size_t>(i)] = (p * kPerPage + i) % 3;
+    AddPage(&chunk, DataV1(kPerPage, Encoding::RLE_DICTIONARY), Indices(idx, 2));
+  }
+  const int64_t n = int64_t{kPages} * kPerPage;
+  auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, n);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_EQ(a->length(), n);
+  const int32_t* off = a->data()->buffers[1]->data_as<int32_t>();
+  const char* bytes = reinterpret_cast<const char*>(a->data()->buffers[2]->data());
+  ASSERT_EQ(off[n], n / 3 * 6);
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t len = off[i + 1] - off[i];
+    ASSERT_EQ(len, i % 3 + 1) << "row " << i;
+    const std::string_view want("abcdef" + len * (len - 1) / 2, static_cast<size_t>(len));  // a, bc, def
+    ASSERT_EQ(std::string_view(bytes + off[i], static_cast<size_t>(len)), want) << "row " << i;
+  }
+}
+
+// A writer that gives up on the dictionary mid-chunk follows its dictionary pages with PLAIN
+// ones: the waiting dictionary strings come first, in order.
+TEST(FlatColumnReader, DictionaryStringsThenPlainFallbackKeepOrder) {
+  std::string chunk;
+  DictPage(&chunk, {"x", "a string longer than thirty-two bytes", ""});
+  AddPage(&chunk, DataV1(3, Encoding::RLE_DICTIONARY), Indices({0, 1, 2}, 2));
+  AddPage(&chunk, DataV1(2, Encoding::PLAIN_DICTIONARY), Indices({1, 0}, 2));
+  std::string plain;
+  for (std::string v : {"plain1", "p2"}) {
+    uint32_t len = static_cast<uint32_t>(v.size());
+    plain += std::string(reinterpret_cast<const char*>(&len), 4) + v;
+  }
+  AddPage(&chunk, DataV1(2, Encoding::PLAIN), plain);
+  auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, 7);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a), R"(["x", "a string longer than thirty-two bytes", "", )"
+                               R"("a string longer than thirty-two bytes", "x", "plain1", "p2"])");
+}
+
+// An index out of range in a later page is still caught (indices are checked as each page's
+// are decoded, not when the chunk's strings are gathered) and named with its page.
+TEST(FlatColumnReader, DictionaryIndexOutOfRangeInALaterPageIsCorrupt) {
+  std::string chunk;
+  DictPage(&chunk, {"a", "b"});
+  AddPage(&chunk, DataV1(2, Encoding::RLE_DICTIONARY), Indices({0, 1}, 2));
+  AddPage(&chunk, DataV1(2, Encoding::RLE_DICTIONARY), Indices({1, 2}, 2));
+  auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, 4);
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(a.status().IsCorrupt()) << a.status().ToString();
+  EXPECT_NE(a.status().ToString().find("page 2"), std::string::npos) << a.status().ToString();
+  EXPECT_NE(a.status().ToString().find("dictionary index 2 out of range"), std::string::npos)
+      << a.status().ToString();
+}
+
 TEST(FlatColumnReader, DictionaryIndexOutOfRangeIsCorrupt) {
   std::string chunk;
   DictPage(&chunk, {"a", "b"});

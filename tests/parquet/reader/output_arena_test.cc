@@ -83,8 +83,9 @@ class CountingPool final : public MemoryPool {
 };
 
 // 300,000 rows (int64 without nulls, strings with nulls, long PLAIN strings without) read with
-// every chunk's output in arenas (blocks of 256 KiB, so chunks span and fill blocks) on 1 and 2
-// threads: the same values as a read without arenas, and nothing left charged afterwards.
+// every chunk's output in arenas (blocks of 256 KiB, so chunks span and fill blocks, or blocks
+// grown to 1 MiB from half of each loop's share) on 1 and 2 threads: the same values as a
+// read without arenas, and nothing left charged afterwards.
 TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   auto schema = std::make_shared<const Schema>(
       std::vector<Field>{field("k", int64()), field("mode", utf8()), field("comment", utf8())});
@@ -105,35 +106,42 @@ TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   auto bytes = testing::WriteParquetBytes(schema, {batch}, wopts);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   for (int threads : {1, 2}) {
-    MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
-    TrackedMemoryPool tracked(&tracker);
-    CountingPool pool(&tracked, 256 * 1024 + 64);
-    ThreadPool tp(threads);
-    ParquetReaderOptions opts;
-    opts.pool = &pool;
-    opts.thread_pool = threads > 1 ? &tp : nullptr;
-    opts.output_arena_min_bytes = 0;
-    opts.output_block_bytes = 256 * 1024;
-    auto r = ParquetFileReader::Open(io::MemorySource(*bytes), opts);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    auto all = (*r)->ReadRowGroups();
-    ASSERT_TRUE(all.ok()) << all.status().ToString();
-    ASSERT_EQ(all->size(), 8u);
-    // k and comment have no nulls: their output went to arenas, whose blocks of 256 KiB (plus
-    // their header) nothing else allocates; larger buffers (k's) get blocks of their own.
-    EXPECT_GE(pool.count.load(), threads) << "threads " << threads;
-    int64_t offset = 0;
-    for (const auto& b : *all) {
-      for (int c = 0; c < 3; ++c) {
-        EXPECT_TRUE(b->column(c).Equals(batch->column(c).Slice(offset, b->num_rows())))
-            << "threads " << threads << " column " << c << " at row " << offset;
+    for (bool grow : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " grow " << grow);
+      MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
+      TrackedMemoryPool tracked(&tracker);
+      // Fixed blocks of 256 KiB; or blocks allowed to grow to 1 MiB, which half of each loop's
+      // share of the uncompressed bytes passes at 1 and 2 loops, so every block is 1 MiB.
+      const int64_t block = grow ? (1 << 20) - 64 : 256 * 1024;
+      CountingPool pool(&tracked, block + 64);
+      ThreadPool tp(threads);
+      ParquetReaderOptions opts;
+      opts.pool = &pool;
+      opts.thread_pool = threads > 1 ? &tp : nullptr;
+      opts.output_arena_min_bytes = 0;
+      opts.output_block_bytes = 256 * 1024;
+      opts.output_block_max_bytes = block;
+      auto r = ParquetFileReader::Open(io::MemorySource(*bytes), opts);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      auto all = (*r)->ReadRowGroups();
+      ASSERT_TRUE(all.ok()) << all.status().ToString();
+      ASSERT_EQ(all->size(), 8u);
+      // k and comment have no nulls: their output went to arenas, whose blocks (plus their
+      // header) nothing else allocates; larger buffers get blocks of their own.
+      EXPECT_GE(pool.count.load(), threads);
+      int64_t offset = 0;
+      for (const auto& b : *all) {
+        for (int c = 0; c < 3; ++c) {
+          EXPECT_TRUE(b->column(c).Equals(batch->column(c).Slice(offset, b->num_rows())))
+              << "threads " << threads << " column " << c << " at row " << offset;
+        }
+        offset += b->num_rows();
       }
-      offset += b->num_rows();
+      EXPECT_EQ(offset, rows);
+      r->reset();
+      all->clear();
+      EXPECT_EQ(tracker.current_bytes(), 0);
     }
-    EXPECT_EQ(offset, rows);
-    r->reset();
-    all->clear();
-    EXPECT_EQ(tracker.current_bytes(), 0) << "threads " << threads;
   }
 }
 

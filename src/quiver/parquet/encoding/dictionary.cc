@@ -187,6 +187,34 @@ Status DictionaryDecoder::DecodeFixed(const uint8_t* dict, int width, uint8_t* o
       });
 }
 
+int64_t DictionaryDecoder::ByteArrayLength(const int32_t* dict_offsets, const int32_t* idx, int64_t n) {
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
+  return total;
+}
+
+int64_t DictionaryDecoder::GatherByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data,
+                                            int64_t dict_readable, const int32_t* idx, int64_t n, int32_t* off,
+                                            uint8_t* dst, int64_t pos) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t start = dict_offsets[idx[i]];
+    const int32_t len = dict_offsets[idx[i] + 1] - start;
+    // Short strings (most dictionary entries) take one or two fixed 16-byte copies when the
+    // source has the bytes to read; the destination has the slack.
+    if (len <= 16 && start + 16 <= dict_readable) {
+      std::memcpy(dst + pos, dict_data + start, 16);
+    } else if (len <= 32 && start + 32 <= dict_readable) {
+      std::memcpy(dst + pos, dict_data + start, 16);
+      std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
+    } else if (len > 0) {
+      std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
+    }
+    pos += len;
+    off[i] = static_cast<int32_t>(pos);
+  }
+  return pos;
+}
+
 Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n,
                                            BufferBuilder* offsets, BufferBuilder* values, int64_t dict_readable) {
   if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
@@ -199,34 +227,17 @@ Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const ui
   if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
   int32_t* idx = indices.data();
   QUIVER_RETURN_NOT_OK(DecodeIndices(idx, n));
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
-  int64_t pos = values->size();
+  const int64_t total = ByteArrayLength(dict_offsets, idx, n);
+  const int64_t pos = values->size();
   if (pos + total > std::numeric_limits<int32_t>::max()) {
     return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
   }
-  QUIVER_RETURN_NOT_OK(values->Reserve(total + 32));  // slack for the fixed-size copies below
+  QUIVER_RETURN_NOT_OK(values->Reserve(total + 32));  // slack for the fixed-size copies
   const int64_t readable = std::max<int64_t>(dict_readable, dict_offsets[dict_size_]);
   int32_t* off = reinterpret_cast<int32_t*>(offsets->mutable_data() + offsets->size());
-  uint8_t* dst = values->mutable_data();
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t start = dict_offsets[idx[i]];
-    const int32_t len = dict_offsets[idx[i] + 1] - start;
-    // Short strings (most dictionary entries) take one or two fixed 16-byte copies when the
-    // source has the bytes to read; the destination has the slack.
-    if (len <= 16 && start + 16 <= readable) {
-      std::memcpy(dst + pos, dict_data + start, 16);
-    } else if (len <= 32 && start + 32 <= readable) {
-      std::memcpy(dst + pos, dict_data + start, 16);
-      std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
-    } else if (len > 0) {
-      std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
-    }
-    pos += len;
-    off[i] = static_cast<int32_t>(pos);
-  }
+  const int64_t end = GatherByteArrays(dict_offsets, dict_data, readable, idx, n, off, values->mutable_data(), pos);
   offsets->UnsafeSetSize(offsets->size() + n * 4);
-  values->UnsafeSetSize(pos);
+  values->UnsafeSetSize(end);
   return Status::OK();
 }
 

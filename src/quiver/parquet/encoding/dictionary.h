@@ -48,6 +48,18 @@ class DictionaryDecoder {
   Status DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n, BufferBuilder* offsets,
                           BufferBuilder* values, int64_t dict_readable = 0);
 
+  // The two halves of DecodeByteArrays, for a caller that gathers the indices of several pages
+  // at once (one exactly sized values buffer per column chunk, not one growth step per page).
+  // Total bytes of the entries `idx[0, n)` name (indices already range-checked, e.g. by
+  // DecodeIndices).
+  static int64_t ByteArrayLength(const int32_t* dict_offsets, const int32_t* idx, int64_t n);
+  // Copies the entries `idx[0, n)` name to `dst + pos`, writing their end offsets to
+  // `offsets[0, n)`. `dst` has room for pos + ByteArrayLength(...) + 32 bytes (the slack lets
+  // short values be copied in fixed 16-byte steps); the caller checked the end fits an int32.
+  // Returns the new end position.
+  static int64_t GatherByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t dict_readable,
+                                  const int32_t* idx, int64_t n, int32_t* offsets, uint8_t* dst, int64_t pos);
+
  private:
   Status Finish(int64_t got, int64_t n) const;
   template <typename OnRun, typename OnIndices>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "quiver/core/bit_util.h"
@@ -29,6 +30,18 @@ std::string EncName(Encoding e) {
   const char* n = EncodingName(e);
   return n ? std::string(n) : fmt::format("encoding {}", static_cast<int32_t>(e));
 }
+
+// Indices of dictionary-encoded string pages waiting to be gathered. Per thread, not per
+// decoder: a decoder lives for one column chunk, and a fresh vector per chunk is fresh memory
+// each time. A decoder gathers what it put here before its chunk's decode returns, and chunks
+// do not interleave on a thread.
+std::vector<int32_t>& PendingIndices() {
+  thread_local std::vector<int32_t> indices;
+  return indices;
+}
+// Past this many waiting indices (16 MiB of them) a chunk's strings are gathered in more than
+// one step; below it, in one.
+constexpr int64_t kMaxPendingIndices = int64_t{1} << 22;
 
 // Accumulates a chunk's non-null values in their physical form and its validity bits.
 class FlatDecoder {
@@ -67,6 +80,8 @@ class FlatDecoder {
 
   Status OnDictionary(const Page& page);
   Status OnData(const Page& page);
+  // After the last page: gathers the dictionary strings still waiting (see pending_n_).
+  Status Finish() { return FlushDictionaryStrings(); }
 
   int64_t rows() const { return rows_; }
   int64_t non_null() const { return non_null_; }
@@ -85,6 +100,8 @@ class FlatDecoder {
   Status StartValidity(int64_t valid_rows);
   Status GrowValidity(int64_t rows);
   Status DefRunsToValidity(enc::RleBitPackedDecoder* rle, int64_t n, int64_t* present);
+  Status DecodeDictionaryStrings(const uint8_t* data, int64_t size, int64_t n);
+  Status FlushDictionaryStrings();
 
   Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
                         const uint8_t** p, int64_t* left, int16_t* out, const char* what);
@@ -107,6 +124,13 @@ class FlatDecoder {
   int64_t dict_size_ = 0;
   BufferBuilder dict_values_;
   BufferBuilder dict_offsets_;
+  // Dictionary-encoded BYTE_ARRAY pages: their checked indices wait in PendingIndices() until
+  // the chunk ends (or a page of another encoding comes, or kMaxPendingIndices wait), then all
+  // their entries are copied into a values buffer reserved once for exactly their bytes.
+  // Growing the bytes page by page copied them at every step, and with a growth past
+  // mimalloc's huge-object size (16 MiB) each step was fresh memory, page faults included.
+  int64_t pending_n_ = 0;
+  int64_t pending_bytes_ = 0;
   std::vector<int16_t> levels_;
   enc::DictionaryDecoder dict_decoder_;
   enc::DeltaByteArrayDecoder delta_byte_array_;
@@ -365,6 +389,9 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
     return Status::OK();
   }
   if (physical_ == Type::BYTE_ARRAY) {
+    if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) return DecodeDictionaryStrings(data, size, n);
+    // Strings of earlier dictionary pages go first (a writer may fall back to another encoding).
+    QUIVER_RETURN_NOT_OK(FlushDictionaryStrings());
     if (offsets_.size() == 0) QUIVER_RETURN_NOT_OK(offsets_.AppendValue<int32_t>(0));
     switch (e) {
       case Encoding::PLAIN: {
@@ -372,13 +399,6 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
         d.Reset(data, size);
         return d.Decode(n, &offsets_, &values_);
       }
-      case Encoding::PLAIN_DICTIONARY:
-      case Encoding::RLE_DICTIONARY:
-        if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
-        QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
-        return dict_decoder_.DecodeByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
-                                              dict_values_.data(), n, &offsets_, &values_,
-                                              dict_values_.size() + 32);
       case Encoding::DELTA_LENGTH_BYTE_ARRAY:
         QUIVER_RETURN_NOT_OK(delta_length_.Reset(data, size));
         return delta_length_.Decode(n, &offsets_, &values_);
@@ -440,6 +460,40 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
       return unsupported();
   }
   values_.UnsafeSetSize(values_.size() + n * width_);
+  return Status::OK();
+}
+
+Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, int64_t n) {
+  if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+  QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+  if (pending_n_ > 0 && pending_n_ + n > kMaxPendingIndices) QUIVER_RETURN_NOT_OK(FlushDictionaryStrings());
+  std::vector<int32_t>& pending = PendingIndices();
+  if (static_cast<int64_t>(pending.size()) < pending_n_ + n) pending.resize(static_cast<size_t>(pending_n_ + n));
+  int32_t* idx = pending.data() + pending_n_;
+  QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(idx, n));
+  const auto* dict_offsets = reinterpret_cast<const int32_t*>(dict_offsets_.data());
+  const int64_t bytes = enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
+  if (values_.size() + pending_bytes_ + bytes > std::numeric_limits<int32_t>::max()) {
+    return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
+  }
+  pending_n_ += n;
+  pending_bytes_ += bytes;
+  return Status::OK();
+}
+
+Status FlatDecoder::FlushDictionaryStrings() {
+  if (pending_n_ == 0) return Status::OK();
+  const int64_t n = pending_n_, bytes = pending_bytes_;
+  pending_n_ = pending_bytes_ = 0;
+  if (offsets_.size() == 0) QUIVER_RETURN_NOT_OK(offsets_.AppendValue<int32_t>(0));
+  QUIVER_RETURN_NOT_OK(offsets_.Reserve(n * 4));
+  QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + 32));  // slack for the fixed-size copies
+  int32_t* off = reinterpret_cast<int32_t*>(offsets_.mutable_data() + offsets_.size());
+  const int64_t end = enc::DictionaryDecoder::GatherByteArrays(
+      reinterpret_cast<const int32_t*>(dict_offsets_.data()), dict_values_.data(), dict_values_.size() + 32,
+      PendingIndices().data(), n, off, values_.mutable_data(), values_.size());
+  offsets_.UnsafeSetSize(offsets_.size() + n * 4);
+  values_.UnsafeSetSize(end);
   return Status::OK();
 }
 
@@ -678,7 +732,7 @@ static Status DecodeAllPages(PageReader* pages, FlatDecoder* decoder, int64_t nu
     return Status::Corrupt(
         fmt::format("column chunk metadata says {} values, its pages hold {}", num_values, decoder->rows()));
   }
-  return Status::OK();
+  return decoder->Finish();
 }
 
 Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,

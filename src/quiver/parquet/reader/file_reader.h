@@ -30,10 +30,12 @@ struct ParquetReaderOptions {
   ThreadPool* thread_pool = ThreadPool::Default();
   MemoryPool* pool = default_memory_pool();
   // ReadRowGroups calls whose chunks hold at least this many uncompressed bytes lay the output
-  // of chunks without nulls back to back in blocks of `output_block_bytes`, one arena per
-  // decode loop (OutputArenaPool), instead of one allocation per buffer.
+  // of chunks without nulls back to back in blocks, one arena per decode loop
+  // (OutputArenaPool), instead of one allocation per buffer. A block is half a loop's share of
+  // the call's uncompressed bytes, within [output_block_bytes, output_block_max_bytes].
   int64_t output_arena_min_bytes = int64_t{64} << 20;
   int64_t output_block_bytes = (int64_t{32} << 20) - 64;
+  int64_t output_block_max_bytes = (int64_t{256} << 20) - 64;
 };
 
 class ParquetBatchReader;
