@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -147,7 +148,7 @@ class CsvReader::Impl {
   Status AdoptReadAhead(int64_t want);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
-  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly);
+  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity);
   Status ParseBlockMachine(uint32_t len, bool at_end);
   Status SplitMachine(uint32_t len, bool at_end, Chunk& c);
   void ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end);
@@ -645,7 +646,9 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   return Status::OK();
 }
 
-Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly) {
+// `after_parity` runs between the quote-parity pass and the chunk tasks (it queues the read of
+// the next block, which would otherwise take a worker from the short parity pass).
+Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity) {
   const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
   const uint8_t* data = base();
   // Each chunk's starting quote state is the parity of the quotes before it.
@@ -665,6 +668,7 @@ Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly)
     chunks_[i].start_in_quote = state ? ~uint64_t{0} : 0;
     state ^= parity[i];
   }
+  after_parity();
   {
     TaskGroup group(pool_);
     for (size_t i = 0; i < chunks_.size(); ++i) {
@@ -1068,15 +1072,19 @@ Status CsvReader::Impl::ProcessBlock() {
   // The next block is read on the pool while this one is parsed (one worker reads while the
   // others parse); the group's destructor waits for it on every return path.
   TaskGroup read_ahead(pool_);
-  if (pool_ != nullptr && !eof_) {
+  auto start_read_ahead = [&] {
+    if (pool_ == nullptr || eof_ || ahead_) return;
     ahead_ = true;
     ahead_status_ = Status::OK();
     read_ahead.Submit([this, target] { return ReadAhead(target); });
-  }
+  };
 
   bool anomaly = force_machine_;
-  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly));
-  if (anomaly) QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
+  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly, start_read_ahead));
+  if (anomaly) {
+    start_read_ahead();
+    QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
+  }
 
   // Results in order: the first problem stops the read.
   uint32_t consumed = len;
