@@ -330,6 +330,111 @@ TEST(CsvReader, RowLongerThanManyBlocks) {
   }
 }
 
+// With two threads the next block is read while the current one is parsed, and the row cut
+// by the block end is copied in front of it. Past the 4 MiB read on open, rows whose quoted
+// fields hold newlines and delimiters straddle hundreds of block ends (blocks of 3 KB); the
+// values, and the line and byte of an error near the end, are what the text says.
+TEST(CsvReader, ReadAheadKeepsRowsLinesAndBytesAcrossBlocks) {
+  std::string text = "id,note,amount\n";
+  std::string expected;
+  int64_t lines = 1;  // physical lines before the current row
+  const int bad_row = 210000;
+  int64_t bad_line = 0, bad_byte = 0;
+  for (int i = 0; i < 220000; ++i) {
+    const bool quoted = i % 7 == 3;
+    const std::string note = quoted ? fmt::format("first {}\nsecond, with \"\"quotes\"\"", i) : fmt::format("plain {}", i);
+    const std::string shown = quoted ? fmt::format("first {}\nsecond, with \"quotes\"", i) : note;
+    const std::string amount = i == bad_row ? "oops" : std::to_string(i * 3);
+    text += std::to_string(i) + "," + (quoted ? "\"" + note + "\"" : note) + ",";
+    if (i == bad_row) {
+      bad_line = lines + 1 + (quoted ? 1 : 0);
+      bad_byte = static_cast<int64_t>(text.size());
+    }
+    text += amount + "\n";
+    lines += quoted ? 2 : 1;
+    if (i < bad_row) expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+  }
+  ASSERT_GT(bad_byte, (int64_t{4} << 20) + 100 * 3000);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int threads : {1, 2}) {
+    CsvOptions o;
+    o.threads = threads;
+    o.block_size = 1500;
+    o.column_types = *types;
+    auto whole = Read(text, o);
+    EXPECT_EQ(whole.status().message(),
+              fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", bad_line, bad_byte))
+        << "threads " << threads;
+    // The rows before the bad one come out intact, batch by batch.
+    auto r = CsvReader::OpenBuffer(Bytes(text), o, "t.csv");
+    ASSERT_TRUE(r.ok());
+    std::string got;
+    for (;;) {
+      auto b = (*r)->Next();
+      if (!b.ok() || !*b) break;
+      got += Rows(**b);
+    }
+    EXPECT_EQ(got, expected.substr(0, got.size())) << "threads " << threads;
+    EXPECT_GT(got.size(), expected.size() / 2) << "threads " << threads;
+  }
+}
+
+// Rows of 100,000 bytes: longer than the 64 KiB in front of a block read ahead, shorter than a
+// block (256 KiB per thread), so a cut row and the block after it move to a buffer of their
+// own, every few blocks.
+TEST(CsvReader, ReadAheadTailLongerThanTheHeadroom) {
+  std::string text = "id,text,n\n";
+  std::string expected;
+  for (int i = 0; i < 60; ++i) {
+    const std::string long_text(100000 + i, static_cast<char>('a' + i % 26));
+    text += fmt::format("{},\"{}\",{}\n", i, long_text, -i);
+    expected += fmt::format("{}|{}|{}\n", i, long_text, -i);
+  }
+  for (int threads : {1, 2}) {
+    CsvOptions o;
+    o.threads = threads;
+    o.block_size = 128 << 10;
+    CsvReadStats st;
+    auto b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), expected) << "threads " << threads;
+    EXPECT_EQ(st.bytes_read, static_cast<int64_t>(text.size()));
+    EXPECT_EQ(st.rows_read, 60);
+  }
+}
+
+// UTF-16 input decodes to fewer bytes than the file holds, and each read needs room for whole
+// characters: across many blocks past the 4 MiB read on open (with and without read-ahead)
+// it reads as its UTF-8 twin.
+TEST(CsvReader, TranscodedInputAcrossManyBlocks) {
+  std::string utf8 = "k,v\n";
+  for (int i = 0; i < 300000; ++i) utf8 += fmt::format("{},caf\xC3\xA9 {}\n", i, i * 11);
+  std::string utf16 = "\xFF\xFE";
+  for (size_t i = 0; i < utf8.size(); ++i) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    if (c == 0xC3) {
+      utf16 += '\xE9';  // U+00E9 as one UTF-16 unit
+      utf16 += '\0';
+      ++i;
+      continue;
+    }
+    utf16 += static_cast<char>(c);
+    utf16 += '\0';
+  }
+  for (int threads : {1, 2}) {
+    CsvOptions o;
+    o.threads = threads;
+    o.block_size = 777;
+    auto want = Read(utf8, o);
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    auto b = Read(utf16, o);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), Rows(**want)) << "threads " << threads;
+    EXPECT_EQ((*b)->num_rows(), 300000);
+  }
+}
+
 TEST(CsvReader, CommentsAndSkipLines) {
   CsvOptions o;
   o.comment = '#';

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "quiver/columnar/concatenate.h"
+#include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/csv/convert.h"
 #include "quiver/csv/infer.h"
@@ -23,6 +25,18 @@ namespace quiver::csv {
 namespace {
 
 constexpr int64_t kSniffBytes = int64_t{4} << 20;
+// The next block is read this far into its buffer, so that the unfinished row at the end of
+// the current block (usually a few hundred bytes) can be copied in front of it.
+constexpr int64_t kHeadroom = int64_t{64} << 10;
+// Every read asks for at least this many bytes: a transcoding source needs room for whole
+// characters.
+constexpr int64_t kMinRead = 64;
+
+// Block buffers of megabytes live for the whole read: on 2 MiB huge pages one fault maps what
+// would take 512 faults of 4 KB pages (each one expensive under virtualisation).
+Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size) {
+  return Buffer::Allocate(size, size >= Arena::kHugePageSize ? huge_page_memory_pool() : default_memory_pool());
+}
 
 struct RowRef {
   uint32_t start;  // first byte of the row
@@ -130,9 +144,11 @@ class CsvReader::Impl {
 
  private:
   Status Fill(int64_t target);
+  Status ReadAhead(int64_t want);
+  Status AdoptReadAhead(int64_t want);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
-  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly);
+  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity);
   Status ParseBlockMachine(uint32_t len, bool at_end);
   Status SplitMachine(uint32_t len, bool at_end, Chunk& c);
   void ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end);
@@ -164,6 +180,15 @@ class CsvReader::Impl {
   std::shared_ptr<Buffer> buf_;
   int64_t start_ = 0, end_ = 0;  // unread data is buf_[start_, end_)
   bool eof_ = false;
+  // The next block, read into spare_[kHeadroom, ahead_end_) by a pool task while the current
+  // block is parsed (threads > 1); its status is reported when the block is taken up, so the
+  // current block's rows are delivered first, as they are without read-ahead.
+  std::shared_ptr<Buffer> spare_;
+  bool ahead_ = false;
+  bool ahead_eof_ = false;
+  int64_t ahead_end_ = 0;
+  Status ahead_status_;
+  bool row_fills_block_ = false;
   bool finished_ = false;
   int64_t lines_before_ = 0;  // physical lines before buf_[start_]
   int64_t offset_before_ = 0;  // decoded bytes before buf_[start_]
@@ -174,10 +199,13 @@ class CsvReader::Impl {
 };
 
 Status CsvReader::Impl::Fill(int64_t target) {
-  // Start small and double up to `target` while data keeps coming, so a small input never
+  // Reads until `target` unread bytes are buffered (or the input ends). A source of known
+  // size gets a buffer that holds it (up to a whole block and its headroom) at once; one of
+  // unknown size starts small and doubles while data keeps coming, so a small input never
   // pays for a block-sized buffer. Growing moves only the unread bytes.
+  auto capacity = [&] { return buf_->size() - 64; };
   auto grow_to = [&](int64_t size) -> Status {
-    QUIVER_ASSIGN_OR_RETURN(auto bigger, Buffer::Allocate(size + 64));
+    QUIVER_ASSIGN_OR_RETURN(auto bigger, AllocateBlockBuffer(size + 64));
     if (buf_ && end_ > start_) std::memcpy(bigger->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
     end_ -= start_;
     start_ = 0;
@@ -185,20 +213,84 @@ Status CsvReader::Impl::Fill(int64_t target) {
     return Status::OK();
   };
   if (!buf_) {
-    QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, 64 << 10)));
-  } else if (start_ > 0) {
-    std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
-    end_ -= start_;
-    start_ = 0;
+    int64_t first = std::min<int64_t>(target, 64 << 10);
+    const int64_t known = src_->raw_size();
+    if (known >= 0) first = std::clamp<int64_t>(known, first, std::max(target, opts_.block_size * threads_ + kHeadroom));
+    QUIVER_RETURN_NOT_OK(grow_to(first + kMinRead));
   }
-  while (!eof_ && end_ < target) {
-    const int64_t room = buf_->size() - 64;
-    if (end_ == room) QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, room * 2)));
-    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, buf_->size() - 64 - end_));
+  while (!eof_ && end_ - start_ < target) {
+    if (capacity() - end_ < kMinRead) {
+      if (capacity() < target + kMinRead) {
+        QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, capacity() * 2) + kMinRead));
+      } else {
+        std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
+        end_ -= start_;
+        start_ = 0;
+      }
+    }
+    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, capacity() - end_));
     if (n == 0) eof_ = true;
     end_ += n;
     stats_.bytes_read += n;
   }
+  return Status::OK();
+}
+
+// On a pool thread, while the current block is parsed: `want` bytes of the next block (or
+// a little more, or what is left) into spare_, after kHeadroom free bytes.
+Status CsvReader::Impl::ReadAhead(int64_t want) {
+  const int64_t stop = kHeadroom + want;
+  const int64_t cap = stop + kMinRead;
+  if (!spare_ || spare_->size() < cap + 64) {
+    auto fresh = AllocateBlockBuffer(cap + 64);
+    if (!fresh.ok()) {
+      ahead_status_ = fresh.status();
+      return Status::OK();
+    }
+    spare_ = std::move(*fresh);
+  }
+  int64_t end = kHeadroom;
+  bool eof = false;
+  while (end < stop) {
+    auto n = src_->Read(spare_->mutable_data() + end, cap - end);
+    if (!n.ok()) {
+      ahead_status_ = n.status();
+      break;
+    }
+    if (*n == 0) {
+      eof = true;
+      break;
+    }
+    end += *n;
+  }
+  ahead_end_ = end;
+  ahead_eof_ = eof;
+  return Status::OK();
+}
+
+// The block read ahead becomes the unread data, after the current block's unfinished tail:
+// the tail is copied into the headroom in front of it, or, when it is longer than that, both
+// parts move into a new buffer of at least `want` bytes.
+Status CsvReader::Impl::AdoptReadAhead(int64_t want) {
+  ahead_ = false;
+  QUIVER_RETURN_NOT_OK(ahead_status_);
+  const int64_t tail = end_ - start_;
+  const int64_t got = ahead_end_ - kHeadroom;
+  stats_.bytes_read += got;
+  if (tail <= kHeadroom) {
+    if (tail > 0) std::memcpy(spare_->mutable_data() + kHeadroom - tail, buf_->data() + start_, static_cast<size_t>(tail));
+    std::swap(buf_, spare_);
+    start_ = kHeadroom - tail;
+    end_ = ahead_end_;
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(auto merged, AllocateBlockBuffer(std::max(want, tail + got) + kMinRead + 64));
+    std::memcpy(merged->mutable_data(), buf_->data() + start_, static_cast<size_t>(tail));
+    if (got > 0) std::memcpy(merged->mutable_data() + tail, spare_->data() + kHeadroom, static_cast<size_t>(got));
+    buf_ = std::move(merged);
+    start_ = 0;
+    end_ = tail + got;
+  }
+  eof_ = ahead_eof_;
   return Status::OK();
 }
 
@@ -554,7 +646,9 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   return Status::OK();
 }
 
-Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly) {
+// `after_parity` runs between the quote-parity pass and the chunk tasks (it queues the read of
+// the next block, which would otherwise take a worker from the short parity pass).
+Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity) {
   const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
   const uint8_t* data = base();
   // Each chunk's starting quote state is the parity of the quotes before it.
@@ -574,6 +668,7 @@ Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly)
     chunks_[i].start_in_quote = state ? ~uint64_t{0} : 0;
     state ^= parity[i];
   }
+  after_parity();
   {
     TaskGroup group(pool_);
     for (size_t i = 0; i < chunks_.size(); ++i) {
@@ -941,7 +1036,10 @@ Status CsvReader::Impl::WriteRejects(const Chunk& c) {
 
 Status CsvReader::Impl::ProcessBlock() {
   const int64_t target = opts_.block_size * threads_;
-  QUIVER_RETURN_NOT_OK(Fill(std::max<int64_t>(target, (end_ - start_) * 2)));
+  // One row filled the last block (nothing consumed): this round reads twice as much.
+  const int64_t want = std::max<int64_t>(target, row_fills_block_ ? (end_ - start_) * 2 : 0);
+  if (ahead_) QUIVER_RETURN_NOT_OK(AdoptReadAhead(want));
+  QUIVER_RETURN_NOT_OK(Fill(want));
   int64_t avail = end_ - start_;
   if (avail > int64_t{kPositionMask}) {
     return Status::Invalid(fmt::format("{}: a single row longer than 2 GiB (line {})", name_, lines_before_ + 1));
@@ -971,9 +1069,22 @@ Status CsvReader::Impl::ProcessBlock() {
   }
   chunks_.back().end = len;
 
+  // The next block is read on the pool while this one is parsed (one worker reads while the
+  // others parse); the group's destructor waits for it on every return path.
+  TaskGroup read_ahead(pool_);
+  auto start_read_ahead = [&] {
+    if (pool_ == nullptr || eof_ || ahead_) return;
+    ahead_ = true;
+    ahead_status_ = Status::OK();
+    read_ahead.Submit([this, target] { return ReadAhead(target); });
+  };
+
   bool anomaly = force_machine_;
-  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly));
-  if (anomaly) QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
+  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly, start_read_ahead));
+  if (anomaly) {
+    start_read_ahead();
+    QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
+  }
 
   // Results in order: the first problem stops the read.
   uint32_t consumed = len;
@@ -997,13 +1108,14 @@ Status CsvReader::Impl::ProcessBlock() {
     }
     c.batches.clear();
   }
-  // consumed == 0 (one row fills the block): the next round's Fill doubles the buffer.
+  QUIVER_RETURN_NOT_OK(read_ahead.Wait());
   // The splits counted every line break of the block; the unconsumed tail's are not ours yet.
   int64_t breaks = 0;
   for (const auto& c : chunks_) breaks += c.line_breaks;
   lines_before_ += breaks - CountLineBreaks(data + consumed, len - consumed);
   offset_before_ += consumed;
   start_ += consumed;
+  row_fills_block_ = consumed == 0;
   if (at_end && start_ >= end_) finished_ = true;
   return Status::OK();
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "quiver/csv/state_machine.h"
@@ -118,13 +120,25 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   std::unique_ptr<uint32_t[]> pos_storage(new uint32_t[sample.size() + 1]);
   std::vector<char> delims = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
   std::vector<char> quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\0', '\''};
+  // A delimiter or quote character that the sample does not contain splits it exactly as
+  // any other absent one (and an absent quote as no quote, whatever the escape, which acts
+  // only inside quotes): such candidates score the same as the first of them, which wins
+  // the tie, so only that one is evaluated.
+  bool present[256] = {};
+  for (unsigned char ch : sample) present[ch] = true;
   auto search = [&](char comment) {
     Candidate best;
+    std::set<std::tuple<int, int, int>> seen;
     for (char q : quotes) {
       std::vector<char> escapes = o.escape ? std::vector<char>{*o.escape} : std::vector<char>{q, '\\'};
       if (q == '\0') escapes = {'\0'};
+      const bool quotes_here = q != '\0' && present[static_cast<uint8_t>(q)];
       for (char e : escapes) {
         for (char d : delims) {
+          const int d_key = present[static_cast<uint8_t>(d)] ? static_cast<uint8_t>(d) : -1;
+          const auto key = quotes_here ? std::make_tuple(static_cast<int>(static_cast<uint8_t>(q)), static_cast<int>(static_cast<uint8_t>(e)), d_key)
+                                       : std::make_tuple(-1, -1, d_key);
+          if (!seen.insert(key).second) continue;
           Dialect dialect;
           dialect.delimiter = d;
           dialect.quote = q;
