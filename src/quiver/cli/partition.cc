@@ -524,12 +524,7 @@ Status PartitionedParquetWriter::Commit() {
   committed_ = true;
   io::UnregisterTempDirectory(temp_slot_);
   temp_slot_ = -1;
-  const fs::path parent = fs::path(dir_).has_parent_path() ? fs::path(dir_).parent_path() : fs::path(".");
-  const int dfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  io::SyncParentDirectory(dir_);
   return Status::OK();
 }
 

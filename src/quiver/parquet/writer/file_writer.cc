@@ -320,6 +320,7 @@ Status ParquetFileWriter::FinishRowGroup() {
     info.total_compressed_size = c.size();
     info.data_pages = c.data_pages;
     info.data_encoding = c.data_encoding;
+    info.codec = c.codec;
     info.null_count = c.null_count;
     info.min = std::move(c.min);
     info.max = std::move(c.max);
@@ -462,7 +463,7 @@ Status ParquetFileWriter::Close() {
       const auto& names = leaf.path.path_in_schema;
       QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, static_cast<int64_t>(names.size())));
       for (size_t k = 0; k < names.size(); ++k) m.path_in_schema[k] = names[k];
-      m.codec = static_cast<CompressionCodec>(options_.codec);
+      m.codec = static_cast<CompressionCodec>(c.codec);
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;
       m.total_compressed_size = c.total_compressed_size;

@@ -69,6 +69,7 @@ class ParquetFileWriter {
     int64_t num_values = 0, total_uncompressed_size = 0, total_compressed_size = 0;
     int32_t data_pages = 0;
     Encoding data_encoding = Encoding::PLAIN;
+    compress::Codec codec = compress::Codec::kUncompressed;
     int64_t null_count = 0;
     std::optional<std::string> min, max;
     bool min_exact = true, max_exact = true;
