@@ -179,6 +179,12 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     }
   }
   w->history_.resize(w->leaves_.size());
+  w->memory_ = static_cast<int64_t>(sizeof(ParquetFileWriter) +
+                                    w->leaves_.size() * (sizeof(Leaf) + sizeof(ColumnChunkHistory)));
+  for (const Leaf& leaf : w->leaves_) {
+    for (const auto& n : leaf.path.path_in_schema) w->memory_ += static_cast<int64_t>(sizeof(n) + n.capacity());
+    w->memory_ += static_cast<int64_t>(leaf.path.fields.capacity() * sizeof(void*));
+  }
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
@@ -352,6 +358,15 @@ Status ParquetFileWriter::FinishRowGroup() {
     info.bloom_filter_length = static_cast<int32_t>(buf.size());
     QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
     c.bloom_filter.reset();
+  }
+  // What the footer's part of this group keeps in memory until Close.
+  auto heap = [](const std::optional<std::string>& v) -> int64_t {
+    return v && v->capacity() > 15 ? static_cast<int64_t>(v->capacity()) + 1 : 0;
+  };
+  memory_ += static_cast<int64_t>(sizeof(RowGroupInfo) + rg.columns.capacity() * sizeof(ChunkInfo));
+  for (const ChunkInfo& c : rg.columns) {
+    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(EncodedChunk::Page));
+    for (const auto& p : c.pages) memory_ += heap(p.min) + heap(p.max);
   }
   row_groups_.push_back(std::move(rg));
   rows_written_ += g->rows;
