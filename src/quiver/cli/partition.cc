@@ -80,8 +80,7 @@ class BlockBuffer {
   // At least `need` contiguous bytes to write at; *room says how many there are.
   Result<uint8_t*> Room(int64_t need, int64_t* room) {
     if (blocks_.empty() || blocks_.back()->capacity() - used_ < need) {
-      // From 256 bytes: thousands of partitions each holding a few rows of every column must
-      // not each hold kilobytes.
+      // From 256 bytes: most partitions gather a few rows at a time.
       const int64_t next = blocks_.empty() ? 256 : std::min<int64_t>(blocks_.back()->capacity() * 2, 64 << 10);
       QUIVER_ASSIGN_OR_RETURN(auto b, Buffer::Allocate(std::max(need, next), pool_));
       if (!blocks_.empty()) QUIVER_RETURN_NOT_OK(blocks_.back()->Resize(used_));
@@ -119,6 +118,26 @@ class BlockBuffer {
   int64_t used_ = 0;  // in the last block
   int64_t size_ = 0, held_ = 0;
 };
+
+// `len` bytes from src to dst in fixed-size moves that stay inside both values (short strings
+// copied through memcpy would cost a library call each).
+inline void CopyValue(uint8_t* dst, const uint8_t* src, int32_t len) {
+  if (len >= 16) {
+    int32_t k = 0;
+    for (; k + 16 <= len; k += 16) std::memcpy(dst + k, src + k, 16);
+    if (k < len) std::memcpy(dst + len - 16, src + len - 16, 16);
+  } else if (len >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + len - 8, src + len - 8, 8);
+  } else if (len >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + len - 4, src + len - 4, 4);
+  } else if (len > 0) {
+    dst[0] = src[0];
+    dst[len / 2] = src[len / 2];
+    dst[len - 1] = src[len - 1];
+  }
+}
 
 // Rows of one column gathered from the batches a partition's rows came in (validity bits, values,
 // string offsets and bytes), for a spill segment or a row group: used for one partition at a
@@ -165,7 +184,7 @@ class ColumnAccumulator {
           const int32_t r = rows[static_cast<size_t>(i)];
           const int32_t len = offsets[r + 1] - offsets[r];
           if (put + len > room) break;
-          std::memcpy(dst + put, data + offsets[r], static_cast<size_t>(len));
+          CopyValue(dst + put, data + offsets[r], len);
           put += len;
         }
         data_.Commit(put);
@@ -180,12 +199,29 @@ class ColumnAccumulator {
     } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
       const int w = t.byte_width();
       const uint8_t* src = a.buffers[1]->data() + a.offset * w;
-      QUIVER_RETURN_NOT_OK(PutFixed(
-          0,
-          [&](uint8_t* dst, int64_t i) {
-            std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
-          },
-          w, n));
+      // Copies of a width known at compile time are moves, not a library call per value.
+      auto put = [&]<int W>() {
+        return PutFixed(
+            0,
+            [&](uint8_t* dst, int64_t i) {
+              std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * W, static_cast<size_t>(W));
+            },
+            W, n);
+      };
+      switch (w) {
+        case 1: QUIVER_RETURN_NOT_OK(put.template operator()<1>()); break;
+        case 2: QUIVER_RETURN_NOT_OK(put.template operator()<2>()); break;
+        case 4: QUIVER_RETURN_NOT_OK(put.template operator()<4>()); break;
+        case 8: QUIVER_RETURN_NOT_OK(put.template operator()<8>()); break;
+        case 16: QUIVER_RETURN_NOT_OK(put.template operator()<16>()); break;
+        default:
+          QUIVER_RETURN_NOT_OK(PutFixed(
+              0,
+              [&](uint8_t* dst, int64_t i) {
+                std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
+              },
+              w, n));
+      }
     } else {
       return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
     }
