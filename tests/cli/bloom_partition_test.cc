@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "quiver/io/file.h"
@@ -147,6 +148,21 @@ std::map<std::string, int64_t> RowsByPartition(const fs::path& dir, int* files) 
   return rows;
 }
 
+// A partition's rows, in order, from its files part-00000.parquet, part-00001.parquet, ... as
+// CSV without the header; *files says how many there were.
+std::string PartitionRows(const std::string& folder, int* files) {
+  std::string all;
+  for (*files = 0; fs::exists(fmt::format("{}/part-{:05d}.parquet", folder, *files)); ++*files) {
+    auto c = RunCli(fmt::format("cat {}/part-{:05d}.parquet --format csv", folder, *files));
+    EXPECT_EQ(c.exit_code, 0) << c.err;
+    all += c.out.substr(c.out.find('\n') + 1);
+  }
+  return all;
+}
+
+// Row groups of 40 rows: each partition writes one every 2 or 3 batches, opening its file then;
+// with 4 files open at once, the least recently written is finished and its partition goes on
+// in a new file, its rows in order across them.
 TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
   const std::string csv = Path("in.csv");
   {
@@ -158,33 +174,36 @@ TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
   const std::string pq = Path("in.parquet");
   ASSERT_EQ(RunCli("convert " + csv + " " + pq + " --row-group-size 500").exit_code, 0);
   const std::string out = Path("parts");
-  auto r = RunCli("convert " + pq + " " + out + " --partition-by k --max-open-partitions 4 --bloom-filter v");
+  auto r = RunCli("convert " + pq + " " + out +
+                  " --partition-by k --max-open-partitions 4 --row-group-size 40 --bloom-filter v");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("6000 rows"), std::string::npos) << r.err;
   int files = 0;
   auto rows = RowsByPartition(out, &files);
   EXPECT_EQ(rows.size(), 30u);
   for (const auto& [part, n] : rows) EXPECT_EQ(n, 200) << part;
-  // 12 batches each touching all 30 partitions with 4 files open: every batch reopens them.
-  EXPECT_EQ(files, 30 * 12);
-  EXPECT_TRUE(fs::exists(out + "/k=k0/part-00011.parquet"));
-  EXPECT_FALSE(fs::exists(out + "/k=k0/part-00012.parquet"));
-  // Rows of one partition in order across its files.
-  std::string all;
-  for (int f = 0; f < 12; ++f) {
-    auto c = RunCli(fmt::format("cat {}/k=k3/part-{:05d}.parquet --format csv", out, f));
-    ASSERT_EQ(c.exit_code, 0) << c.err;
-    all += c.out.substr(c.out.find('\n') + 1);
-  }
+  EXPECT_GT(files, 30);
+  int k3_files = 0;
+  const std::string all = PartitionRows(out + "/k=k3", &k3_files);
+  EXPECT_GT(k3_files, 1);
   std::string want;
   for (int i = 0; i < 6000; ++i) {
     if ((i * 7) % 30 == 3) want += std::to_string(i) + "," + std::to_string(i % 13) + "\n";
   }
   EXPECT_EQ(all, want);
+  // Every row group but a file's last holds 40 rows.
+  for (int f = 0; f < k3_files; ++f) {
+    auto file = io::OpenFile(fmt::format("{}/k=k3/part-{:05d}.parquet", out, f));
+    ASSERT_TRUE(file.ok());
+    auto footer = parquet::ReadFooter(**file);
+    ASSERT_TRUE(footer.ok());
+    const auto& groups = (*footer)->metadata().row_groups;
+    for (size_t g = 0; g + 1 < groups.size(); ++g) EXPECT_EQ(groups[g].num_rows, 40) << f << " " << g;
+  }
 
   // Without the cap: one file per partition.
   const std::string out2 = Path("parts2");
-  ASSERT_EQ(RunCli("convert " + pq + " " + out2 + " --partition-by k").exit_code, 0);
+  ASSERT_EQ(RunCli("convert " + pq + " " + out2 + " --partition-by k --row-group-size 40").exit_code, 0);
   RowsByPartition(out2, &files);
   EXPECT_EQ(files, 30);
   r = RunCli("convert " + pq + " " + Path("parts3") + " --partition-by k --bloom-filter k");
@@ -195,9 +214,23 @@ TEST_F(BloomPartition, MaxOpenPartitionsContinuesPartitionsInNewFiles) {
   EXPECT_FALSE(fs::exists(Path("parts3")));
 }
 
-// --partition-buffer-mb 1 with 500 partitions each getting rows in all 40 batches: the budget
-// writes partitions out early as row groups into their open files, never into new files.
-TEST_F(BloomPartition, BufferBudgetFlushesRowGroupsNotFiles) {
+// The row groups of one file, by their row counts.
+std::vector<int64_t> RowGroupRows(const std::string& path) {
+  std::vector<int64_t> out;
+  auto file = io::OpenFile(path);
+  EXPECT_TRUE(file.ok()) << path;
+  if (!file.ok()) return out;
+  auto footer = parquet::ReadFooter(**file);
+  EXPECT_TRUE(footer.ok()) << path;
+  if (!footer.ok()) return out;
+  for (const auto& rg : (*footer)->metadata().row_groups) out.push_back(rg.num_rows);
+  return out;
+}
+
+// --partition-buffer-mb 1 with 500 partitions each getting rows in all 40 batches (~9 MB of
+// strings): past the budget the partitions' rows go to the spill file, and come back whole when
+// their files are written: one file and one row group of all 80 rows per partition.
+TEST_F(BloomPartition, BufferBudgetSpillsRowsAndKeepsRowGroupsWhole) {
   const std::string csv = Path("wide.csv");
   const std::string pad(200, 'x');
   {
@@ -215,20 +248,76 @@ TEST_F(BloomPartition, BufferBudgetFlushesRowGroupsNotFiles) {
   EXPECT_EQ(files, 500);
   EXPECT_EQ(rows.size(), 500u);
   for (const auto& [part, n] : rows) EXPECT_EQ(n, 80) << part;
-  // 40 batches of ~9 MB of strings against 1 MiB: k=7 was written in several row groups.
-  auto m = RunCli("meta " + out + "/k=7/part-00000.parquet");
-  ASSERT_EQ(m.exit_code, 0) << m.err;
-  const size_t at = m.out.find("row groups: ");
-  ASSERT_NE(at, std::string::npos) << m.out;
-  EXPECT_GT(std::stoi(m.out.substr(at + 12)), 1) << m.out;
+  EXPECT_EQ(RowGroupRows(out + "/k=7/part-00000.parquet"), std::vector<int64_t>{80});
   auto c = RunCli("cat " + out + "/k=7/part-00000.parquet --format csv");
   ASSERT_EQ(c.exit_code, 0) << c.err;
   std::string want = "id,s\n";
   for (int i = 7; i < 40000; i += 500) want += std::to_string(i) + "," + pad + std::to_string(i) + "\n";
   EXPECT_EQ(c.out, want);
+  // The spill file had no name in the tree.
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    EXPECT_EQ(e.path().filename().string().rfind(".spill", 0), std::string::npos) << e.path();
+  }
   r = RunCli("convert " + pq + " " + Path("wparts2") + " --partition-by k --partition-buffer-mb 0");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(fs::exists(Path("wparts2")));
+}
+
+// A lineitem sample (~8 MB of CSV) under a 1 MiB budget, by its 7 ship modes with row groups
+// of 5000 rows and by its 2,526 ship dates with the default row group size: every row is in its
+// partition, in input order (read back equal to the input's rows with that value, by quiver's
+// reader), one file per partition, and every row group full but each file's last (the ship
+// dates: each file one row group of all its rows, gathered back from the spill file).
+TEST_F(BloomPartition, SmallBudgetKeepsValuesAndFullRowGroups) {
+  const std::string csv = Path("li.csv");
+  ASSERT_EQ(RunCli("gen lineitem --rows 60000 -o " + csv).exit_code, 0);
+  const std::string all = Path("li.parquet");
+  ASSERT_EQ(RunCli("convert " + csv + " " + all).exit_code, 0);
+  for (const auto& [col, group] : std::vector<std::pair<std::string, int>>{{"l_shipmode", 5000}, {"l_shipdate", 122880}}) {
+    const std::string out = Path("li-" + col);
+    auto r = RunCli(fmt::format("convert {} {} --partition-by {} --partition-buffer-mb 1 --row-group-size {}", csv, out,
+                                col, group));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::set<std::string> parts;
+    int64_t total = 0, files = 0, groups = 0, small = 0;
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+      if (!e.is_regular_file()) continue;
+      ++files;
+      parts.insert(e.path().parent_path().string());
+      const auto g = RowGroupRows(e.path().string());
+      ASSERT_FALSE(g.empty()) << e.path();
+      for (size_t i = 0; i + 1 < g.size(); ++i) small += g[i] != group;
+      for (int64_t n : g) total += n;
+      groups += static_cast<int64_t>(g.size());
+      EXPECT_LE(g.back(), group) << e.path();
+    }
+    EXPECT_EQ(total, 60000) << col;
+    EXPECT_EQ(files, static_cast<int64_t>(parts.size())) << col;
+    EXPECT_EQ(small, 0) << col;
+    // At most one partial row group per partition.
+    EXPECT_LE(groups, 60000 / group + static_cast<int64_t>(parts.size())) << col;
+    // Two partitions' rows against the whole file's rows with that value, in order.
+    const std::vector<std::string> values =
+        col == "l_shipmode" ? std::vector<std::string>{"AIR", "TRUCK"} : std::vector<std::string>{"1995-03-15", "1998-08-01"};
+    std::string kept;
+    for (const char* c : {"l_orderkey", "l_partkey", "l_suppkey", "l_linenumber", "l_quantity", "l_extendedprice",
+                          "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate", "l_commitdate",
+                          "l_receiptdate", "l_shipinstruct", "l_shipmode", "l_comment"}) {
+      if (c == col) continue;
+      kept += kept.empty() ? c : std::string(",") + c;
+    }
+    for (const std::string& v : values) {
+      // The partition's files lack the partition column.
+      auto want = RunCli(fmt::format("cat {} --where \"{} = {}\" --columns {} --format csv", all, col, v, kept));
+      ASSERT_EQ(want.exit_code, 0) << want.err;
+      const std::string expect = want.out.substr(want.out.find('\n') + 1);
+      int n = 0;
+      const std::string got = PartitionRows(out + "/" + col + "=" + v, &n);
+      EXPECT_EQ(n, 1) << col << "=" << v;
+      EXPECT_FALSE(got.empty()) << col << "=" << v;
+      EXPECT_EQ(got, expect) << col << "=" << v;
+    }
+  }
 }
 
 // `quiver convert - OUT --partition-by k` reading a pipe this test feeds; once partition files

@@ -236,7 +236,7 @@ Status RunConvert(const ConvertArgs& a) {
     if (!batch.ok()) return csv_reader ? batch.status() : batch.status().WithContext(a.in);
     if (!*batch) break;
     rows += (*batch)->num_rows();
-    if (parts) QUIVER_RETURN_NOT_OK(parts->Write(**batch));
+    if (parts) QUIVER_RETURN_NOT_OK(parts->Write(*batch));
     else if (pq_writer) QUIVER_RETURN_NOT_OK(pq_writer->Write(*batch));
     else if (json_writer) QUIVER_RETURN_NOT_OK(json_writer->Write(**batch));
     else QUIVER_RETURN_NOT_OK(csv_writer->Write(**batch));

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <span>
 
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/atomic_file.h"
@@ -73,14 +74,17 @@ void AppendEscaped(std::string_view s, std::string* out) {
 // allocator, about doubling the memory the rows take.
 class BlockBuffer {
  public:
+  // The Buffer object, its shared_ptr control block and its slot, beside its bytes.
+  static constexpr int64_t kBlockOverhead = 128;
   explicit BlockBuffer(MemoryPool* pool) : pool_(pool) {}
   // At least `need` contiguous bytes to write at; *room says how many there are.
   Result<uint8_t*> Room(int64_t need, int64_t* room) {
     if (blocks_.empty() || blocks_.back()->capacity() - used_ < need) {
-      const int64_t next = blocks_.empty() ? 1024 : std::min<int64_t>(blocks_.back()->capacity() * 2, 64 << 10);
+      // From 256 bytes: most partitions gather a few rows at a time.
+      const int64_t next = blocks_.empty() ? 256 : std::min<int64_t>(blocks_.back()->capacity() * 2, 64 << 10);
       QUIVER_ASSIGN_OR_RETURN(auto b, Buffer::Allocate(std::max(need, next), pool_));
       if (!blocks_.empty()) QUIVER_RETURN_NOT_OK(blocks_.back()->Resize(used_));
-      held_ += b->capacity();
+      held_ += b->capacity() + kBlockOverhead;
       blocks_.push_back(std::move(b));
       used_ = 0;
     }
@@ -115,17 +119,35 @@ class BlockBuffer {
   int64_t size_ = 0, held_ = 0;
 };
 
-// Rows of one column gathered for a partition's next row group: validity bits in a growing
-// buffer (an eighth of a byte a row), values, string offsets and bytes in BlockBuffers. A
-// partition holds its rows' bytes, not an array per batch it appeared in (thousands of
-// partitions getting a few rows from each batch made the arrays' own objects outweigh the
-// rows many times over).
+// `len` bytes from src to dst in fixed-size moves that stay inside both values (short strings
+// copied through memcpy would cost a library call each).
+inline void CopyValue(uint8_t* dst, const uint8_t* src, int32_t len) {
+  if (len >= 16) {
+    int32_t k = 0;
+    for (; k + 16 <= len; k += 16) std::memcpy(dst + k, src + k, 16);
+    if (k < len) std::memcpy(dst + len - 16, src + len - 16, 16);
+  } else if (len >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + len - 8, src + len - 8, 8);
+  } else if (len >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + len - 4, src + len - 4, 4);
+  } else if (len > 0) {
+    dst[0] = src[0];
+    dst[len / 2] = src[len / 2];
+    dst[len - 1] = src[len - 1];
+  }
+}
+
+// Rows of one column gathered from the batches a partition's rows came in (validity bits, values,
+// string offsets and bytes), for a spill segment or a row group: used for one partition at a
+// time, so its buffers' own overhead does not grow with the partition count.
 class ColumnAccumulator {
  public:
   ColumnAccumulator(TypePtr type, MemoryPool* pool)
       : type_(std::move(type)), pool_(pool), validity_(pool), bits_(pool), values_(pool), data_(pool) {}
 
-  Status Append(const ArrayData& a, const std::vector<int32_t>& rows) {
+  Status Append(const ArrayData& a, std::span<const int32_t> rows) {
     const int64_t n = static_cast<int64_t>(rows.size());
     const DataType& t = *type_;
     // Validity for every row (dropped at Finish when nothing is null).
@@ -162,7 +184,7 @@ class ColumnAccumulator {
           const int32_t r = rows[static_cast<size_t>(i)];
           const int32_t len = offsets[r + 1] - offsets[r];
           if (put + len > room) break;
-          std::memcpy(dst + put, data + offsets[r], static_cast<size_t>(len));
+          CopyValue(dst + put, data + offsets[r], len);
           put += len;
         }
         data_.Commit(put);
@@ -177,12 +199,29 @@ class ColumnAccumulator {
     } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
       const int w = t.byte_width();
       const uint8_t* src = a.buffers[1]->data() + a.offset * w;
-      QUIVER_RETURN_NOT_OK(PutFixed(
-          0,
-          [&](uint8_t* dst, int64_t i) {
-            std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
-          },
-          w, n));
+      // Copies of a width known at compile time are moves, not a library call per value.
+      auto put = [&]<int W>() {
+        return PutFixed(
+            0,
+            [&](uint8_t* dst, int64_t i) {
+              std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * W, static_cast<size_t>(W));
+            },
+            W, n);
+      };
+      switch (w) {
+        case 1: QUIVER_RETURN_NOT_OK(put.template operator()<1>()); break;
+        case 2: QUIVER_RETURN_NOT_OK(put.template operator()<2>()); break;
+        case 4: QUIVER_RETURN_NOT_OK(put.template operator()<4>()); break;
+        case 8: QUIVER_RETURN_NOT_OK(put.template operator()<8>()); break;
+        case 16: QUIVER_RETURN_NOT_OK(put.template operator()<16>()); break;
+        default:
+          QUIVER_RETURN_NOT_OK(PutFixed(
+              0,
+              [&](uint8_t* dst, int64_t i) {
+                std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
+              },
+              w, n));
+      }
     } else {
       return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
     }
@@ -216,8 +255,11 @@ class ColumnAccumulator {
     return Array(out);
   }
 
-  // Bytes its buffers hold.
-  int64_t held() const { return validity_.capacity() + bits_.capacity() + values_.held() + data_.held(); }
+  // Bytes it holds: its buffers and itself.
+  int64_t held() const {
+    return static_cast<int64_t>(sizeof(*this)) + validity_.capacity() + bits_.capacity() + values_.held() + data_.held();
+  }
+  int64_t length() const { return length_; }
 
  private:
   // n values of w bytes, put(dst, i) writing the i-th, in runs as long as the block has room.
@@ -266,15 +308,22 @@ struct PartitionedParquetWriter::Part {
   std::unique_ptr<parquet::ParquetFileWriter> writer;  // null while no file is open
   int files = 0;              // files started; the next is part-<files>.parquet
   uint64_t last_write = 0;
-  std::vector<ColumnAccumulator> columns;  // rows for its next row group, one per data column
-  int64_t rows_held = 0;
-  int64_t held = 0;           // bytes the accumulators hold
-  std::vector<int32_t> rows;  // rows of the current batch
+  // The rows it holds for its next row group, as row numbers in retained input batches: `runs`
+  // says how many of `rows`, in order, belong to which batch (its retained slot). A row costs
+  // the partition 4 bytes; the batches are counted once, however many partitions share them.
+  std::vector<int32_t> rows;
+  std::vector<std::pair<int64_t, int32_t>> runs;  // (slot, row count)
+  // Rows written out to the spill file to keep within the budget, oldest first; read back,
+  // ahead of the rows held, when the partition writes its next row group.
+  std::vector<SpillSegment> spilled;
+  int64_t rows_spilled = 0;
+  int64_t held = 0;      // bytes it counts against the budget (Recount)
   ~Part() {
     writer.reset();
     stream.reset();
     if (fd >= 0) ::close(fd);
   }
+  int64_t rows_held() const { return static_cast<int64_t>(rows.size()); }
 };
 
 Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(
@@ -336,6 +385,8 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
 
 PartitionedParquetWriter::~PartitionedParquetWriter() {
   parts_.clear();
+  spill_stream_.reset();
+  if (spill_fd_ >= 0) ::close(spill_fd_);
   if (!committed_ && !temp_dir_.empty()) {
     std::error_code ec;
     fs::remove_all(temp_dir_, ec);
@@ -348,34 +399,199 @@ PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::str
   if (it != parts_.end()) return it->second.get();
   auto part = std::make_unique<Part>();
   part->relative = key;
-  for (const Field& f : data_schema_->fields()) part->columns.emplace_back(f.type, options_.pool);
   Part* p = part.get();
   order_.push_back(p);
   parts_.emplace(key, std::move(part));
   return p;
 }
 
-Status PartitionedParquetWriter::Drain(Part* p) {
-  if (p->rows_held == 0) return Status::OK();
-  std::vector<Array> columns;
-  columns.reserve(p->columns.size());
-  for (ColumnAccumulator& c : p->columns) {
-    QUIVER_ASSIGN_OR_RETURN(Array a, c.Finish());
-    columns.push_back(std::move(a));
+void PartitionedParquetWriter::Recount(Part* p) {
+  // The part itself, its name twice (here and in the key maps), its row lists and spill index.
+  int64_t n = static_cast<int64_t>(sizeof(Part) + 2 * p->relative.capacity() + p->rows.capacity() * sizeof(int32_t) +
+                                   p->runs.capacity() * sizeof(p->runs[0]) + p->spilled.capacity() * sizeof(SpillSegment));
+  if (p->writer) n += p->writer->memory_estimate() + kStreamBuffer;
+  buffered_ += n - p->held;
+  p->held = n;
+}
+
+void PartitionedParquetWriter::Release(int64_t slot) {
+  Retained& r = retained_[static_cast<size_t>(slot - retained_base_)];
+  if (--r.parts > 0) return;
+  buffered_ -= r.bytes;
+  r.bytes = 0;
+  r.batch.reset();
+  while (!retained_.empty() && retained_.front().batch == nullptr) {
+    retained_.pop_front();
+    ++retained_base_;
   }
-  auto batch = std::make_shared<RecordBatch>(data_schema_, p->rows_held, std::move(columns));
-  buffered_ -= p->held;
-  p->held = 0;
-  p->rows_held = 0;
+}
+
+Result<std::vector<Array>> PartitionedParquetWriter::Gather(Part* p) {
+  std::vector<ColumnAccumulator> acc;
+  acc.reserve(data_columns_.size());
+  for (const Field& f : data_schema_->fields()) acc.emplace_back(f.type, options_.pool);
+  size_t at = 0;
+  for (const auto& [slot, count] : p->runs) {
+    const RecordBatch& batch = *retained_[static_cast<size_t>(slot - retained_base_)].batch;
+    const std::span<const int32_t> rows(p->rows.data() + at, static_cast<size_t>(count));
+    for (size_t c = 0; c < data_columns_.size(); ++c) {
+      QUIVER_RETURN_NOT_OK(acc[c].Append(*batch.column(data_columns_[c]).data(), rows).WithContext(p->relative));
+    }
+    at += static_cast<size_t>(count);
+  }
+  std::vector<Array> out;
+  out.reserve(acc.size());
+  for (ColumnAccumulator& c : acc) {
+    QUIVER_ASSIGN_OR_RETURN(Array a, c.Finish());
+    out.push_back(std::move(a));
+  }
+  for (const auto& run : p->runs) Release(run.first);
+  p->rows.clear();
+  p->rows.shrink_to_fit();
+  p->runs.clear();
+  p->runs.shrink_to_fit();
+  return out;
+}
+
+Status PartitionedParquetWriter::Spill(Part* p) {
+  if (p->rows.empty()) return Status::OK();
+  const int64_t n = p->rows_held();
+  QUIVER_ASSIGN_OR_RETURN(std::vector<Array> columns, Gather(p));
+  return SpillArrays(p, columns, n);
+}
+
+// A spilled segment: per data column its length and null count, then its buffers (validity,
+// values or offsets, string bytes), each as a byte count (-1: none) and the bytes, padded to 16
+// so that values read back in place are aligned for any type.
+Status PartitionedParquetWriter::SpillArrays(Part* p, const std::vector<Array>& columns, int64_t rows) {
+  if (spill_fd_ < 0) {
+    std::string path = (fs::path(temp_dir_) / ".spill-XXXXXX").string();
+    spill_fd_ = ::mkostemp(path.data(), O_CLOEXEC);
+    if (spill_fd_ < 0) return Status::FromErrno(errno, path);
+    // Nameless from now on: gone with the process whatever happens, never renamed into place.
+    ::unlink(path.c_str());
+    spill_stream_ = std::make_unique<io::FdOutputStream>(spill_fd_, path);
+  }
+  SpillSegment seg;
+  seg.offset = spill_stream_->Tell();
+  seg.rows = rows;
+  static constexpr uint8_t kZeros[16] = {};
+  for (const Array& a : columns) {
+    const ArrayData& d = *a.data();
+    if (d.offset != 0) return Status::Invalid("partition spill: a sliced array");  // Gather's never are
+    const int64_t head[2] = {d.length, d.null_count};
+    QUIVER_RETURN_NOT_OK(spill_stream_->Write(head, sizeof(head)));
+    for (size_t b = 0; b < 3; ++b) {
+      const Buffer* buf = b < d.buffers.size() ? d.buffers[b].get() : nullptr;
+      const int64_t size = buf != nullptr ? buf->size() : -1;
+      QUIVER_RETURN_NOT_OK(spill_stream_->Write(&size, sizeof(size)));
+      if (size <= 0) continue;
+      QUIVER_RETURN_NOT_OK(spill_stream_->Write(buf->data(), size));
+      QUIVER_RETURN_NOT_OK(spill_stream_->Write(kZeros, (16 - size % 16) % 16));
+    }
+  }
+  seg.length = spill_stream_->Tell() - seg.offset;
+  p->spilled.push_back(seg);
+  p->rows_spilled += seg.rows;
+  Recount(p);
+  ++budget_flushes_;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<RecordBatch>> PartitionedParquetWriter::ReadSpilled(const SpillSegment& seg) {
+  QUIVER_RETURN_NOT_OK(spill_stream_->Flush());
+  QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> bytes, Buffer::Allocate(seg.length, options_.pool));
+  for (int64_t got = 0; got < seg.length;) {
+    const ssize_t n = ::pread(spill_fd_, bytes->mutable_data() + got, static_cast<size_t>(seg.length - got), seg.offset + got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? Status::FromErrno(errno, "partition spill file") : Status::IOError("partition spill file: short read");
+    got += n;
+  }
+  int64_t at = 0;
+  auto take = [&](int64_t* v) {
+    std::memcpy(v, bytes->data() + at, sizeof(*v));
+    at += static_cast<int64_t>(sizeof(*v));
+  };
+  std::vector<Array> columns;
+  for (const Field& f : data_schema_->fields()) {
+    auto d = std::make_shared<ArrayData>();
+    d->type = f.type;
+    take(&d->length);
+    take(&d->null_count);
+    const size_t nbuf = f.type->is_binary_like() ? 3 : 2;
+    d->buffers.resize(nbuf);
+    for (size_t b = 0; b < 3; ++b) {
+      int64_t size = 0;
+      take(&size);
+      if (size < 0) continue;
+      if (b < nbuf) d->buffers[b] = Buffer::Slice(bytes, at, size);
+      at += size + (16 - size % 16) % 16;
+    }
+    if (at > seg.length || d->length != seg.rows) return Status::IOError("partition spill file: a segment does not parse");
+    columns.emplace_back(std::move(d));
+  }
+  return std::make_shared<RecordBatch>(data_schema_, seg.rows, std::move(columns));
+}
+
+Status PartitionedParquetWriter::Drain(Part* p, bool whole) {
+  const int64_t total = p->rows_spilled + p->rows_held();
+  // Only whole row groups unless the file is finishing: the rows past the last one go back to
+  // the spill file, so that no small row group is left between full ones.
+  const int64_t write = whole ? total : total - total % options_.row_group_rows;
+  if (write == 0) return Status::OK();
+  if (p->writer == nullptr) QUIVER_RETURN_NOT_OK(OpenFile(p));
+  p->last_write = ++clock_;
+  // The spilled rows first, in the order they came, then the rows held.
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (const SpillSegment& seg : p->spilled) {
+    auto batch = ReadSpilled(seg);
+    if (!batch.ok()) return batch.status().WithContext(p->relative);
+    batches.push_back(std::move(*batch));
+  }
+  p->spilled.clear();
+  p->spilled.shrink_to_fit();
+  p->rows_spilled = 0;
+  if (!p->rows.empty()) {
+    const int64_t n = p->rows_held();
+    QUIVER_ASSIGN_OR_RETURN(std::vector<Array> columns, Gather(p));
+    batches.push_back(std::make_shared<RecordBatch>(data_schema_, n, std::move(columns)));
+  }
   // Written and encoded now, so that no row group waits in the writer outside the budget.
-  Status st = p->writer->Write(batch);
-  batch.reset();
+  int64_t done = 0;
+  Status st;
+  for (const auto& batch : batches) {
+    const int64_t n = batch->num_rows();
+    const int64_t take = std::min(n, write - done);
+    if (take > 0) {
+      st = p->writer->Write(take == n ? batch : batch->Slice(0, take));
+      if (!st.ok()) break;
+      done += take;
+    }
+    if (take < n) {
+      // The tail, copied unsliced for the spill file.
+      std::vector<Array> tail;
+      for (int c = 0; c < batch->num_columns(); ++c) {
+        ColumnAccumulator acc(batch->column(c).type(), options_.pool);
+        std::vector<int32_t> rows(static_cast<size_t>(n - take));
+        for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int32_t>(take + static_cast<int64_t>(i));
+        st = acc.Append(*batch->column(c).data(), rows);
+        if (!st.ok()) break;
+        QUIVER_ASSIGN_OR_RETURN(Array a, acc.Finish());
+        tail.push_back(std::move(a));
+      }
+      if (st.ok()) st = SpillArrays(p, tail, n - take);
+      if (!st.ok()) break;
+    }
+  }
+  batches.clear();
   if (st.ok()) st = p->writer->FlushRowGroup();
+  Recount(p);
   return st.WithContext(p->relative);
 }
 
 Status PartitionedParquetWriter::CloseFile(Part* p) {
-  Status st = Drain(p);
+  Status st = Drain(p, /*whole=*/true);
+  if (st.ok() && p->writer == nullptr) return Status::OK();  // nothing was ever written
   if (st.ok()) st = p->writer->Close().WithContext(p->relative);
   if (st.ok()) st = p->stream->Flush().WithContext(p->relative);
   if (!st.ok()) return st;
@@ -384,9 +600,10 @@ Status PartitionedParquetWriter::CloseFile(Part* p) {
   p->stream.reset();
   const int fd = p->fd;
   p->fd = -1;
+  open_.erase(std::find(open_.begin(), open_.end(), p));
+  Recount(p);
   // Synced with every other file at Commit (one syncfs, not a journal commit per file).
   if (::close(fd) != 0) return Status::FromErrno(errno, p->relative);
-  open_.erase(std::find(open_.begin(), open_.end(), p));
   return Status::OK();
 }
 
@@ -408,6 +625,7 @@ Status PartitionedParquetWriter::OpenFile(Part* part) {
   open_.push_back(part);
   part->stream = std::make_unique<io::FdOutputStream>(part->fd, file, kStreamBuffer);
   QUIVER_ASSIGN_OR_RETURN(part->writer, parquet::ParquetFileWriter::Open(part->stream.get(), data_schema_, options_));
+  Recount(part);
   return Status::OK();
 }
 
@@ -441,8 +659,22 @@ void PartitionedParquetWriter::RawKey(const RecordBatch& batch, int64_t r, std::
   }
 }
 
-Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
+// Bytes of a batch's buffers (slices counted at their own size).
+static int64_t BatchBytes(const RecordBatch& batch) {
+  int64_t n = 0;
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    for (const auto& b : batch.column(c).data()->buffers) n += b ? b->size() : 0;
+  }
+  return n;
+}
+
+Status PartitionedParquetWriter::Write(const std::shared_ptr<RecordBatch>& in) {
+  const RecordBatch& batch = *in;
   const int64_t n = batch.num_rows();
+  if (n == 0) return Status::OK();
+  const int64_t slot = retained_base_ + static_cast<int64_t>(retained_.size());
+  retained_.push_back(Retained{in, BatchBytes(batch), 0});
+  buffered_ += retained_.back().bytes;
   std::string raw, last, key;
   Part* part = nullptr;
   std::vector<Part*> touched;
@@ -463,52 +695,69 @@ Status PartitionedParquetWriter::Write(const RecordBatch& batch) {
       }
       last.swap(raw);
     }
-    if (part->rows.empty()) touched.push_back(part);
+    if (part->runs.empty() || part->runs.back().first != slot) {
+      touched.push_back(part);
+      part->runs.emplace_back(slot, 0);
+      ++retained_.back().parts;
+    }
     part->rows.push_back(static_cast<int32_t>(r));
+    ++part->runs.back().second;
   }
   for (Part* p : touched) {
-    // Files open only here, after the batch is grouped: an eviction never finishes a file
-    // whose rows of this batch are still to come.
     p->last_write = ++clock_;
-    if (p->writer == nullptr) QUIVER_RETURN_NOT_OK(OpenFile(p));
-    int64_t held = 0;
-    for (size_t c = 0; c < data_columns_.size(); ++c) {
-      QUIVER_RETURN_NOT_OK(p->columns[c].Append(*batch.column(data_columns_[c]).data(), p->rows).WithContext(p->relative));
-      held += p->columns[c].held();
-    }
-    p->rows_held += static_cast<int64_t>(p->rows.size());
-    p->rows.clear();
-    buffered_ += held - p->held;
-    p->held = held;
-    if (p->rows_held >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(Drain(p));
+    Recount(p);
+    // A full row group opens the part's file if it has none; another part whose file that
+    // evicts writes out only the rows it holds, which came before, so its rows stay in order.
+    if (p->rows_held() + p->rows_spilled >= options_.row_group_rows) QUIVER_RETURN_NOT_OK(Drain(p, /*whole=*/false));
   }
   return EnforceBudget();
 }
 
 Status PartitionedParquetWriter::EnforceBudget() {
   if (buffered_ <= buffer_budget_) return Status::OK();
-  // Down to half the budget, so that the next batches do not each flush again at once.
+  // Down to half the budget, so that the next batches do not each spill again at once. Batches
+  // are freed when no partition holds rows of them, so the partitions holding rows of the
+  // oldest batches go first, the ones holding most rows first among equals: segments are then
+  // few and large, as every partition spills what it gathered since its last spill.
   const int64_t target = buffer_budget_ / 2;
-  std::vector<Part*> held;
-  for (Part* p : open_) {
-    if (p->rows_held > 0) held.push_back(p);
+  std::vector<Part*> holding;
+  for (Part* p : order_) {
+    if (!p->rows.empty()) holding.push_back(p);
   }
-  std::sort(held.begin(), held.end(), [](const Part* a, const Part* b) { return a->held > b->held; });
-  for (Part* p : held) {
+  std::sort(holding.begin(), holding.end(), [](const Part* a, const Part* b) {
+    if (a->runs.front().first != b->runs.front().first) return a->runs.front().first < b->runs.front().first;
+    return a->rows.size() > b->rows.size();
+  });
+  for (Part* p : holding) {
     if (buffered_ <= target) break;
-    QUIVER_RETURN_NOT_OK(Drain(p));
-    ++budget_flushes_;
+    QUIVER_RETURN_NOT_OK(Spill(p));
+  }
+  if (buffered_ <= target) return Status::OK();
+  // What is left is the open writers' footers: the largest files are finished (their
+  // partitions continue in new files).
+  std::vector<Part*> writers = open_;
+  std::sort(writers.begin(), writers.end(), [](const Part* a, const Part* b) {
+    return a->writer->memory_estimate() > b->writer->memory_estimate();
+  });
+  for (Part* p : writers) {
+    if (buffered_ <= target) break;
+    QUIVER_RETURN_NOT_OK(CloseFile(p));
   }
   return Status::OK();
 }
 
 Status PartitionedParquetWriter::Commit() {
   for (Part* p : order_) {
-    if (p->writer != nullptr) QUIVER_RETURN_NOT_OK(CloseFile(p));
+    if (p->writer != nullptr || !p->rows.empty() || !p->spilled.empty()) QUIVER_RETURN_NOT_OK(CloseFile(p));
   }
   parts_.clear();
   order_.clear();
   by_raw_key_.clear();
+  spill_stream_.reset();
+  if (spill_fd_ >= 0) {
+    ::close(spill_fd_);
+    spill_fd_ = -1;
+  }
   {
     // Every file of the tree durable before it appears under its name.
     const int tfd = ::open(temp_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -524,12 +773,7 @@ Status PartitionedParquetWriter::Commit() {
   committed_ = true;
   io::UnregisterTempDirectory(temp_slot_);
   temp_slot_ = -1;
-  const fs::path parent = fs::path(dir_).has_parent_path() ? fs::path(dir_).parent_path() : fs::path(".");
-  const int dfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  io::SyncParentDirectory(dir_);
   return Status::OK();
 }
 

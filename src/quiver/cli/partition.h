@@ -5,12 +5,17 @@
 // folder is removed and nothing remains. Each partition keeps one file open, so the tree has
 // one file per partition unless more partitions appear than `max_open` (by default the
 // process's file limit less a margin): then the least recently written file is finished and
-// its partition continues in a new one (`part-00001.parquet`, ...). Each partition gathers its
-// rows into one set of growing column buffers until a row group is full; `buffer_bytes` bounds
-// what all of them hold together: past it the partitions holding the most are written out as
-// (smaller) row groups. The files are made durable together by one syncfs at Commit.
+// its partition continues in a new one (`part-00001.parquet`, ...); a file is opened when its
+// partition writes its first row group. Each partition gathers its rows into one set of growing
+// column buffers until a row group is full; `buffer_bytes` bounds what all of them hold
+// together with the open writers' metadata: past it the partitions holding the most rows move
+// them to a spill file (unlinked, in the temporary folder), from which they are read back when
+// their partition writes its row group, so row groups keep their full size; if the writers'
+// metadata alone passes it, the files holding the most are finished. The files are made
+// durable together by one syncfs at Commit.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -18,6 +23,7 @@
 
 #include "quiver/columnar/record_batch.h"
 #include "quiver/core/result.h"
+#include "quiver/io/output_stream.h"
 #include "quiver/parquet/writer/file_writer.h"
 
 namespace quiver::cli {
@@ -38,7 +44,8 @@ class PartitionedParquetWriter {
                                                                 int64_t buffer_bytes = int64_t{256} << 20);
   ~PartitionedParquetWriter();
 
-  Status Write(const RecordBatch& batch);
+  // The batch is kept (shared) while a partition holds rows of it.
+  Status Write(const std::shared_ptr<RecordBatch>& batch);
   // Closes every file, syncs them and renames the temporary folder to the target.
   Status Commit();
 
@@ -47,16 +54,31 @@ class PartitionedParquetWriter {
   // Parquet files started so far (more than the partitions once some were reopened).
   int64_t num_files() const { return files_started_; }
   int64_t max_open() const { return max_open_; }
-  // Row groups written early to keep the buffered rows under `buffer_bytes`.
+  // Partitions' rows moved to the spill file to keep within `buffer_bytes`, and its size.
   int64_t budget_flushes() const { return budget_flushes_; }
+  int64_t spill_bytes() const { return spill_stream_ ? spill_stream_->Tell() : 0; }
 
  private:
   struct Part;
+  struct SpillSegment {
+    int64_t offset = 0, length = 0, rows = 0;
+  };
   PartitionedParquetWriter() = default;
   Part* PartFor(const std::string& key);
   void RawKey(const RecordBatch& batch, int64_t r, std::string* out) const;
-  // Writes the rows a part holds as a row group of its open file.
-  Status Drain(Part* part);
+  // Writes the rows a part spilled and holds as row groups of its file, opening one when it has
+  // none: all of them when `whole`, else only whole row groups (the rest spilled again).
+  Status Drain(Part* part, bool whole);
+  // Moves the rows a part holds to the spill file.
+  Status Spill(Part* part);
+  Status SpillArrays(Part* part, const std::vector<Array>& columns, int64_t rows);
+  // The rows a part holds as arrays of the data columns; its hold on their batches is released.
+  Result<std::vector<Array>> Gather(Part* part);
+  void Release(int64_t slot);
+  // One spilled segment back as a batch of the data columns.
+  Result<std::shared_ptr<RecordBatch>> ReadSpilled(const SpillSegment& seg);
+  // The part's bytes against the budget again (rows, spill index, writer), into buffered_.
+  void Recount(Part* part);
   // Opens the part's next file, first finishing the least recently written open one when
   // `max_open_` are open.
   Status OpenFile(Part* part);
@@ -75,7 +97,18 @@ class PartitionedParquetWriter {
   std::vector<Part*> open_;   // parts with an open file
   int64_t max_open_ = 64;
   int64_t buffer_budget_ = 0;
-  int64_t buffered_ = 0;  // bytes the parts' accumulators hold, the sum of Part::held
+  // Input batches some partition holds rows of, by slot (slots count up from retained_base_;
+  // released ones are dropped from the front).
+  struct Retained {
+    std::shared_ptr<RecordBatch> batch;
+    int64_t bytes = 0;
+    int64_t parts = 0;  // partitions holding rows of it
+  };
+  std::deque<Retained> retained_;
+  int64_t retained_base_ = 0;
+  int64_t buffered_ = 0;  // the retained batches' bytes and the sum of Part::held
+  int spill_fd_ = -1;
+  std::unique_ptr<io::FdOutputStream> spill_stream_;
   int64_t budget_flushes_ = 0;
   uint64_t clock_ = 0;        // write counter, for least recently written
   int64_t files_started_ = 0;

@@ -40,6 +40,10 @@ class AtomicFile {
   std::unique_ptr<FdOutputStream> stream_;
 };
 
+// fsyncs the folder that holds `path` (a file or folder just created or renamed there), so that
+// the new name survives a crash. Best effort: some file systems refuse fsync on a folder.
+void SyncParentDirectory(const std::string& path);
+
 // Installs SIGINT/SIGTERM/SIGHUP handlers that unlink every open AtomicFile's temporary
 // file, remove every registered temporary folder with its contents, and then die of the same
 // signal. Call once from main().

@@ -1,5 +1,6 @@
 #include "quiver/io/output_stream.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +23,12 @@ Status FdOutputStream::WriteFully(const uint8_t* data, size_t length) {
     data += n;
     length -= static_cast<size_t>(n);
     written_ += n;
+  }
+  if (writeback_every_ > 0 && written_ - writeback_from_ >= writeback_every_) {
+    // Asynchronous: it only queues the range's dirty pages for writing. A failure (a pipe, a
+    // file system without it) just leaves the work to the final fsync.
+    (void)::sync_file_range(fd_, writeback_from_, written_ - writeback_from_, SYNC_FILE_RANGE_WRITE);
+    writeback_from_ = written_;
   }
   return Status::OK();
 }

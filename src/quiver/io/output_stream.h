@@ -29,6 +29,9 @@ class FdOutputStream final : public OutputStream {
   Status Write(const void* data, int64_t length) override;
   Status Flush() override;
   int64_t Tell() const override { return written_ + static_cast<int64_t>(used_); }
+  // Starts the kernel's writeback (sync_file_range) of every `bytes` written, so that a final
+  // fsync finds little left to write instead of the whole file (0: never).
+  void set_writeback_every(int64_t bytes) { writeback_every_ = bytes; }
 
  private:
   Status WriteFully(const uint8_t* data, size_t length);
@@ -39,6 +42,8 @@ class FdOutputStream final : public OutputStream {
   size_t capacity_;
   size_t used_ = 0;
   int64_t written_ = 0;
+  int64_t writeback_every_ = 0;
+  int64_t writeback_from_ = 0;  // bytes before this offset have had their writeback started
 };
 
 // Collects everything written into one Buffer.

@@ -891,5 +891,44 @@ TEST(ParquetFileWriter, CorpusFilesRewriteEqual) {
   std::printf("%d corpus files rewritten and read back equal, %d of them nested\n", rewritten, nested);
 }
 
+// A column whose chunk does not shrink under the codec by 1/32 (random 64-bit values) is written
+// uncompressed in the next 7 chunks (the codec is per column chunk), the codec tried again in
+// the 8th; a compressible column keeps it throughout. Both read back equal, with V1 and with V2
+// pages (whose headers then say is_compressed false).
+TEST(ParquetFileWriter, IncompressibleColumnsSkipTheCodecAndRetryEveryEighthChunk) {
+  for (const auto& [codec, version] : {std::pair{compress::Codec::kSnappy, 1}, std::pair{compress::Codec::kZstd, 2}}) {
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{field("r", int64()), field("c", int64())});
+    NumericBuilder<int64_t> r(int64());
+    NumericBuilder<int64_t> c(int64());
+    std::mt19937_64 rng(42);
+    constexpr int64_t kGroup = 1000, kGroups = 11;
+    for (int64_t i = 0; i < kGroup * kGroups; ++i) {
+      ASSERT_TRUE(r.Append(static_cast<int64_t>(rng())).ok());
+      ASSERT_TRUE(c.Append(i % 10).ok());
+    }
+    auto batch = std::make_shared<RecordBatch>(schema, kGroup * kGroups, std::vector<Array>{*r.Finish(), *c.Finish()});
+    ParquetWriterOptions opts;
+    opts.codec = codec;
+    opts.page_version = version;
+    opts.dictionary = false;
+    opts.row_group_rows = kGroup;
+    auto bytes = WriteParquetBytes(schema, {batch}, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectSameRows(*batch, **got);
+    const auto& groups = reader->metadata().row_groups;
+    ASSERT_EQ(groups.size(), static_cast<size_t>(kGroups));
+    std::string codecs_r, codecs_c;
+    for (const auto& rg : groups) {
+      codecs_r += rg.columns[0].meta_data->codec == CompressionCodec::UNCOMPRESSED ? 'U' : 'C';
+      codecs_c += rg.columns[1].meta_data->codec == static_cast<CompressionCodec>(codec) ? 'C' : '?';
+    }
+    EXPECT_EQ(codecs_r, "CUUUUUUUCUU") << compress::CodecName(codec);
+    EXPECT_EQ(codecs_c, "CCCCCCCCCCC") << compress::CodecName(codec);
+  }
+}
+
 }  // namespace
 }  // namespace quiver::parquet

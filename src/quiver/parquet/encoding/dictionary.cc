@@ -501,68 +501,86 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
   indices_.resize(start + static_cast<size_t>(n));
   int32_t* out = indices_.data() + start;
   int64_t k = 0;  // indices written
-  // A batch is hashed first and its slots prefetched, so the probes' cache misses overlap
-  // instead of being paid one after another (wide dictionaries outgrow L2).
+  // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
+  const int64_t loadable = offsets[n] - 16;
+  // Value i (hash h, first bytes sv when short) to its entry, added when new; -1 when the
+  // dictionary is full.
+  auto probe = [&](int64_t i, uint64_t h, const ShortValue& sv) -> int32_t {
+    const uint8_t* v = data + offsets[i];
+    const int32_t len = offsets[i + 1] - offsets[i];
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
+    const size_t mask = slots_.size() - 1;
+    size_t s = h & mask;
+    while (slots_[s].entry != 0) {
+      const Slot slot = slots_[s];
+      if (slot.tag == tag) {
+        const int32_t e = slot.entry - 1;
+        const int32_t at = dict_offsets_[e];
+        // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
+        if (dict_offsets_[e + 1] - at == len &&
+            (len <= 16 ? LoadShort(dict_data_.data() + at, len) == sv : EqualLong(dict_data_.data() + at, v, len))) {
+          return e;
+        }
+      }
+      s = (s + 1) & mask;
+    }
+    if (dictionary_bytes() + 4 + len > max_bytes_) return -1;
+    if (!dict_data_.Reserve(len + 16).ok()) return -2;
+    dict_data_.UnsafeAppend(v, len);
+    const int32_t index = static_cast<int32_t>(hashes_.size());
+    hashes_.push_back(h);
+    dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
+    slots_[s] = Slot{tag, index + 1};
+    if (hashes_.size() * 2 > slots_.size()) Rehash();
+    return index;
+  };
+  auto hash = [&](int64_t r, ShortValue* sv) -> uint64_t {
+    const int32_t len = offsets[r + 1] - offsets[r];
+    if (len <= 16) {
+      *sv = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
+      return HashShort(*sv, len);
+    }
+    return HashBytes(data + offsets[r], len);
+  };
+  auto stop = [&](int32_t index, int64_t i) -> Status {
+    indices_.resize(start + static_cast<size_t>(k));
+    *consumed = i;
+    if (index == -2) return Status::OutOfMemory("dictionary entries");
+    full_ = true;
+    return Status::OK();
+  };
+  // A table that fits in L1 (lineitem's flags and modes) is probed as each value is hashed; a
+  // larger one batch by batch: a batch is hashed first and its slots prefetched, so that the
+  // probes' cache misses overlap instead of being paid one after another.
+  constexpr size_t kSmallSlots = 4096;
   constexpr int64_t kBatch = 64;
   uint64_t hashes[kBatch];
   ShortValue shorts[kBatch];
-  // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
-  const int64_t loadable = offsets[n] - 16;
   int64_t i = 0;
-  for (; i < n;) {
+  while (i < n) {
     const int64_t m = std::min(kBatch, n - i);
+    if (slots_.size() <= kSmallSlots) {
+      for (int64_t j = 0; j < m; ++j, ++i) {
+        if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
+        ShortValue sv{};
+        const uint64_t h = hash(i, &sv);
+        const int32_t index = probe(i, h, sv);
+        if (index < 0) return stop(index, i);
+        out[k++] = index;
+      }
+      continue;
+    }
     const size_t pmask = slots_.size() - 1;
     for (int64_t j = 0; j < m; ++j) {
       const int64_t r = i + j;
       if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + r)) continue;
-      const int32_t len = offsets[r + 1] - offsets[r];
-      if (len <= 16) {
-        shorts[j] = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
-        hashes[j] = HashShort(shorts[j], len);
-      } else {
-        hashes[j] = HashBytes(data + offsets[r], len);
-      }
+      hashes[j] = hash(r, &shorts[j]);
       __builtin_prefetch(&slots_[hashes[j] & pmask]);
     }
     for (int64_t j = 0; j < m; ++j, ++i) {
       if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-      const uint8_t* v = data + offsets[i];
-      const int32_t len = offsets[i + 1] - offsets[i];
-      const uint64_t h = hashes[j];
-      const uint32_t tag = static_cast<uint32_t>(h >> 32);
-      const size_t mask = slots_.size() - 1;
-      size_t s = h & mask;
-      int32_t index = -1;
-      while (slots_[s].entry != 0) {
-        const Slot slot = slots_[s];
-        if (slot.tag == tag) {
-          const int32_t e = slot.entry - 1;
-          const int32_t at = dict_offsets_[e];
-          // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
-          if (dict_offsets_[e + 1] - at == len &&
-              (len <= 16 ? LoadShort(dict_data_.data() + at, len) == shorts[j]
-                         : EqualLong(dict_data_.data() + at, v, len))) {
-            index = e;
-            break;
-          }
-        }
-        s = (s + 1) & mask;
-      }
-      if (index < 0) {
-        if (dictionary_bytes() + 4 + len > max_bytes_) {
-          full_ = true;
-          indices_.resize(start + static_cast<size_t>(k));
-          *consumed = i;
-          return Status::OK();
-        }
-        QUIVER_RETURN_NOT_OK(dict_data_.Reserve(len + 16));
-        dict_data_.UnsafeAppend(v, len);
-        index = static_cast<int32_t>(hashes_.size());
-        hashes_.push_back(h);
-        dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
-        slots_[s] = Slot{tag, index + 1};
-        if (hashes_.size() * 2 > slots_.size()) Rehash();
-      }
+      const int32_t index = probe(i, hashes[j], shorts[j]);
+      if (index < 0) return stop(index, i);
       out[k++] = index;
     }
   }

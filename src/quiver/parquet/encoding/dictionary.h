@@ -139,6 +139,8 @@ class DictionaryEncoder {
   // Sizes the table for `entries` distinct values up front (a column's previous chunk tells),
   // so that it does not grow by rehashing; only before the first Put.
   void Reserve(int64_t entries);
+  // Room for `n` buffered indices (a page's), so that they do not grow by copies.
+  void ReserveIndices(int64_t n) { indices_.reserve(static_cast<size_t>(n)); }
   // Encodes values from the front; `*consumed` (< n only when full) says how many.
   Status Put(const T* values, int64_t n, int64_t* consumed);
   bool full() const { return full_; }
@@ -179,6 +181,7 @@ class ByteArrayDictionaryEncoder {
 
   // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
   void Reserve(int64_t entries, int64_t bytes);
+  void ReserveIndices(int64_t n) { indices_.reserve(static_cast<size_t>(n)); }
   // values[i] = data[offsets[i], offsets[i+1]); validity (optional) skips nulls.
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
              const uint8_t* validity = nullptr, int64_t validity_offset = 0);

@@ -243,7 +243,7 @@ class ChunkWriter {
               int16_t max_def, int16_t max_rep)
       : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), max_def_(max_def),
         max_rep_(max_rep), levels_(BitWidth(max_def), o.pool), rep_levels_(BitWidth(max_rep), o.pool),
-        scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool) {
+        scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool), codec_(o.codec) {
     switch (leaf.physical) {
       case Type::BOOLEAN: width_ = 1; break;
       case Type::INT32:
@@ -263,6 +263,7 @@ class ChunkWriter {
     Start(dictionary, fits);
     int64_t values = 0;
     for (const Array& p : pieces) values += p.length() - p.null_count();
+    ReserveIndices(values);
     QUIVER_RETURN_NOT_OK(StartBloomFilter(values));
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
@@ -281,6 +282,10 @@ class ChunkWriter {
     reserve_entries_ = entries;
     reserve_bytes_ = value_bytes;
   }
+  // A dictionary retried after giving up (ColumnChunkHistory) shows sooner that it still does.
+  void set_dictionary_retry(bool retry) { dictionary_retry_ = retry; }
+  // The pages' codec instead of the file's (none, for a column that does not compress).
+  void set_codec(compress::Codec codec) { codec_ = codec; }
   bool dictionary_used() const { return dictionary_; }
   int64_t dictionary_entries() const { return DictionaryEntries(); }
   int64_t dictionary_value_bytes() const { return dictb_ ? dictb_->dictionary_bytes() - 4 * dictb_->dict_size() : 0; }
@@ -290,6 +295,7 @@ class ChunkWriter {
     Start(dictionary, fits);
     int64_t values = 0;
     for (const LeafPiece& p : pieces) values += p.values.length();
+    ReserveIndices(values);
     QUIVER_RETURN_NOT_OK(StartBloomFilter(values));
     for (const LeafPiece& p : pieces) {
       const int64_t n = static_cast<int64_t>(p.def.size());
@@ -311,6 +317,7 @@ class ChunkWriter {
  private:
   void Start(bool dictionary, bool* fits) {
     *fits = true;
+    out_->codec = codec_;
     dictionary_ = dictionary && leaf_.physical != Type::BOOLEAN && !o_.encoding;
     if (dictionary_) MakeDictionary();
     encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
@@ -378,6 +385,15 @@ class ChunkWriter {
         break;
     }
   }
+  // A page's indices at most: the chunk's values, or what a page of PLAIN bytes holds.
+  void ReserveIndices(int64_t values) {
+    const int64_t n = std::min(values, o_.page_size / std::max(width_, 4) + kSlice);
+    if (dict32_) dict32_->ReserveIndices(n);
+    if (dict64_) dict64_->ReserveIndices(n);
+    if (dictf_) dictf_->ReserveIndices(n);
+    if (dictd_) dictd_->ReserveIndices(n);
+    if (dictb_) dictb_->ReserveIndices(n);
+  }
   int64_t DictionaryEntries() const {
     if (dict32_) return dict32_->dict_size();
     if (dict64_) return dict64_->dict_size();
@@ -389,7 +405,7 @@ class ChunkWriter {
   // A column whose first values are mostly distinct would fill the dictionary late and be
   // written twice; it is written PLAIN as soon as that shows.
   bool MostlyDistinct() const {
-    constexpr int64_t kProbe = 1 << 16;
+    const int64_t kProbe = dictionary_retry_ ? int64_t{1} << 13 : int64_t{1} << 16;
     const int64_t seen = out_->num_values - out_->null_count;
     if (seen < kProbe || seen > 2 * kProbe) return false;
     return DictionaryEntries() * 2 > seen;
@@ -757,14 +773,16 @@ class ChunkWriter {
     PageHeader h = header_in;
     const uint8_t* payload = body.data() + raw;
     int64_t payload_size = body.size() - raw;
-    if (o_.codec != compress::Codec::kUncompressed) {
+    out_->payload_raw += payload_size;
+    if (codec_ != compress::Codec::kUncompressed) {
       compressed_.Clear();
-      QUIVER_RETURN_NOT_OK(compress::Compress(o_.codec, o_.compression_level,
+      QUIVER_RETURN_NOT_OK(compress::Compress(codec_, o_.compression_level,
                                               std::span<const uint8_t>(payload, static_cast<size_t>(payload_size)),
                                               &compressed_));
       payload = compressed_.data();
       payload_size = compressed_.size();
     }
+    out_->payload_compressed += payload_size;
     if (body.size() > INT32_MAX || raw + payload_size > INT32_MAX) {
       return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
     }
@@ -861,7 +879,7 @@ class ChunkWriter {
       dp.encoding = enc;
       dp.definition_levels_byte_length = static_cast<int32_t>(def_bytes);
       dp.repetition_levels_byte_length = static_cast<int32_t>(rep_bytes);
-      dp.is_compressed = o_.codec != compress::Codec::kUncompressed;
+      dp.is_compressed = codec_ != compress::Codec::kUncompressed;
       dp.statistics.Set(&st);
       h.data_page_header_v2 = dp;
     } else {
@@ -986,6 +1004,8 @@ class ChunkWriter {
   int64_t page_plain_bytes_ = 0;
   std::vector<uint32_t> page_marks_;  // per dictionary entry: the last page (epoch) that used it
   uint32_t page_epoch_ = 1;
+  compress::Codec codec_;
+  bool dictionary_retry_ = false;
 };
 
 }  // namespace
@@ -1091,10 +1111,35 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
                    int16_t max_def, int16_t max_rep, ColumnChunkHistory* history, Run&& run) {
   bool fits = true;
   const bool skip = history != nullptr && history->plain_streak % ColumnChunkHistory::kDictionaryRetry != 0;
-  if (options.dictionary && !skip) {
+  compress::Codec codec = options.codec;
+  if (history != nullptr && history->incompressible_streak % ColumnChunkHistory::kCompressionRetry != 0) {
+    codec = compress::Codec::kUncompressed;
+  }
+  // The data pages' buffer at about the last chunk's size, so that it does not grow by copies.
+  auto fresh = [&] {
     *out = EncodedChunk(options.pool);
+    // Failure only means the buffer grows as it fills.
+    if (history != nullptr && history->chunk_bytes > 0) (void)out->bytes.Reserve(history->chunk_bytes + history->chunk_bytes / 8);
+  };
+  // After the chunk: whether the codec earned its keep, and the chunk's size.
+  auto learn = [&]() {
+    if (history == nullptr) return;
+    history->chunk_bytes = out->bytes.size();
+    if (codec == compress::Codec::kUncompressed) {
+      if (options.codec != compress::Codec::kUncompressed) ++history->incompressible_streak;
+      return;
+    }
+    const bool worth = out->payload_raw - out->payload_compressed >= out->payload_raw / ColumnChunkHistory::kIncompressible;
+    history->incompressible_streak = worth ? 0 : history->incompressible_streak + 1;
+  };
+  if (options.dictionary && !skip) {
+    fresh();
     ChunkWriter w(field, leaf, options, out, max_def, max_rep);
-    if (history != nullptr) w.ReserveDictionary(history->dictionary_entries, history->dictionary_value_bytes);
+    w.set_codec(codec);
+    if (history != nullptr) {
+      w.ReserveDictionary(history->dictionary_entries, history->dictionary_value_bytes);
+      w.set_dictionary_retry(history->plain_streak > 0);
+    }
     QUIVER_RETURN_NOT_OK(run(w, true, &fits));
     if (fits) {
       if (history != nullptr && w.dictionary_used()) {
@@ -1102,14 +1147,18 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
         history->dictionary_entries = w.dictionary_entries();
         history->dictionary_value_bytes = w.dictionary_value_bytes();
       }
+      learn();
       return Status::OK();
     }
   }
   const bool gave_up = options.dictionary && (skip || !fits);
   if (history != nullptr && gave_up) ++history->plain_streak;
-  *out = EncodedChunk(options.pool);
+  fresh();
   ChunkWriter w(field, leaf, options, out, max_def, max_rep);
-  return run(w, false, &fits);
+  w.set_codec(codec);
+  QUIVER_RETURN_NOT_OK(run(w, false, &fits));
+  learn();
+  return Status::OK();
 }
 
 }  // namespace

@@ -71,6 +71,11 @@ struct EncodedChunk {
   int64_t size() const { return dictionary_page.size() + bytes.size(); }
   bool has_dictionary = false;
   int64_t data_page_offset = 0;  // == size of the dictionary page with its header
+  // The chunk's pages' codec: the file's, or none when the column's last chunks did not shrink
+  // under it (ColumnChunkHistory).
+  compress::Codec codec = compress::Codec::kUncompressed;
+  // Page bodies before and after compression (headers and V2 levels left out).
+  int64_t payload_raw = 0, payload_compressed = 0;
   int64_t num_values = 0;        // levels (flat columns: one value or null per row)
   int64_t total_uncompressed_size = 0;  // page headers + uncompressed page bodies
   int32_t data_pages = 0;
@@ -112,11 +117,20 @@ void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max
 // dictionary gave up on (too many distinct values), after which the next chunks are written
 // PLAIN at once, the dictionary being tried again every kDictionaryRetry-th chunk in case the
 // values changed.
+// Likewise for compression: a chunk whose pages shrank by less than 1/kIncompressible under
+// the codec (dictionary indices of random values, already dense numbers) makes the next chunks
+// skip it, being written uncompressed (the codec is per column chunk in Parquet), the codec
+// tried again every kCompressionRetry-th chunk. And the last chunk's size, which the next
+// one's buffer is reserved at.
 struct ColumnChunkHistory {
   static constexpr int32_t kDictionaryRetry = 8;
+  static constexpr int32_t kCompressionRetry = 8;
+  static constexpr int64_t kIncompressible = 32;
   int64_t dictionary_entries = 0;
   int64_t dictionary_value_bytes = 0;  // BYTE_ARRAY: the entries' bytes without length prefixes
   int32_t plain_streak = 0;
+  int32_t incompressible_streak = 0;
+  int64_t chunk_bytes = 0;  // data pages with headers
 };
 
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk; `history`

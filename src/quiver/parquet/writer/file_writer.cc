@@ -179,6 +179,12 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     }
   }
   w->history_.resize(w->leaves_.size());
+  w->memory_ = static_cast<int64_t>(sizeof(ParquetFileWriter) +
+                                    w->leaves_.size() * (sizeof(Leaf) + sizeof(ColumnChunkHistory)));
+  for (const Leaf& leaf : w->leaves_) {
+    for (const auto& n : leaf.path.path_in_schema) w->memory_ += static_cast<int64_t>(sizeof(n) + n.capacity());
+    w->memory_ += static_cast<int64_t>(leaf.path.fields.capacity() * sizeof(void*));
+  }
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
@@ -320,6 +326,7 @@ Status ParquetFileWriter::FinishRowGroup() {
     info.total_compressed_size = c.size();
     info.data_pages = c.data_pages;
     info.data_encoding = c.data_encoding;
+    info.codec = c.codec;
     info.null_count = c.null_count;
     info.min = std::move(c.min);
     info.max = std::move(c.max);
@@ -351,6 +358,15 @@ Status ParquetFileWriter::FinishRowGroup() {
     info.bloom_filter_length = static_cast<int32_t>(buf.size());
     QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
     c.bloom_filter.reset();
+  }
+  // What the footer's part of this group keeps in memory until Close.
+  auto heap = [](const std::optional<std::string>& v) -> int64_t {
+    return v && v->capacity() > 15 ? static_cast<int64_t>(v->capacity()) + 1 : 0;
+  };
+  memory_ += static_cast<int64_t>(sizeof(RowGroupInfo) + rg.columns.capacity() * sizeof(ChunkInfo));
+  for (const ChunkInfo& c : rg.columns) {
+    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(EncodedChunk::Page));
+    for (const auto& p : c.pages) memory_ += heap(p.min) + heap(p.max);
   }
   row_groups_.push_back(std::move(rg));
   rows_written_ += g->rows;
@@ -462,7 +478,7 @@ Status ParquetFileWriter::Close() {
       const auto& names = leaf.path.path_in_schema;
       QUIVER_ASSIGN_OR_RETURN(m.path_in_schema, MakeList<Binary>(&arena, static_cast<int64_t>(names.size())));
       for (size_t k = 0; k < names.size(); ++k) m.path_in_schema[k] = names[k];
-      m.codec = static_cast<CompressionCodec>(options_.codec);
+      m.codec = static_cast<CompressionCodec>(c.codec);
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;
       m.total_compressed_size = c.total_compressed_size;

@@ -62,6 +62,10 @@ class ParquetFileWriter {
   int64_t buffered_rows() const { return pending_rows_; }
   int num_row_groups() const { return static_cast<int>(row_groups_.size()) + (in_flight_ ? 1 : 0); }
   const SchemaPtr& schema() const { return schema_; }
+  // About the bytes the writer itself holds between row groups: its per-column state and each
+  // written row group's footer entries and page index (kept until Close); not the rows
+  // buffered for the next group.
+  int64_t memory_estimate() const { return memory_; }
 
   // What the footer needs of each written column chunk and row group.
   struct ChunkInfo {
@@ -69,6 +73,7 @@ class ParquetFileWriter {
     int64_t num_values = 0, total_uncompressed_size = 0, total_compressed_size = 0;
     int32_t data_pages = 0;
     Encoding data_encoding = Encoding::PLAIN;
+    compress::Codec codec = compress::Codec::kUncompressed;
     int64_t null_count = 0;
     std::optional<std::string> min, max;
     bool min_exact = true, max_exact = true;
@@ -118,6 +123,7 @@ class ParquetFileWriter {
   double pending_bytes_ = 0;
   int64_t rows_written_ = 0;
   std::vector<RowGroupInfo> row_groups_;
+  int64_t memory_ = 0;  // memory_estimate()
   bool closed_ = false;
   // Last: destroyed first, so its tasks (which read the members above) finish before them.
   std::unique_ptr<InFlight> in_flight_;
