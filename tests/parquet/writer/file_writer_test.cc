@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <random>
@@ -69,6 +70,32 @@ void ExpectSameRows(const RecordBatch& want, const RecordBatch& got) {
     // Text comparison: NaN equals NaN, which Array::Equals may not promise.
     EXPECT_EQ(ArrayToString(want.column(i), kAll), ArrayToString(got.column(i), kAll)) << "column " << f.name;
   }
+}
+
+// Writes `batch` with `opts`, checks that it reads back equal, and spells each column's chunks
+// in row-group order, one letter per chunk from `letter` (so the strings' lengths are the row
+// group count). Empty when the write or the read fails.
+std::vector<std::string> ChunkLetters(const SchemaPtr& schema, const std::shared_ptr<RecordBatch>& batch,
+                                      const ParquetWriterOptions& opts,
+                                      const std::function<char(const ColumnMetaData&)>& letter) {
+  std::vector<std::string> out;
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
+  if (!bytes.ok()) {
+    ADD_FAILURE() << bytes.status().ToString();
+    return out;
+  }
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  if (!got.ok()) {
+    ADD_FAILURE() << got.status().ToString();
+    return out;
+  }
+  ExpectSameRows(*batch, **got);
+  out.resize(static_cast<size_t>(batch->num_columns()));
+  for (const auto& rg : reader->metadata().row_groups) {
+    for (size_t c = 0; c < out.size(); ++c) out[c] += letter(*rg.columns[c].meta_data);
+  }
+  return out;
 }
 
 struct Case {
@@ -487,21 +514,10 @@ TEST(ParquetFileWriter, DictionaryRetriedEveryEighthRowGroupAfterGivingUp) {
   ParquetWriterOptions opts;
   opts.row_group_rows = kGroup;
   opts.dictionary_size_limit = 800;  // 100 int64 entries: 1000 distinct give up
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-  std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
-  const auto& groups = reader->metadata().row_groups;
-  ASSERT_EQ(groups.size(), static_cast<size_t>(kGroups));
-  std::string dict_v, dict_s;
-  for (const auto& rg : groups) {
-    dict_v += rg.columns[0].meta_data->dictionary_page_offset.has_value() ? 'D' : 'P';
-    dict_s += rg.columns[1].meta_data->dictionary_page_offset.has_value() ? 'D' : 'P';
-  }
-  EXPECT_EQ(dict_v, "PPPPPPPPDDD");
-  EXPECT_EQ(dict_s, "DDDDDDDDDDD");
+  const auto dict = ChunkLetters(schema, batch, opts, [](const ColumnMetaData& m) {
+    return m.dictionary_page_offset.has_value() ? 'D' : 'P';
+  });
+  EXPECT_EQ(dict, (std::vector<std::string>{"PPPPPPPPDDD", "DDDDDDDDDDD"}));
 }
 
 // Every encoding on every physical type it suits (flat and nested leaves, V1 and V2 pages),
@@ -912,21 +928,11 @@ TEST(ParquetFileWriter, IncompressibleColumnsSkipTheCodecAndRetryEveryEighthChun
     opts.page_version = version;
     opts.dictionary = false;
     opts.row_group_rows = kGroup;
-    auto bytes = WriteParquetBytes(schema, {batch}, opts);
-    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-    std::unique_ptr<ParquetFileReader> reader;
-    auto got = ReadAll(*bytes, &reader);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    ExpectSameRows(*batch, **got);
-    const auto& groups = reader->metadata().row_groups;
-    ASSERT_EQ(groups.size(), static_cast<size_t>(kGroups));
-    std::string codecs_r, codecs_c;
-    for (const auto& rg : groups) {
-      codecs_r += rg.columns[0].meta_data->codec == CompressionCodec::UNCOMPRESSED ? 'U' : 'C';
-      codecs_c += rg.columns[1].meta_data->codec == static_cast<CompressionCodec>(codec) ? 'C' : '?';
-    }
-    EXPECT_EQ(codecs_r, "CUUUUUUUCUU") << compress::CodecName(codec);
-    EXPECT_EQ(codecs_c, "CCCCCCCCCCC") << compress::CodecName(codec);
+    const auto codecs = ChunkLetters(schema, batch, opts, [codec = codec](const ColumnMetaData& m) {
+      if (m.codec == CompressionCodec::UNCOMPRESSED) return 'U';
+      return m.codec == static_cast<CompressionCodec>(codec) ? 'C' : '?';
+    });
+    EXPECT_EQ(codecs, (std::vector<std::string>{"CUUUUUUUCUU", "CCCCCCCCCCC"})) << compress::CodecName(codec);
   }
 }
 
