@@ -98,6 +98,29 @@ TEST_F(Convert, CsvToCsvJsonlAndParquetToCsv) {
   EXPECT_EQ(back, text);
 }
 
+// A Parquet file whose name has no extension quiver knows (a download, "part-0", "x.pq") is
+// recognised by its magic, by cat and by convert; a CSV file without one is still read as CSV.
+TEST_F(Convert, ParquetWithoutAKnownExtensionIsFoundByItsMagic) {
+  ASSERT_EQ(RunCli("convert " + csv_ + " " + Path("a.parquet")).exit_code, 0);
+  fs::copy_file(Path("a.parquet"), Path("a.pq"));
+  fs::copy_file(Path("a.parquet"), Path("part-0"));
+  fs::copy_file(csv_, Path("plain"));
+  auto want = RunCli("cat " + csv_ + " --format csv");
+  ASSERT_EQ(want.exit_code, 0) << want.err;
+  for (const char* name : {"a.pq", "part-0"}) {
+    auto got = RunCli("cat " + Path(name) + " --format csv");
+    ASSERT_EQ(got.exit_code, 0) << name << ": " << got.err;
+    EXPECT_EQ(got.out, want.out) << name;
+    auto r = RunCli("convert " + Path(name) + " " + Path(std::string(name) + ".csv"));
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    auto back = RunCli("cat " + Path(std::string(name) + ".csv") + " --format csv");
+    EXPECT_EQ(back.out, want.out) << name;
+  }
+  auto csv = RunCli("cat " + Path("plain") + " --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out, want.out);
+}
+
 TEST_F(Convert, BadRowUnderOnErrorFailLeavesNoFileAndNamesTheLine) {
   const std::string bad = Path("bad.csv");
   {

@@ -13,6 +13,7 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/file_format.h"
 #include "quiver/cli/output.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
@@ -193,12 +194,13 @@ Status RunCat(const CatArgs& a) {
     return Status::Invalid(fmt::format("cat: --format must be table, csv, jsonl or none, got '{}'", a.format));
   }
   const auto t0 = std::chrono::steady_clock::now();
-  // Batches come from the CSV reader or, for .parquet files, one row group at a time.
+  // Batches come from the CSV reader or, for Parquet files (by extension, else by their magic),
+  // one row group at a time.
   SchemaPtr schema;
   std::function<Result<std::shared_ptr<RecordBatch>>()> next;
   std::shared_ptr<csv::CsvReader> csv_reader;
   std::shared_ptr<parquet::ParquetFileReader> pq_reader;
-  const bool is_parquet = a.path.size() > 8 && a.path.ends_with(".parquet");
+  const bool is_parquet = InputFormatOf(a.path) == "parquet";
   if (!a.where.empty() && !is_parquet) return Status::Invalid("cat: --where is supported for Parquet files only");
   std::unique_ptr<ThreadPool> own_pool;
   if (is_parquet) {

@@ -12,6 +12,7 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/file_format.h"
 #include "quiver/cli/output.h"
 #include "quiver/cli/partition.h"
 #include "quiver/cli/progress.h"
@@ -45,23 +46,6 @@ struct ConvertArgs {
   int64_t bloom_filter_ndv = 0;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-// The format a path names by its extension, looking past a compression suffix.
-std::string FormatOf(std::string path) {
-  for (const char* c : {".gz", ".zst", ".zstd"}) {
-    if (EndsWith(path, c)) path.resize(path.size() - std::string_view(c).size());
-  }
-  for (const char* f : {"parquet", "csv", "tsv", "jsonl"}) {
-    if (EndsWith(path, std::string(".") + f)) return f;
-  }
-  if (EndsWith(path, ".ndjson")) return "jsonl";
-  if (EndsWith(path, ".txt")) return "csv";
-  return "";
-}
 
 // Runs the batch source on its own thread, a bounded number of batches ahead of the writer, so
 // that parsing the next batches overlaps encoding the last ones (both hand their parallel work
@@ -134,7 +118,7 @@ int64_t FileSize(const std::string& path) {
 
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string from = a.from.empty() ? (FormatOf(a.in) == "parquet" ? "parquet" : "csv") : a.from;
+  const std::string from = a.from.empty() ? (InputFormatOf(a.in) == "parquet" ? "parquet" : "csv") : a.from;
   // A partitioned output is a folder of Parquet files, whatever its name.
   const std::string to = !a.to.empty() ? a.to : !a.partition_by.empty() && FormatOf(a.out).empty() ? "parquet" : FormatOf(a.out);
   if (from != "csv" && from != "tsv" && from != "parquet") {

@@ -1,0 +1,42 @@
+#include "quiver/cli/file_format.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace quiver::cli {
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+std::string FormatOf(std::string path) {
+  for (const char* c : {".gz", ".zst", ".zstd"}) {
+    if (EndsWith(path, c)) path.resize(path.size() - std::string_view(c).size());
+  }
+  for (const char* f : {"parquet", "csv", "tsv", "jsonl"}) {
+    if (EndsWith(path, std::string(".") + f)) return f;
+  }
+  if (EndsWith(path, ".ndjson")) return "jsonl";
+  if (EndsWith(path, ".txt")) return "csv";
+  return "";
+}
+
+std::string InputFormatOf(const std::string& path) {
+  std::string f = FormatOf(path);
+  if (!f.empty() || path == "-") return f;
+  // Only a regular read of four bytes: a file that cannot be opened is left to the reader that
+  // is chosen, which names the problem.
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (in == nullptr) return f;
+  char magic[4] = {};
+  const size_t got = std::fread(magic, 1, sizeof(magic), in);
+  std::fclose(in);
+  if (got == 4 && (std::memcmp(magic, "PAR1", 4) == 0 || std::memcmp(magic, "PARE", 4) == 0)) return "parquet";
+  return f;
+}
+
+}  // namespace quiver::cli
