@@ -41,14 +41,6 @@ void ConfigureAllocator() {
   if (a == nullptr || std::string_view(a) != "default") quiver::ConfigureAllocatorForStreaming();
 }
 
-int64_t BufferBytes(const quiver::RecordBatch& batch) {
-  int64_t bytes = 0;
-  for (const auto& c : batch.columns()) {
-    for (const auto& b : c.data()->buffers) bytes += b ? b->size() : 0;
-  }
-  return bytes;
-}
-
 void BM_ParquetReadFile(benchmark::State& state) {
   const char* path = BenchFile(state);
   if (path == nullptr || *path == '\0') return;
@@ -73,7 +65,7 @@ void BM_ParquetReadFile(benchmark::State& state) {
     }
     for (const auto& b : *batches) {
       rows += b->num_rows();
-      bytes += BufferBytes(*b);
+      bytes += b->buffer_bytes();
     }
   }
   state.counters["rows"] = benchmark::Counter(static_cast<double>(rows), benchmark::Counter::kIsRate);
@@ -106,7 +98,7 @@ void BM_ParquetStreamFile(benchmark::State& state) {
         return;
       }
       rows += (*batch)->num_rows();
-      bytes += BufferBytes(**batch);
+      bytes += (*batch)->buffer_bytes();
     }
   }
   state.counters["rows"] = benchmark::Counter(static_cast<double>(rows), benchmark::Counter::kIsRate);
@@ -174,7 +166,7 @@ void BM_ParquetDecodeColumn(benchmark::State& state) {
   for (auto _ : state) {
     auto b = (*reader)->ReadRowGroup(0);
     if (!b.ok()) return state.SkipWithError(b.status().ToString().c_str());
-    decoded += BufferBytes(**b);
+    decoded += (*b)->buffer_bytes();
     benchmark::DoNotOptimize(b);
   }
   state.SetBytesProcessed(decoded);

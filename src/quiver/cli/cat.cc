@@ -164,19 +164,6 @@ Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& t
   }
 }
 
-int64_t BufferBytes(const RecordBatch& batch) {
-  int64_t bytes = 0;
-  std::vector<const ArrayData*> todo;
-  for (const auto& c : batch.columns()) todo.push_back(c.data().get());
-  while (!todo.empty()) {
-    const ArrayData* d = todo.back();
-    todo.pop_back();
-    for (const auto& b : d->buffers) bytes += b ? b->size() : 0;
-    for (const auto& c : d->children) todo.push_back(c.get());
-  }
-  return bytes;
-}
-
 // A "Name:   123 kB" line of a /proc file, in KiB; -1 when absent (not Linux, no procfs).
 int64_t ProcKib(const char* path, std::string_view name) {
   std::ifstream in(path);
@@ -305,7 +292,7 @@ Status RunCat(const CatArgs& a) {
     for (auto& b : batches) {
       QUIVER_ASSIGN_OR_RETURN(b, filter(std::move(b)));
       rows += b->num_rows();
-      bytes += BufferBytes(*b);
+      bytes += b->buffer_bytes();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const int threads = own_pool ? own_pool->num_threads() : ThreadPool::Default()->num_threads();

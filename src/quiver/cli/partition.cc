@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <span>
+#include <type_traits>
 
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/atomic_file.h"
@@ -199,28 +200,24 @@ class ColumnAccumulator {
     } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
       const int w = t.byte_width();
       const uint8_t* src = a.buffers[1]->data() + a.offset * w;
-      // Copies of a width known at compile time are moves, not a library call per value.
-      auto put = [&]<int W>() {
+      // Copies of a width known at compile time (an integral_constant) are moves, not a library
+      // call per value; other widths pass a plain int.
+      auto put = [&](auto width) {
         return PutFixed(
             0,
             [&](uint8_t* dst, int64_t i) {
-              std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * W, static_cast<size_t>(W));
+              std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * width,
+                          static_cast<size_t>(width));
             },
-            W, n);
+            width, n);
       };
       switch (w) {
-        case 1: QUIVER_RETURN_NOT_OK(put.template operator()<1>()); break;
-        case 2: QUIVER_RETURN_NOT_OK(put.template operator()<2>()); break;
-        case 4: QUIVER_RETURN_NOT_OK(put.template operator()<4>()); break;
-        case 8: QUIVER_RETURN_NOT_OK(put.template operator()<8>()); break;
-        case 16: QUIVER_RETURN_NOT_OK(put.template operator()<16>()); break;
-        default:
-          QUIVER_RETURN_NOT_OK(PutFixed(
-              0,
-              [&](uint8_t* dst, int64_t i) {
-                std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * w, static_cast<size_t>(w));
-              },
-              w, n));
+        case 1: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 1>{})); break;
+        case 2: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 2>{})); break;
+        case 4: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 4>{})); break;
+        case 8: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 8>{})); break;
+        case 16: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 16>{})); break;
+        default: QUIVER_RETURN_NOT_OK(put(w));
       }
     } else {
       return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
@@ -570,10 +567,10 @@ Status PartitionedParquetWriter::Drain(Part* p, bool whole) {
     if (take < n) {
       // The tail, copied unsliced for the spill file.
       std::vector<Array> tail;
+      std::vector<int32_t> rows(static_cast<size_t>(n - take));
+      for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int32_t>(take + static_cast<int64_t>(i));
       for (int c = 0; c < batch->num_columns(); ++c) {
         ColumnAccumulator acc(batch->column(c).type(), options_.pool);
-        std::vector<int32_t> rows(static_cast<size_t>(n - take));
-        for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int32_t>(take + static_cast<int64_t>(i));
         st = acc.Append(*batch->column(c).data(), rows);
         if (!st.ok()) break;
         QUIVER_ASSIGN_OR_RETURN(Array a, acc.Finish());
@@ -659,21 +656,12 @@ void PartitionedParquetWriter::RawKey(const RecordBatch& batch, int64_t r, std::
   }
 }
 
-// Bytes of a batch's buffers (slices counted at their own size).
-static int64_t BatchBytes(const RecordBatch& batch) {
-  int64_t n = 0;
-  for (int c = 0; c < batch.num_columns(); ++c) {
-    for (const auto& b : batch.column(c).data()->buffers) n += b ? b->size() : 0;
-  }
-  return n;
-}
-
 Status PartitionedParquetWriter::Write(const std::shared_ptr<RecordBatch>& in) {
   const RecordBatch& batch = *in;
   const int64_t n = batch.num_rows();
   if (n == 0) return Status::OK();
   const int64_t slot = retained_base_ + static_cast<int64_t>(retained_.size());
-  retained_.push_back(Retained{in, BatchBytes(batch), 0});
+  retained_.push_back(Retained{in, batch.buffer_bytes(), 0});
   buffered_ += retained_.back().bytes;
   std::string raw, last, key;
   Part* part = nullptr;

@@ -31,6 +31,19 @@ std::shared_ptr<RecordBatch> RecordBatch::Slice(int64_t offset, int64_t length) 
   return std::make_shared<RecordBatch>(schema_, length, std::move(cols));
 }
 
+int64_t RecordBatch::buffer_bytes() const {
+  int64_t bytes = 0;
+  std::vector<const ArrayData*> todo;
+  for (const auto& c : columns_) todo.push_back(c.data().get());
+  while (!todo.empty()) {
+    const ArrayData* d = todo.back();
+    todo.pop_back();
+    for (const auto& b : d->buffers) bytes += b ? b->size() : 0;
+    for (const auto& c : d->children) todo.push_back(c.get());
+  }
+  return bytes;
+}
+
 bool RecordBatch::Equals(const RecordBatch& other) const {
   if (num_rows_ != other.num_rows_ || !schema_->Equals(*other.schema_)) return false;
   for (size_t i = 0; i < columns_.size(); ++i) {

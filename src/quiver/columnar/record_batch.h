@@ -25,6 +25,9 @@ class RecordBatch {
 
   std::shared_ptr<RecordBatch> Slice(int64_t offset, int64_t length) const;
   bool Equals(const RecordBatch& other) const;
+  // Bytes of every buffer its columns reference, children included (a slice counts its
+  // buffers whole): the memory the batch keeps alive.
+  int64_t buffer_bytes() const;
   // The batch as one struct array (what the C Data Interface exports).
   Array ToStructArray() const;
 
