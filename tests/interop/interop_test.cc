@@ -2,7 +2,8 @@
 // files quiver wrote: every codec, with and without dictionaries, typed and lineitem-shaped
 // tables, checked against the source CSV as DuckDB reads it (check.mjs); nested tables written
 // through the library, checked value by value against quiver's JSON Lines of the same rows
-// (check_values.mjs). Skipped when node/npm are missing.
+// (check_values.mjs); and files DuckDB and Polars wrote, read by quiver (write.mjs, then
+// check.mjs on quiver's CSV of them). Skipped when node/npm are missing.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -415,6 +416,38 @@ TEST_F(Interop, DataPageV2) {
   const std::string pq = Path("nested-v2.parquet"), js = Path("nested-v2.jsonl");
   ASSERT_TRUE(WriteNested(schema, {batch}, opts, pq, js).ok());
   EXPECT_NE(CheckValues(pq, js).find("\"rows\":3000"), std::string::npos);
+}
+
+// The other direction: files DuckDB and Polars wrote with their own writers (each compression
+// they share with quiver), read by quiver and written out as CSV; check.mjs then compares the
+// engine's file, as DuckDB and Polars read it, with quiver's CSV cast to the file's types.
+TEST_F(Interop, QuiverReadsFilesDuckDbAndPolarsWrote) {
+  const std::string csv = Path("source.csv");
+  {
+    std::ofstream o(csv);
+    o << "id,price,name,day,flag,ts\n";
+    for (int i = 0; i < 2000; ++i) {
+      o << (i == 3 ? "-9223372036854775808" : std::to_string(i * 7919LL)) << ","
+        << (i % 11 == 0 ? "" : std::to_string(i % 977) + "." + std::to_string(i % 100)) << ","
+        << (i % 13 == 0 ? "" : i % 5 == 0 ? "\"a, \"\"b\"\"\"" : i % 3 == 0 ? "日本語 " + std::to_string(i % 40)
+                                                                        : "name" + std::to_string(i % 50))
+        << "," << (1990 + i % 30) << "-0" << (1 + i % 9) << "-1" << (i % 10) << "," << (i % 2 ? "true" : "false")
+        << ",2024-03-0" << (1 + i % 9) << " 1" << (i % 10) << ":2" << (i % 10) << ":00.25\n";
+    }
+  }
+  for (const char* engine : {"duckdb", "polars"}) {
+    for (const char* codec : {"snappy", "zstd", "gzip", "uncompressed"}) {
+      const std::string tag = std::string(engine) + "-" + codec;
+      const std::string pq = Path(tag + ".parquet"), back = Path(tag + ".csv");
+      auto w = RunShell("node " + node_dir_ + "/write.mjs " + engine + " " + csv + " " + pq + " --compression " + codec);
+      ASSERT_EQ(w.code, 0) << tag << ": " << w.out;
+      ASSERT_NE(w.out.find("\"rows\":2000"), std::string::npos) << tag << ": " << w.out;
+      auto r = RunCli("convert " + pq + " " + back);
+      ASSERT_EQ(r.exit_code, 0) << tag << ": " << r.err;
+      EXPECT_NE(r.err.find("2000 rows, 0 rejected"), std::string::npos) << tag << ": " << r.err;
+      EXPECT_NE(Check(pq, back).find("\"rows\":2000"), std::string::npos) << tag;
+    }
+  }
 }
 
 }  // namespace
