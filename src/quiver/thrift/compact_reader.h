@@ -28,6 +28,26 @@ enum : uint8_t {
   kDouble = 7, kBinary = 8, kList = 9, kSet = 10, kMap = 11, kStruct = 12,
 };
 
+namespace detail {
+// A pointer kept as 8 bytes of 1-byte alignment, so that a view (pointer + 32-bit size) takes
+// 12 bytes with 4-byte alignment instead of 16: a decoded column chunk holds six such views.
+// Loads and stores go through memcpy (plain moves on x86).
+class PackedPointer {
+ public:
+  PackedPointer() = default;
+  explicit PackedPointer(const void* p) { std::memcpy(bytes_, &p, sizeof p); }
+  template <typename T>
+  T* get() const {
+    T* p;
+    std::memcpy(&p, bytes_, sizeof p);
+    return p;
+  }
+
+ private:
+  unsigned char bytes_[sizeof(void*)] = {};
+};
+}  // namespace detail
+
 // A Thrift list as a view: elements live in an Arena (decoded) or wherever the builder put
 // them. Trivially copyable so whole models can live in arenas with no destructors to run.
 template <typename T>
@@ -35,22 +55,24 @@ class List {
  public:
   List() = default;
   List(T* data, uint32_t size) : data_(data), size_(size) {}
-  T* data() const { return data_; }
+  T* data() const { return data_.get<T>(); }
   uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T* begin() const { return data_; }
-  T* end() const { return data_ + size_; }
-  T& operator[](size_t i) const { return data_[i]; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + size_; }
+  T& operator[](size_t i) const { return data()[i]; }
   friend bool operator==(const List& a, const List& b) {
     if (a.size_ != b.size_) return false;
+    const T* x = a.data();
+    const T* y = b.data();
     for (uint32_t i = 0; i < a.size_; ++i) {
-      if (!(a.data_[i] == b.data_[i])) return false;
+      if (!(x[i] == y[i])) return false;
     }
     return true;
   }
 
  private:
-  T* data_ = nullptr;
+  detail::PackedPointer data_;
   uint32_t size_ = 0;
 };
 
@@ -83,28 +105,69 @@ struct StructInfo;
 // Compact optionals for the model. Footers of wide files hold millions of column chunks and
 // every byte of the decoded model is memory to fault in and clear, so the optional kinds that
 // are common or large get representations smaller than std::optional:
-//  - OptionalBinary: a present-or-absent view in 16 bytes (std::optional<string_view>: 24);
-//  - OptionalList<T>: a present-or-absent list in 16 bytes;
+//  - OptionalBinary: a present-or-absent view in 12 bytes (std::optional<string_view>: 24);
+//    present is a non-null pointer (an empty view without one points at a static byte);
+//  - OptionalList<T>: a present-or-absent list in 12 bytes (presence is the size's top bit:
+//    lists hold fewer than 2^31 elements, which the decoder checks);
+//  - OptionalScalar<T>: an optional integer or enum in sizeof(T) + 1 bytes, byte-aligned;
 //  - Boxed<T>: an optional struct behind a pointer into the arena (8 bytes when absent).
 class OptionalBinary {
  public:
   OptionalBinary() = default;
   OptionalBinary(std::nullopt_t) {}
-  OptionalBinary(std::string_view v) : data_(v.data()), size_(static_cast<uint32_t>(v.size())), present_(1) {}
+  OptionalBinary(std::string_view v)
+      : data_(v.data() != nullptr ? v.data() : kEmpty), size_(static_cast<uint32_t>(v.size())) {}
   OptionalBinary(const char* s) : OptionalBinary(std::string_view(s)) {}
-  bool has_value() const { return present_ != 0; }
-  explicit operator bool() const { return present_ != 0; }
-  std::string_view operator*() const { return std::string_view(data_, size_); }
-  std::string_view value_or(std::string_view fallback) const { return present_ ? **this : fallback; }
+  bool has_value() const { return data_.get<const char>() != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  std::string_view operator*() const { return std::string_view(data_.get<const char>(), size_); }
+  std::string_view value_or(std::string_view fallback) const { return has_value() ? **this : fallback; }
   void reset() { *this = OptionalBinary(); }
   friend bool operator==(const OptionalBinary& a, const OptionalBinary& b) {
-    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+    return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
  private:
-  const char* data_ = nullptr;
+  static constexpr char kEmpty[1] = {};
+  detail::PackedPointer data_;
   uint32_t size_ = 0;
-  uint32_t present_ = 0;
+};
+
+// An optional integer or enum in sizeof(T) + 1 bytes, byte-aligned, so that several sit side
+// by side without padding (std::optional<int64_t> takes 16 bytes, and a column chunk has seven
+// optional integers). Reads and writes the value through memcpy (an unaligned move on x86).
+// The API is the part of std::optional the code uses.
+template <typename T>
+class OptionalScalar {
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
+
+ public:
+  OptionalScalar() = default;
+  OptionalScalar(std::nullopt_t) {}
+  OptionalScalar(T v) : present_(true) { std::memcpy(bytes_, &v, sizeof(T)); }
+  OptionalScalar(const std::optional<T>& o) : OptionalScalar() {
+    if (o) *this = OptionalScalar(*o);
+  }
+  bool has_value() const { return present_; }
+  explicit operator bool() const { return present_; }
+  T operator*() const {
+    T v;
+    std::memcpy(&v, bytes_, sizeof(T));
+    return v;
+  }
+  T value_or(T fallback) const { return present_ ? **this : fallback; }
+  T& emplace() = delete;  // no reference to the unaligned value; assign instead
+  void reset() { present_ = false; }
+  operator std::optional<T>() const { return present_ ? std::optional<T>(**this) : std::nullopt; }
+  friend bool operator==(const OptionalScalar& a, const OptionalScalar& b) {
+    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+  }
+  friend bool operator==(const OptionalScalar& a, const T& b) { return a.present_ && *a == b; }
+  friend bool operator==(const OptionalScalar& a, std::nullopt_t) { return !a.present_; }
+
+ private:
+  unsigned char bytes_[sizeof(T)] = {};
+  bool present_ = false;
 };
 
 template <typename T>
@@ -112,10 +175,10 @@ class OptionalList {
  public:
   OptionalList() = default;
   OptionalList(std::nullopt_t) {}
-  OptionalList(List<T> l) : data_(l.data()), size_(l.size()), present_(1) {}
-  bool has_value() const { return present_ != 0; }
-  explicit operator bool() const { return present_ != 0; }
-  List<T> operator*() const { return List<T>(data_, size_); }
+  OptionalList(List<T> l) : data_(l.data()), size_(l.size() | kPresent) {}
+  bool has_value() const { return size_ != 0; }
+  explicit operator bool() const { return size_ != 0; }
+  List<T> operator*() const { return List<T>(data_.get<T>(), size_ & ~kPresent); }
   // Member access on the list itself (size(), empty(), begin()...).
   struct Arrow {
     List<T> l;
@@ -124,13 +187,13 @@ class OptionalList {
   Arrow operator->() const { return Arrow{**this}; }
   void reset() { *this = OptionalList(); }
   friend bool operator==(const OptionalList& a, const OptionalList& b) {
-    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+    return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
  private:
-  T* data_ = nullptr;
-  uint32_t size_ = 0;
-  uint32_t present_ = 0;
+  static constexpr uint32_t kPresent = uint32_t{1} << 31;
+  detail::PackedPointer data_;
+  uint32_t size_ = 0;  // element count | kPresent; 0 when absent
 };
 
 template <typename T>
@@ -167,11 +230,13 @@ template <typename T> struct IsOptional : std::false_type {};
 template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
 template <> struct IsOptional<OptionalBinary> : std::true_type {};
 template <typename T> struct IsOptional<OptionalList<T>> : std::true_type {};
+template <typename T> struct IsOptional<OptionalScalar<T>> : std::true_type {};
 template <typename T> struct IsOptional<Boxed<T>> : std::true_type {};
 template <typename T> struct Unoptional { using type = T; };
 template <typename T> struct Unoptional<std::optional<T>> { using type = T; };
 template <> struct Unoptional<OptionalBinary> { using type = std::string_view; };
 template <typename T> struct Unoptional<OptionalList<T>> { using type = List<T>; };
+template <typename T> struct Unoptional<OptionalScalar<T>> { using type = T; };
 template <typename T> struct Unoptional<Boxed<T>> { using type = T; };
 template <typename T, typename = void> struct IsStruct : std::false_type {};
 template <typename T> struct IsStruct<T, std::void_t<decltype(StructInfo<T>::kFields)>> : std::true_type {};
