@@ -12,7 +12,7 @@ namespace quiver::parquet {
 
 // Every struct here is trivially destructible: lists are arena arrays and strings are views
 // into the footer bytes (or an arena), so a decoded footer is freed by dropping its arena.
-// Optional strings and lists use the 16-byte OptionalBinary/OptionalList, optional integers
+// Optional strings and lists use the 12-byte OptionalBinary/OptionalList, optional integers
 // and enums the byte-aligned OptionalScalar (9 bytes for an int64), and optional structs that
 // are large or rare are Boxed (a pointer into the arena; set with Emplace(arena)). Members are
 // ordered for size, not by field id (the field tables in metadata_fields.h give the wire

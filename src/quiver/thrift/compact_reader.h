@@ -621,7 +621,7 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     // Default-initialisation: every model member has an initialiser, and this avoids the
     // value-initialisation memset of the whole struct before its members are set again.
     if constexpr (sizeof(T) >= 128) {
-      // Wide elements (column chunks, 296 bytes): the lines two elements ahead are requested
+      // Wide elements (column chunks, 224 bytes): the lines two elements ahead are requested
       // for writing. Once the model outgrows the caches every line of the array misses, and
       // the hardware prefetcher does not keep up with stores interleaved with the arena's
       // other stream (the chunks' statistics and small lists): warm decode of 100 x 1000 went
