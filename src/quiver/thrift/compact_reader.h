@@ -581,6 +581,9 @@ namespace detail {
 template <typename T, typename Ctx>
 bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type);
 
+template <typename T>
+bool SkipStructTyped(CompactReader& r);
+
 template <typename T, typename Ctx>
 bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
   constexpr uint8_t want = WireType<T>::value;
@@ -613,7 +616,14 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     if constexpr (Ctx::kSelective) {
       // A run of elements that are not chosen is skipped in one pass of the skipper.
       if (uint32_t next = ctx.NextSelected(hook, i, n); next != i) {
-        if (!r.SkipElements(et, next - i)) [[unlikely]] return false;
+        if constexpr (IsStruct<T>::value) {
+          // Unchosen structs of a known type are stepped over along their field table.
+          for (uint32_t j = i; j < next; ++j) {
+            if (!SkipStructTyped<T>(r)) [[unlikely]] return false;
+          }
+        } else {
+          if (!r.SkipElements(et, next - i)) [[unlikely]] return false;
+        }
         i = next;
         if (i == n) break;
       }
@@ -862,6 +872,115 @@ inline bool DecodeStructImpl(CompactReader& __restrict r, Ctx& ctx, T& __restric
   constexpr uint64_t required = RequiredMask<T>(std::index_sequence<I...>{});
   if ((seen & required) != required) [[unlikely]] return ReportMissing<T>(r, required & ~seen, seq);
   return true;
+}
+
+// The typed skipper: steps over a struct of type T along its field table, in order, as the
+// decoder reads it (the same one-compare keys), reading every value with the decoder's own
+// bounds and range checks and storing nothing. Each field's check is its own branch, so the
+// pattern of a column chunk is predicted field by field instead of through the generic
+// skipper's one dispatch loop. Anything the in-order pass cannot place goes to the generic
+// skipper. Like the generic skipper it does not report missing required fields.
+template <typename V>
+QUIVER_THRIFT_INLINE bool SkipValueTyped(CompactReader& __restrict r, uint8_t type) {
+  if constexpr (std::is_same_v<V, bool>) {
+    bool b;
+    return r.ReadBoolElement(&b);
+  } else if constexpr (std::is_same_v<V, int8_t>) {
+    int8_t v;
+    return r.ReadByte(&v);
+  } else if constexpr (std::is_same_v<V, int16_t>) {
+    int16_t v;
+    return r.ReadI16(&v);
+  } else if constexpr (std::is_same_v<V, int32_t> || std::is_enum_v<V>) {
+    int32_t v;
+    return r.ReadI32(&v);
+  } else if constexpr (std::is_same_v<V, int64_t>) {
+    int64_t v;
+    return r.ReadI64(&v);
+  } else if constexpr (std::is_same_v<V, double>) {
+    double v;
+    return r.ReadDouble(&v);
+  } else if constexpr (std::is_same_v<V, std::string_view>) {
+    std::string_view v;
+    return r.ReadBinary(&v);
+  } else if constexpr (IsList<V>::value) {
+    using E = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<V>().data())>>;
+    constexpr uint8_t want = WireType<E>::value;
+    uint8_t et = 0;
+    uint32_t n = 0;
+    if (!r.ReadListHeaderAs<want>(&et, &n)) return false;
+    if (n == 0) return true;
+    if constexpr (IsStruct<E>::value) {
+      if (et == kStruct) [[likely]] {
+        constexpr size_t min = MinStructBytes<E>();
+        if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+        for (uint32_t i = 0; i < n; ++i) {
+          if (!SkipStructTyped<E>(r)) [[unlikely]] return false;
+        }
+        return true;
+      }
+    }
+    // Other element types: the decoder accepts the varint widths and both bool codes, and
+    // rejects the rest; the generic skipper checks the same element by element.
+    constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
+    const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
+    if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
+      return r.Fail(CompactReader::Error::kType, et);
+    }
+    if constexpr (IsStruct<E>::value) {
+      constexpr size_t min = MinStructBytes<E>();
+      if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+    }
+    return r.SkipElements(et, n);
+  } else {
+    (void)type;
+    return SkipStructTyped<V>(r);
+  }
+}
+
+template <size_t I, typename T>
+QUIVER_THRIFT_INLINE int SkipInOrder(CompactReader& __restrict r, int32_t& key) {
+  constexpr auto& f = std::get<I>(StructInfo<T>::kFields);
+  using V = typename Unoptional<typename std::remove_cvref_t<decltype(f)>::member_type>::type;
+  constexpr uint8_t want = WireType<V>::value;
+  constexpr int32_t base = int32_t{f.id} * 16;
+  if constexpr (want == kBoolTrue) {
+    if (static_cast<uint32_t>(key - (base + kBoolTrue)) < 2u) return r.ReadFieldKey(f.id, &key) ? 0 : -1;
+  } else {
+    if (key == base + want) {
+      if (!SkipValueTyped<V>(r, want)) [[unlikely]] return -1;
+      return r.ReadFieldKey(f.id, &key) ? 0 : -1;
+    }
+  }
+  if (key >= base + 16) return 0;
+  return 1;
+}
+
+template <typename T, size_t... I>
+inline bool SkipStructTypedImpl(CompactReader& __restrict r, std::index_sequence<I...>) {
+  if (!r.Enter()) return false;
+  int32_t key = 0;
+  if (!r.ReadFieldKey(0, &key)) [[unlikely]] return false;
+  int res = 0;
+  (void)(((res = SkipInOrder<I, T>(r, key)) == 0) && ...);
+  if (res < 0) [[unlikely]] return false;
+  if (key != CompactReader::kStopKey) [[unlikely]] {
+    // The rest of the struct, whatever it holds, through the generic skipper.
+    int16_t id = static_cast<int16_t>(key >> 4);
+    uint8_t type = static_cast<uint8_t>(key & 15);
+    while (type != 0) {
+      if (!r.Skip(type)) [[unlikely]] return false;
+      if (!r.ReadFieldHeader(id, &id, &type)) [[unlikely]] return false;
+    }
+  }
+  r.Leave();
+  return true;
+}
+
+template <typename T>
+bool SkipStructTyped(CompactReader& r) {
+  constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  return SkipStructTypedImpl<T>(r, std::make_index_sequence<n>{});
 }
 
 }  // namespace detail
