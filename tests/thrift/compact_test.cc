@@ -170,6 +170,84 @@ TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
   EXPECT_TRUE(back == cmd);
 }
 
+// The compact representations of the model's optionals keep every value and presence apart:
+// an OptionalScalar at both ends of its range, an OptionalList and an OptionalBinary that are
+// present but empty (also from a view without a pointer), each through encode and decode.
+TEST(StructCodecTest, CompactOptionalsKeepExtremesAndPresentEmpties) {
+  static_assert(sizeof(OptionalScalar<int64_t>) == 9 && alignof(OptionalScalar<int64_t>) == 1);
+  static_assert(sizeof(OptionalBinary) == 12 && sizeof(OptionalList<int64_t>) == 12 && sizeof(List<int32_t>) == 12);
+
+  OptionalScalar<int64_t> s;
+  EXPECT_FALSE(s.has_value());
+  EXPECT_TRUE(s == std::nullopt);
+  s = INT64_MIN;
+  EXPECT_TRUE(s.has_value());
+  EXPECT_EQ(*s, INT64_MIN);
+  EXPECT_FALSE(s == OptionalScalar<int64_t>());
+  s = 0;
+  EXPECT_TRUE(s.has_value());  // zero is a value, not absence
+  EXPECT_EQ(s.value_or(7), 0);
+  s.reset();
+  EXPECT_EQ(s.value_or(7), 7);
+  const std::optional<int64_t> as_std = OptionalScalar<int64_t>(INT64_MAX);
+  EXPECT_EQ(as_std, INT64_MAX);
+
+  OptionalBinary empty_view{std::string_view()};
+  EXPECT_TRUE(empty_view.has_value());
+  EXPECT_EQ(*empty_view, "");
+  EXPECT_FALSE(empty_view == OptionalBinary());
+  OptionalList<int64_t> empty_list{List<int64_t>()};
+  EXPECT_TRUE(empty_list.has_value());
+  EXPECT_EQ(empty_list->size(), 0u);
+  EXPECT_FALSE(empty_list == OptionalList<int64_t>());
+
+  parquet::ColumnChunk cc;
+  cc.file_offset = INT64_MIN;
+  cc.offset_index_offset = INT64_MIN;
+  cc.offset_index_length = INT32_MIN;
+  cc.column_index_offset = INT64_MAX;
+  cc.column_index_length = 0;
+  cc.file_path = std::string_view();
+  parquet::ColumnMetaData& m = cc.meta_data.emplace();
+  m.type = static_cast<parquet::Type>(INT32_MAX);  // an enum value newer than this code
+  m.key_value_metadata = List<parquet::KeyValue>();
+  m.dictionary_page_offset = -1;
+  m.bloom_filter_length = INT32_MAX;
+  parquet::Statistics stats;
+  stats.null_count = INT64_MAX;
+  stats.nan_count = INT64_MIN;
+  stats.min = "";
+  m.statistics.Set(&stats);
+  BufferBuilder b;
+  {
+    CompactWriter w(&b);
+    ASSERT_TRUE(EncodeStruct(w, cc));
+  }
+  CompactReader r(b.data(), static_cast<size_t>(b.size()));
+  Arena arena;
+  DecodeAll ctx{&arena};
+  parquet::ColumnChunk back;
+  ASSERT_TRUE(DecodeStruct(r, ctx, back));
+  EXPECT_EQ(r.offset(), static_cast<size_t>(b.size()));
+  EXPECT_TRUE(back == cc);
+  EXPECT_EQ(*back.offset_index_offset, INT64_MIN);
+  EXPECT_EQ(back.offset_index_length, INT32_MIN);
+  EXPECT_EQ(back.column_index_length, 0);
+  EXPECT_FALSE(back.encrypted_column_metadata.has_value());
+  ASSERT_TRUE(back.file_path.has_value());
+  EXPECT_EQ(*back.file_path, "");
+  ASSERT_TRUE(back.meta_data->key_value_metadata.has_value());
+  EXPECT_TRUE(back.meta_data->key_value_metadata->empty());
+  EXPECT_FALSE(back.meta_data->encoding_stats.has_value());
+  EXPECT_EQ(static_cast<int32_t>(back.meta_data->type), INT32_MAX);
+  EXPECT_EQ(back.meta_data->dictionary_page_offset, -1);
+  EXPECT_FALSE(back.meta_data->index_page_offset.has_value());
+  EXPECT_EQ(back.meta_data->statistics->nan_count, INT64_MIN);
+  EXPECT_FALSE(back.meta_data->statistics->distinct_count.has_value());
+  EXPECT_EQ(*back.meta_data->statistics->min, "");
+  EXPECT_FALSE(back.meta_data->statistics->max.has_value());
+}
+
 // Fields out of id order, repeated and unknown: the in-order pass hands over to the dispatch
 // loop, which still places each field (a repeated field: the last value wins) and sees the
 // required ones.

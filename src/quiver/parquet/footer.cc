@@ -165,7 +165,7 @@ Result<std::shared_ptr<const ParquetFooter>> DecodeFooter(std::shared_ptr<Buffer
   auto result = std::shared_ptr<ParquetFooter>(new ParquetFooter());
   result->footer_ = std::move(footer);
   // A decoded model takes 1-6 times the footer's bytes (a column chunk with statistics: ~75
-  // bytes on the wire, 416 in memory). Blocks as large as the footer (8 MB at most) keep the
+  // bytes on the wire, 344 in memory with its statistics and lists). Blocks as large as the footer (8 MB at most) keep the
   // block count small without reserving much more than is used. Large footers get blocks of
   // at least 2 MiB on transparent huge pages, prefaulted: first touches of fresh 4 KB pages
   // were most of a cold decode of a wide footer (see docs/parquet-footer.md); one fault per

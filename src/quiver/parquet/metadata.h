@@ -12,12 +12,17 @@ namespace quiver::parquet {
 
 // Every struct here is trivially destructible: lists are arena arrays and strings are views
 // into the footer bytes (or an arena), so a decoded footer is freed by dropping its arena.
-// Optional strings and lists use the 16-byte OptionalBinary/OptionalList, and optional
-// structs that are large or rare are Boxed (a pointer into the arena; set with Emplace(arena)).
+// Optional strings and lists use the 12-byte OptionalBinary/OptionalList, optional integers
+// and enums the byte-aligned OptionalScalar (9 bytes for an int64), and optional structs that
+// are large or rare are Boxed (a pointer into the arena; set with Emplace(arena)). Members are
+// ordered for size, not by field id (the field tables in metadata_fields.h give the wire
+// order): a wide footer's decoded column chunks are most of its memory, and in a fresh process
+// every byte of it is a first touch (docs/parquet-footer.md).
 using thrift::Boxed;
 using thrift::List;
 using thrift::OptionalBinary;
 using thrift::OptionalList;
+using thrift::OptionalScalar;
 using Binary = std::string_view;
 
 // Enums keep the raw wire value: a value newer than this code stays representable (and
@@ -55,9 +60,9 @@ const char* PageTypeName(PageType t);
   }
 
 struct SizeStatistics {
-  std::optional<int64_t> unencoded_byte_array_data_bytes;
   OptionalList<int64_t> repetition_level_histogram;
   OptionalList<int64_t> definition_level_histogram;
+  OptionalScalar<int64_t> unencoded_byte_array_data_bytes;
   bool operator==(const SizeStatistics&) const = default;
 };
 
@@ -77,13 +82,13 @@ struct GeospatialStatistics {
 struct Statistics {
   OptionalBinary max;  // legacy, signed order
   OptionalBinary min;  // legacy, signed order
-  std::optional<int64_t> null_count;
-  std::optional<int64_t> distinct_count;
   OptionalBinary max_value;
   OptionalBinary min_value;
+  OptionalScalar<int64_t> null_count;
+  OptionalScalar<int64_t> distinct_count;
+  OptionalScalar<int64_t> nan_count;
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
-  std::optional<int64_t> nan_count;
   bool operator==(const Statistics&) const = default;
 };
 
@@ -135,7 +140,7 @@ struct IntType {
 };
 
 struct VariantType {
-  std::optional<int8_t> specification_version;
+  OptionalScalar<int8_t> specification_version;
   bool operator==(const VariantType&) const = default;
 };
 
@@ -147,7 +152,7 @@ struct GeometryType {
 
 struct GeographyType {
   OptionalBinary crs;
-  std::optional<EdgeInterpolationAlgorithm> algorithm;
+  OptionalScalar<EdgeInterpolationAlgorithm> algorithm;
   bool operator==(const GeographyType&) const = default;
 };
 
@@ -175,17 +180,17 @@ struct LogicalType {
 };
 
 struct SchemaElement {
-  std::optional<Type> type;
-  std::optional<int32_t> type_length;
-  std::optional<FieldRepetitionType> repetition_type;
   Binary name;
-  std::optional<int32_t> num_children;
-  std::optional<ConvertedType> converted_type;
-  std::optional<int32_t> scale;
-  std::optional<int32_t> precision;
-  std::optional<int32_t> field_id;
   Boxed<LogicalType> logicalType;
-  std::optional<int32_t> vector_length;
+  OptionalScalar<Type> type;
+  OptionalScalar<int32_t> type_length;
+  OptionalScalar<FieldRepetitionType> repetition_type;
+  OptionalScalar<int32_t> num_children;
+  OptionalScalar<ConvertedType> converted_type;
+  OptionalScalar<int32_t> scale;
+  OptionalScalar<int32_t> precision;
+  OptionalScalar<int32_t> field_id;
+  OptionalScalar<int32_t> vector_length;
   bool operator==(const SchemaElement&) const = default;
 };
 
@@ -247,7 +252,7 @@ struct PageHeader {
   PageType type = PageType::DATA_PAGE;
   int32_t uncompressed_page_size = 0;
   int32_t compressed_page_size = 0;
-  std::optional<int32_t> crc;
+  OptionalScalar<int32_t> crc;
   std::optional<DataPageHeader> data_page_header;
   std::optional<IndexPageHeader> index_page_header;
   std::optional<DictionaryPageHeader> dictionary_page_header;
@@ -277,22 +282,22 @@ struct PageEncodingStats {
 
 struct ColumnMetaData {
   Type type = Type::BOOLEAN;
+  CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
   List<Encoding> encodings;
   List<Binary> path_in_schema;
-  CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
   int64_t num_values = 0;
   int64_t total_uncompressed_size = 0;
   int64_t total_compressed_size = 0;
-  OptionalList<KeyValue> key_value_metadata;
   int64_t data_page_offset = 0;
-  std::optional<int64_t> index_page_offset;
-  std::optional<int64_t> dictionary_page_offset;
-  Boxed<Statistics> statistics;
+  OptionalList<KeyValue> key_value_metadata;
   OptionalList<PageEncodingStats> encoding_stats;
-  std::optional<int64_t> bloom_filter_offset;
-  std::optional<int32_t> bloom_filter_length;
+  Boxed<Statistics> statistics;
   Boxed<SizeStatistics> size_statistics;
   Boxed<GeospatialStatistics> geospatial_statistics;
+  OptionalScalar<int64_t> index_page_offset;
+  OptionalScalar<int64_t> dictionary_page_offset;
+  OptionalScalar<int64_t> bloom_filter_offset;
+  OptionalScalar<int32_t> bloom_filter_length;
   bool operator==(const ColumnMetaData&) const = default;
 };
 
@@ -309,15 +314,15 @@ struct ColumnCryptoMetaData {
 };
 
 struct ColumnChunk {
-  OptionalBinary file_path;
-  int64_t file_offset = 0;
   std::optional<ColumnMetaData> meta_data;
-  std::optional<int64_t> offset_index_offset;
-  std::optional<int32_t> offset_index_length;
-  std::optional<int64_t> column_index_offset;
-  std::optional<int32_t> column_index_length;
-  Boxed<ColumnCryptoMetaData> crypto_metadata;
+  OptionalBinary file_path;
   OptionalBinary encrypted_column_metadata;
+  int64_t file_offset = 0;
+  Boxed<ColumnCryptoMetaData> crypto_metadata;
+  OptionalScalar<int64_t> offset_index_offset;
+  OptionalScalar<int64_t> column_index_offset;
+  OptionalScalar<int32_t> offset_index_length;
+  OptionalScalar<int32_t> column_index_length;
   bool operator==(const ColumnChunk&) const = default;
 };
 
@@ -326,9 +331,9 @@ struct RowGroup {
   int64_t total_byte_size = 0;
   int64_t num_rows = 0;
   OptionalList<SortingColumn> sorting_columns;
-  std::optional<int64_t> file_offset;
-  std::optional<int64_t> total_compressed_size;
-  std::optional<int16_t> ordinal;
+  OptionalScalar<int64_t> file_offset;
+  OptionalScalar<int64_t> total_compressed_size;
+  OptionalScalar<int16_t> ordinal;
   bool operator==(const RowGroup&) const = default;
 };
 

@@ -28,6 +28,26 @@ enum : uint8_t {
   kDouble = 7, kBinary = 8, kList = 9, kSet = 10, kMap = 11, kStruct = 12,
 };
 
+namespace detail {
+// A pointer kept as 8 bytes of 1-byte alignment, so that a view (pointer + 32-bit size) takes
+// 12 bytes with 4-byte alignment instead of 16: a decoded column chunk holds six such views.
+// Loads and stores go through memcpy (plain moves on x86).
+class PackedPointer {
+ public:
+  PackedPointer() = default;
+  explicit PackedPointer(const void* p) { std::memcpy(bytes_, &p, sizeof p); }
+  template <typename T>
+  T* get() const {
+    T* p;
+    std::memcpy(&p, bytes_, sizeof p);
+    return p;
+  }
+
+ private:
+  unsigned char bytes_[sizeof(void*)] = {};
+};
+}  // namespace detail
+
 // A Thrift list as a view: elements live in an Arena (decoded) or wherever the builder put
 // them. Trivially copyable so whole models can live in arenas with no destructors to run.
 template <typename T>
@@ -35,22 +55,24 @@ class List {
  public:
   List() = default;
   List(T* data, uint32_t size) : data_(data), size_(size) {}
-  T* data() const { return data_; }
+  T* data() const { return data_.get<T>(); }
   uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T* begin() const { return data_; }
-  T* end() const { return data_ + size_; }
-  T& operator[](size_t i) const { return data_[i]; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + size_; }
+  T& operator[](size_t i) const { return data()[i]; }
   friend bool operator==(const List& a, const List& b) {
     if (a.size_ != b.size_) return false;
+    const T* x = a.data();
+    const T* y = b.data();
     for (uint32_t i = 0; i < a.size_; ++i) {
-      if (!(a.data_[i] == b.data_[i])) return false;
+      if (!(x[i] == y[i])) return false;
     }
     return true;
   }
 
  private:
-  T* data_ = nullptr;
+  detail::PackedPointer data_;
   uint32_t size_ = 0;
 };
 
@@ -83,28 +105,69 @@ struct StructInfo;
 // Compact optionals for the model. Footers of wide files hold millions of column chunks and
 // every byte of the decoded model is memory to fault in and clear, so the optional kinds that
 // are common or large get representations smaller than std::optional:
-//  - OptionalBinary: a present-or-absent view in 16 bytes (std::optional<string_view>: 24);
-//  - OptionalList<T>: a present-or-absent list in 16 bytes;
+//  - OptionalBinary: a present-or-absent view in 12 bytes (std::optional<string_view>: 24);
+//    present is a non-null pointer (an empty view without one points at a static byte);
+//  - OptionalList<T>: a present-or-absent list in 12 bytes (presence is the size's top bit:
+//    lists hold fewer than 2^31 elements, which the decoder checks);
+//  - OptionalScalar<T>: an optional integer or enum in sizeof(T) + 1 bytes, byte-aligned;
 //  - Boxed<T>: an optional struct behind a pointer into the arena (8 bytes when absent).
 class OptionalBinary {
  public:
   OptionalBinary() = default;
   OptionalBinary(std::nullopt_t) {}
-  OptionalBinary(std::string_view v) : data_(v.data()), size_(static_cast<uint32_t>(v.size())), present_(1) {}
+  OptionalBinary(std::string_view v)
+      : data_(v.data() != nullptr ? v.data() : kEmpty), size_(static_cast<uint32_t>(v.size())) {}
   OptionalBinary(const char* s) : OptionalBinary(std::string_view(s)) {}
-  bool has_value() const { return present_ != 0; }
-  explicit operator bool() const { return present_ != 0; }
-  std::string_view operator*() const { return std::string_view(data_, size_); }
-  std::string_view value_or(std::string_view fallback) const { return present_ ? **this : fallback; }
+  bool has_value() const { return data_.get<const char>() != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  std::string_view operator*() const { return std::string_view(data_.get<const char>(), size_); }
+  std::string_view value_or(std::string_view fallback) const { return has_value() ? **this : fallback; }
   void reset() { *this = OptionalBinary(); }
   friend bool operator==(const OptionalBinary& a, const OptionalBinary& b) {
-    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+    return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
  private:
-  const char* data_ = nullptr;
+  static constexpr char kEmpty[1] = {};
+  detail::PackedPointer data_;
   uint32_t size_ = 0;
-  uint32_t present_ = 0;
+};
+
+// An optional integer or enum in sizeof(T) + 1 bytes, byte-aligned, so that several sit side
+// by side without padding (std::optional<int64_t> takes 16 bytes, and a column chunk has seven
+// optional integers). Reads and writes the value through memcpy (an unaligned move on x86).
+// The API is the part of std::optional the code uses.
+template <typename T>
+class OptionalScalar {
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
+
+ public:
+  OptionalScalar() = default;
+  OptionalScalar(std::nullopt_t) {}
+  OptionalScalar(T v) : present_(true) { std::memcpy(bytes_, &v, sizeof(T)); }
+  OptionalScalar(const std::optional<T>& o) : OptionalScalar() {
+    if (o) *this = OptionalScalar(*o);
+  }
+  bool has_value() const { return present_; }
+  explicit operator bool() const { return present_; }
+  T operator*() const {
+    T v;
+    std::memcpy(&v, bytes_, sizeof(T));
+    return v;
+  }
+  T value_or(T fallback) const { return present_ ? **this : fallback; }
+  T& emplace() = delete;  // no reference to the unaligned value; assign instead
+  void reset() { present_ = false; }
+  operator std::optional<T>() const { return present_ ? std::optional<T>(**this) : std::nullopt; }
+  friend bool operator==(const OptionalScalar& a, const OptionalScalar& b) {
+    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+  }
+  friend bool operator==(const OptionalScalar& a, const T& b) { return a.present_ && *a == b; }
+  friend bool operator==(const OptionalScalar& a, std::nullopt_t) { return !a.present_; }
+
+ private:
+  unsigned char bytes_[sizeof(T)] = {};
+  bool present_ = false;
 };
 
 template <typename T>
@@ -112,10 +175,10 @@ class OptionalList {
  public:
   OptionalList() = default;
   OptionalList(std::nullopt_t) {}
-  OptionalList(List<T> l) : data_(l.data()), size_(l.size()), present_(1) {}
-  bool has_value() const { return present_ != 0; }
-  explicit operator bool() const { return present_ != 0; }
-  List<T> operator*() const { return List<T>(data_, size_); }
+  OptionalList(List<T> l) : data_(l.data()), size_(l.size() | kPresent) {}
+  bool has_value() const { return size_ != 0; }
+  explicit operator bool() const { return size_ != 0; }
+  List<T> operator*() const { return List<T>(data_.get<T>(), size_ & ~kPresent); }
   // Member access on the list itself (size(), empty(), begin()...).
   struct Arrow {
     List<T> l;
@@ -124,13 +187,13 @@ class OptionalList {
   Arrow operator->() const { return Arrow{**this}; }
   void reset() { *this = OptionalList(); }
   friend bool operator==(const OptionalList& a, const OptionalList& b) {
-    return a.present_ == b.present_ && (!a.present_ || *a == *b);
+    return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
  private:
-  T* data_ = nullptr;
-  uint32_t size_ = 0;
-  uint32_t present_ = 0;
+  static constexpr uint32_t kPresent = uint32_t{1} << 31;
+  detail::PackedPointer data_;
+  uint32_t size_ = 0;  // element count | kPresent; 0 when absent
 };
 
 template <typename T>
@@ -167,11 +230,13 @@ template <typename T> struct IsOptional : std::false_type {};
 template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
 template <> struct IsOptional<OptionalBinary> : std::true_type {};
 template <typename T> struct IsOptional<OptionalList<T>> : std::true_type {};
+template <typename T> struct IsOptional<OptionalScalar<T>> : std::true_type {};
 template <typename T> struct IsOptional<Boxed<T>> : std::true_type {};
 template <typename T> struct Unoptional { using type = T; };
 template <typename T> struct Unoptional<std::optional<T>> { using type = T; };
 template <> struct Unoptional<OptionalBinary> { using type = std::string_view; };
 template <typename T> struct Unoptional<OptionalList<T>> { using type = List<T>; };
+template <typename T> struct Unoptional<OptionalScalar<T>> { using type = T; };
 template <typename T> struct Unoptional<Boxed<T>> { using type = T; };
 template <typename T, typename = void> struct IsStruct : std::false_type {};
 template <typename T> struct IsStruct<T, std::void_t<decltype(StructInfo<T>::kFields)>> : std::true_type {};
@@ -516,6 +581,9 @@ namespace detail {
 template <typename T, typename Ctx>
 bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type);
 
+template <typename T>
+bool SkipStructTyped(CompactReader& r);
+
 template <typename T, typename Ctx>
 bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
   constexpr uint8_t want = WireType<T>::value;
@@ -548,7 +616,14 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     if constexpr (Ctx::kSelective) {
       // A run of elements that are not chosen is skipped in one pass of the skipper.
       if (uint32_t next = ctx.NextSelected(hook, i, n); next != i) {
-        if (!r.SkipElements(et, next - i)) [[unlikely]] return false;
+        if constexpr (IsStruct<T>::value) {
+          // Unchosen structs of a known type are stepped over along their field table.
+          for (uint32_t j = i; j < next; ++j) {
+            if (!SkipStructTyped<T>(r)) [[unlikely]] return false;
+          }
+        } else {
+          if (!r.SkipElements(et, next - i)) [[unlikely]] return false;
+        }
         i = next;
         if (i == n) break;
       }
@@ -556,7 +631,7 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     // Default-initialisation: every model member has an initialiser, and this avoids the
     // value-initialisation memset of the whole struct before its members are set again.
     if constexpr (sizeof(T) >= 128) {
-      // Wide elements (column chunks, 296 bytes): the lines two elements ahead are requested
+      // Wide elements (column chunks, 224 bytes): the lines two elements ahead are requested
       // for writing. Once the model outgrows the caches every line of the array misses, and
       // the hardware prefetcher does not keep up with stores interleaved with the arena's
       // other stream (the chunks' statistics and small lists): warm decode of 100 x 1000 went
@@ -797,6 +872,115 @@ inline bool DecodeStructImpl(CompactReader& __restrict r, Ctx& ctx, T& __restric
   constexpr uint64_t required = RequiredMask<T>(std::index_sequence<I...>{});
   if ((seen & required) != required) [[unlikely]] return ReportMissing<T>(r, required & ~seen, seq);
   return true;
+}
+
+// The typed skipper: steps over a struct of type T along its field table, in order, as the
+// decoder reads it (the same one-compare keys), reading every value with the decoder's own
+// bounds and range checks and storing nothing. Each field's check is its own branch, so the
+// pattern of a column chunk is predicted field by field instead of through the generic
+// skipper's one dispatch loop. Anything the in-order pass cannot place goes to the generic
+// skipper. Like the generic skipper it does not report missing required fields.
+template <typename V>
+QUIVER_THRIFT_INLINE bool SkipValueTyped(CompactReader& __restrict r, uint8_t type) {
+  if constexpr (std::is_same_v<V, bool>) {
+    bool b;
+    return r.ReadBoolElement(&b);
+  } else if constexpr (std::is_same_v<V, int8_t>) {
+    int8_t v;
+    return r.ReadByte(&v);
+  } else if constexpr (std::is_same_v<V, int16_t>) {
+    int16_t v;
+    return r.ReadI16(&v);
+  } else if constexpr (std::is_same_v<V, int32_t> || std::is_enum_v<V>) {
+    int32_t v;
+    return r.ReadI32(&v);
+  } else if constexpr (std::is_same_v<V, int64_t>) {
+    int64_t v;
+    return r.ReadI64(&v);
+  } else if constexpr (std::is_same_v<V, double>) {
+    double v;
+    return r.ReadDouble(&v);
+  } else if constexpr (std::is_same_v<V, std::string_view>) {
+    std::string_view v;
+    return r.ReadBinary(&v);
+  } else if constexpr (IsList<V>::value) {
+    using E = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<V>().data())>>;
+    constexpr uint8_t want = WireType<E>::value;
+    uint8_t et = 0;
+    uint32_t n = 0;
+    if (!r.ReadListHeaderAs<want>(&et, &n)) return false;
+    if (n == 0) return true;
+    if constexpr (IsStruct<E>::value) {
+      if (et == kStruct) [[likely]] {
+        constexpr size_t min = MinStructBytes<E>();
+        if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+        for (uint32_t i = 0; i < n; ++i) {
+          if (!SkipStructTyped<E>(r)) [[unlikely]] return false;
+        }
+        return true;
+      }
+    }
+    // Other element types: the decoder accepts the varint widths and both bool codes, and
+    // rejects the rest; the generic skipper checks the same element by element.
+    constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
+    const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
+    if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
+      return r.Fail(CompactReader::Error::kType, et);
+    }
+    if constexpr (IsStruct<E>::value) {
+      constexpr size_t min = MinStructBytes<E>();
+      if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+    }
+    return r.SkipElements(et, n);
+  } else {
+    (void)type;
+    return SkipStructTyped<V>(r);
+  }
+}
+
+template <size_t I, typename T>
+QUIVER_THRIFT_INLINE int SkipInOrder(CompactReader& __restrict r, int32_t& key) {
+  constexpr auto& f = std::get<I>(StructInfo<T>::kFields);
+  using V = typename Unoptional<typename std::remove_cvref_t<decltype(f)>::member_type>::type;
+  constexpr uint8_t want = WireType<V>::value;
+  constexpr int32_t base = int32_t{f.id} * 16;
+  if constexpr (want == kBoolTrue) {
+    if (static_cast<uint32_t>(key - (base + kBoolTrue)) < 2u) return r.ReadFieldKey(f.id, &key) ? 0 : -1;
+  } else {
+    if (key == base + want) {
+      if (!SkipValueTyped<V>(r, want)) [[unlikely]] return -1;
+      return r.ReadFieldKey(f.id, &key) ? 0 : -1;
+    }
+  }
+  if (key >= base + 16) return 0;
+  return 1;
+}
+
+template <typename T, size_t... I>
+inline bool SkipStructTypedImpl(CompactReader& __restrict r, std::index_sequence<I...>) {
+  if (!r.Enter()) return false;
+  int32_t key = 0;
+  if (!r.ReadFieldKey(0, &key)) [[unlikely]] return false;
+  int res = 0;
+  (void)(((res = SkipInOrder<I, T>(r, key)) == 0) && ...);
+  if (res < 0) [[unlikely]] return false;
+  if (key != CompactReader::kStopKey) [[unlikely]] {
+    // The rest of the struct, whatever it holds, through the generic skipper.
+    int16_t id = static_cast<int16_t>(key >> 4);
+    uint8_t type = static_cast<uint8_t>(key & 15);
+    while (type != 0) {
+      if (!r.Skip(type)) [[unlikely]] return false;
+      if (!r.ReadFieldHeader(id, &id, &type)) [[unlikely]] return false;
+    }
+  }
+  r.Leave();
+  return true;
+}
+
+template <typename T>
+bool SkipStructTyped(CompactReader& r) {
+  constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  return SkipStructTypedImpl<T>(r, std::make_index_sequence<n>{});
 }
 
 }  // namespace detail
