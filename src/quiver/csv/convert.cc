@@ -211,20 +211,25 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 struct ColumnConverters {
   // The parser is a template argument so that it inlines into the per-row loop.
   template <typename T, ParseFn<T> parse>
-  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                      const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                      bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
     T* out = reinterpret_cast<T*>(b.values_.mutable_data() + b.values_.size());
     const TypePtr& type = b.type_;
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
-      std::string_view text;
-      bool quoted;
-      if (!syn.Text(data, *f, false, &text, &quoted)) [[unlikely]] {
-        out[r] = T{};
-        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
-        continue;
+    const bool direct = syn.Direct();
+    const char quote = syn.quote;
+    for (int64_t r = 0; r < rows; ++r) {
+      const FieldRef f = fields[r];
+      std::string_view text(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+      // A missing field has an empty span, so it is never read here.
+      if (!(direct && !text.empty() && text.front() != quote)) [[unlikely]] {
+        bool quoted;
+        if (!syn.Text(data, f, false, &text, &quoted)) {
+          out[r] = T{};
+          QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+          continue;
+        }
       }
       if (!parse(text, type, syn, &out[r])) [[unlikely]] {
         if (!null_on_error) {
@@ -242,8 +247,8 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                     const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                     bool null_on_error, int64_t* nulled, ConvertError* error) {
     // Bits past the column's length are kept zero, so a group only sets the true ones.
     const int64_t bytes = bit_util::BytesForBits(b.length_ + rows);
     const int64_t had = b.values_.size();
@@ -252,11 +257,10 @@ struct ColumnConverters {
     }
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
     uint8_t* bits = b.values_.mutable_data();
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    for (int64_t r = 0; r < rows; ++r) {
       std::string_view text;
       bool quoted, v;
-      if (!syn.Text(data, *f, false, &text, &quoted)) {
+      if (!syn.Text(data, fields[r], false, &text, &quoted)) {
         QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
         continue;
       }
@@ -276,15 +280,13 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                       const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                       bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    // Missing fields have empty spans.
     int64_t total = 0;
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
-      if (f->start != FieldRef::kMissing) total += f->end - f->start;
-    }
+    for (int64_t r = 0; r < rows; ++r) total += fields[r].end - fields[r].start;
     BufferBuilder& bytes = b.values_;
     // 32 bytes of slack let values up to 32 bytes (most text fields) be copied with one or two
     // fixed-size moves instead of a memcpy call (the block buffer the fields point into has 64
@@ -296,11 +298,12 @@ struct ColumnConverters {
     int32_t* off = reinterpret_cast<int32_t*>(b.offsets_.mutable_data()) + b.length_;
     std::string scratch;
     const bool check_utf8 = b.type_->id() == TypeId::kString;
-    f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
-      std::string_view text;
-      bool quoted;
-      if (!syn.Text(data, *f, true, &text, &quoted)) {
+    const bool direct = syn.Direct();
+    for (int64_t r = 0; r < rows; ++r) {
+      const FieldRef f = fields[r];
+      std::string_view text(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+      bool quoted = false;
+      if (!(direct && !text.empty() && text.front() != syn.quote) && !syn.Text(data, f, true, &text, &quoted)) {
         QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
       } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
         scratch.clear();
@@ -394,9 +397,9 @@ Status ColumnBuilder::Reserve(int64_t rows) {
   return offsets_.Reserve(rows * 4);
 }
 
-Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error) {
-  return append_(*this, data, fields, rows, ncols, col, syntax, null_on_error, nulled, error);
+Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syntax,
+                             bool null_on_error, int64_t* nulled, ConvertError* error) {
+  return append_(*this, data, fields, rows, syntax, null_on_error, nulled, error);
 }
 
 Status ColumnBuilder::FillValidity(int64_t end) {
@@ -449,13 +452,13 @@ Result<Array> ColumnBuilder::Finish() {
   return Array(std::move(d));
 }
 
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows,
+                            const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool) {
   ColumnBuilder b;
   QUIVER_RETURN_NOT_OK(b.Init(type, pool));
   QUIVER_RETURN_NOT_OK(b.Reserve(rows));
-  QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, ncols, col, syn, null_on_error, nulled, error));
+  QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, syn, null_on_error, nulled, error));
   if (error->failure != ConvertFailure::kNone) return Array();
   return b.Finish();
 }
