@@ -485,9 +485,27 @@ struct ColumnConverters {
     std::string scratch;
     const bool check_utf8 = b.type_->id() == TypeId::kString;
     const bool direct = syn.Direct();
+    // The common field (unquoted, non-empty, up to 32 bytes, with room for a 32-byte move) is
+    // copied with two fixed 16-byte moves whatever its length, through local copies of the
+    // buffer's pointer and size (stores through a byte pointer would make the compiler reload
+    // them per field); anything else takes the general branch. Groups that could pass 2 GiB
+    // check each value.
+    uint8_t* dst = bytes.mutable_data();
+    int64_t size = bytes.size();
+    const int64_t fast_end = first + total <= INT32_MAX ? bytes.capacity() - 32 : -1;
     for (int64_t r = 0; r < rows; ++r) {
       const FieldRef f = fields[r];
-      std::string_view text(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+      const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
+      const uint8_t* src = data + f.start;
+      if (direct && len - 1 < 32 && src[0] != static_cast<uint8_t>(syn.quote) && size <= fast_end) [[likely]] {
+        std::memcpy(dst + size, src, 16);
+        std::memcpy(dst + size + 16, src + 16, 16);
+        size += len;
+        off[r + 1] = static_cast<int32_t>(size);
+        continue;
+      }
+      bytes.UnsafeSetSize(size);
+      std::string_view text(reinterpret_cast<const char*>(src), len);
       bool quoted = false;
       if (!(direct && !text.empty() && text.front() != syn.quote) && !syn.Text(data, f, true, &text, &quoted)) {
         QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
@@ -506,7 +524,10 @@ struct ColumnConverters {
       }
       if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
       off[r + 1] = static_cast<int32_t>(bytes.size());
+      dst = bytes.mutable_data();
+      size = bytes.size();
     }
+    bytes.UnsafeSetSize(size);
     // One validation pass over the group's bytes; only a failure looks at single values.
     if (check_utf8 &&
         !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + first, static_cast<size_t>(bytes.size() - first))) {
