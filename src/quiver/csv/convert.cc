@@ -193,6 +193,7 @@ std::string RepairUtf8(std::string_view s) {
 // (unmasked shifts and multiplies) once inlined here.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 // The spans' starts and lengths, one per 64-bit lane.
 QUIVER_AVX512 inline void SpanLanes(const FieldRef* f, __m512i* start, __m512i* len) {
@@ -333,12 +334,26 @@ QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldRef* f, int32_t*
   return ok;
 }
 
+// `groups` groups of 8 rows through one kernel, inlined here so that its constants stay in
+// registers across groups; each group's mask goes to masks[i]. Returns the AND of the masks.
+template <typename T, uint32_t (*kernel)(const uint8_t*, const FieldRef*, T*)>
+QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, const FieldRef* f, int64_t groups, T* out,
+                                                        uint8_t* masks) {
+  uint32_t all = 0xFF;
+  for (int64_t i = 0; i < groups; ++i) {
+    const uint32_t m = kernel(data, f + 8 * i, out + 8 * i);
+    masks[i] = static_cast<uint8_t>(m);
+    all &= m;
+  }
+  return all;
+}
+
 #pragma GCC diagnostic pop
 #undef QUIVER_AVX512
 
-// Converts 8 spans at once where it can (the kernels above); returns the mask of rows stored.
+// Converts groups of 8 spans where it can (the kernels above, through Groups8).
 template <typename T>
-using BatchFn = uint32_t (*)(const uint8_t*, const FieldRef*, T*);
+using BatchFn = uint32_t (*)(const uint8_t*, const FieldRef*, int64_t, T*, uint8_t*);
 
 template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F, BatchFn<T> B = nullptr>
 struct Parser {
@@ -353,11 +368,11 @@ struct Parser {
 template <typename Visit>
 bool VisitFixedParser(TypeId id, Visit&& visit) {
   switch (id) {
-    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn, Int64x8>{}); return true;
+    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn, Groups8<int64_t, Int64x8>>{}); return true;
     case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn, ParseInt32PaddedFn>{}); return true;
-    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn, Float64x8>{}); return true;
+    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn, Groups8<double, Float64x8>>{}); return true;
     case TypeId::kFloat32: visit(Parser<float, ParseFloatFn, ParseFloatPaddedFn>{}); return true;
-    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn, Date32x8>{}); return true;
+    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn, Groups8<int32_t, Date32x8>>{}); return true;
     case TypeId::kTimestamp: visit(Parser<int64_t, ParseTimestampFn>{}); return true;
     case TypeId::kTime64: visit(Parser<int64_t, ParseTime64Fn>{}); return true;
     case TypeId::kTime32: visit(Parser<int32_t, ParseTime32Fn>{}); return true;
@@ -415,13 +430,16 @@ struct ColumnConverters {
     if constexpr (batch != nullptr) {
       // Null tokens and trimming could change what a lane's text means: those columns go one by one.
       if (b.wide_ && direct) {
-        for (; r + 8 <= rows; r += 8) {
-          const uint32_t done = batch(data, fields + r, out + r);
-          if (done != 0xFF) [[unlikely]] {
-            for (int64_t i = 0; i < 8; ++i) {
-              if (!((done >> i) & 1) && !one(r + i)) return st;
+        // Up to 32 groups of 8 per call; then the lanes the kernel left, in row order.
+        uint8_t masks[32];
+        while (r + 8 <= rows) {
+          const int64_t groups = std::min<int64_t>((rows - r) / 8, 32);
+          if (batch(data, fields + r, groups, out + r, masks) != 0xFF) [[unlikely]] {
+            for (int64_t i = 0; i < groups * 8; ++i) {
+              if (!((masks[i / 8] >> (i % 8)) & 1) && !one(r + i)) return st;
             }
           }
+          r += groups * 8;
         }
       }
     }
