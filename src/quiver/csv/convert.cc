@@ -355,12 +355,15 @@ QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, con
 template <typename T>
 using BatchFn = uint32_t (*)(const uint8_t*, const FieldRef*, int64_t, T*, uint8_t*);
 
-template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F, BatchFn<T> B = nullptr>
+// `wide` says whether there is a `batch` (a flag of its own: with sanitizers GCC does not
+// treat a function's address as a constant in `if constexpr`).
+template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F, BatchFn<T> B = nullptr, bool W = false>
 struct Parser {
   using type = T;
   static constexpr ParseFn<T> parse = F;
   static constexpr ParseFn<T> parse_padded = FPadded;  // for text inside a block buffer
   static constexpr BatchFn<T> batch = B;               // AVX-512, for text inside a block buffer
+  static constexpr bool wide = W;
 };
 
 // The one mapping from a fixed-width column type to its storage type and text parser, shared
@@ -368,11 +371,11 @@ struct Parser {
 template <typename Visit>
 bool VisitFixedParser(TypeId id, Visit&& visit) {
   switch (id) {
-    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn, Groups8<int64_t, Int64x8>>{}); return true;
+    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn, Groups8<int64_t, Int64x8>, true>{}); return true;
     case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn, ParseInt32PaddedFn>{}); return true;
-    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn, Groups8<double, Float64x8>>{}); return true;
+    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn, Groups8<double, Float64x8>, true>{}); return true;
     case TypeId::kFloat32: visit(Parser<float, ParseFloatFn, ParseFloatPaddedFn>{}); return true;
-    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn, Groups8<int32_t, Date32x8>>{}); return true;
+    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn, Groups8<int32_t, Date32x8>, true>{}); return true;
     case TypeId::kTimestamp: visit(Parser<int64_t, ParseTimestampFn>{}); return true;
     case TypeId::kTime64: visit(Parser<int64_t, ParseTime64Fn>{}); return true;
     case TypeId::kTime32: visit(Parser<int32_t, ParseTime32Fn>{}); return true;
@@ -388,7 +391,7 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 // stops there, so what it left past the length is never used.
 struct ColumnConverters {
   // The parser is a template argument so that it inlines into the per-row loop.
-  template <typename T, ParseFn<T> parse, BatchFn<T> batch>
+  template <typename T, ParseFn<T> parse, BatchFn<T> batch, bool wide>
   static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
                       bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
@@ -427,7 +430,7 @@ struct ColumnConverters {
       return true;
     };
     int64_t r = 0;
-    if constexpr (batch != nullptr) {
+    if constexpr (wide) {
       // Null tokens and trimming could change what a lane's text means: those columns go one by one.
       if (b.wide_ && direct) {
         // Up to 32 groups of 8 per call; then the lanes the kernel left, in row order.
@@ -600,7 +603,7 @@ Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel leve
   append_ = nullptr;
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);
-        append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded, P::batch>;
+        append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded, P::batch, P::wide>;
         value_width_ = static_cast<int>(sizeof(typename P::type));
       })) {
     return Status::OK();
