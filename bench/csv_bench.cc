@@ -188,3 +188,60 @@ BENCHMARK(BM_ParseValues<int32_t, ParseDatePadded>)->Arg(2)->Name("BM_ParseDate/
 
 }  // namespace
 }  // namespace quiver::csv
+
+#include "quiver/csv/convert.h"
+
+namespace quiver::csv {
+namespace {
+
+// One column converted from its spans (as the reader holds them: one span per row, the text
+// in a padded buffer), per SIMD level: the per-value cost of each converter. Kinds as in
+// Values (0 keys, 1 prices, 2 dates) and 3: short strings.
+void BM_ConvertColumn(benchmark::State& state) {
+  const int kind = static_cast<int>(state.range(0));
+  const SimdLevel level = static_cast<SimdLevel>(state.range(1));
+  bool supported = false;
+  for (SimdLevel l : SupportedSimdLevels()) supported |= l == level;
+  if (!supported) {
+    state.SkipWithError("level not supported by this CPU");
+    return;
+  }
+  static Fields strings;
+  if (strings.spans.empty()) {
+    const char* modes[] = {"TRUCK", "MAIL", "REG AIR", "AIR", "FOB", "RAIL", "SHIP", "DELIVER IN PERSON"};
+    for (int i = 0; i < 100000; ++i) {
+      const std::string v = modes[(i * 7 + i / 3) % 8];
+      strings.spans.emplace_back(static_cast<uint32_t>(strings.text.size()), static_cast<uint32_t>(v.size()));
+      strings.text += v;
+      strings.text += '|';
+    }
+    strings.text.append(64, '\0');
+  }
+  const Fields& f = kind == 3 ? strings : Values(kind);
+  std::vector<FieldRef> spans;
+  for (auto [at, n] : f.spans) spans.push_back(FieldRef{at, at + n});
+  const TypePtr types[] = {int64(), float64(), date32(), utf8()};
+  const FieldSyntax syn = FieldSyntax::From(CsvOptions{}, Dialect{});
+  for (auto _ : state) {
+    int64_t nulled = 0;
+    ConvertError err;
+    ColumnBuilder b;
+    (void)b.Init(types[kind], default_memory_pool(), level);
+    (void)b.Reserve(static_cast<int64_t>(spans.size()));
+    // 256 rows per call, as the reader converts them.
+    for (size_t r = 0; r < spans.size(); r += 256) {
+      const int64_t n = static_cast<int64_t>(std::min<size_t>(256, spans.size() - r));
+      (void)b.Append(reinterpret_cast<const uint8_t*>(f.text.data()), spans.data() + r, n, syn, false, &nulled, &err);
+    }
+    if (err.failure != ConvertFailure::kNone) state.SkipWithError("conversion failed");
+    benchmark::DoNotOptimize(b.Finish());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(spans.size()));
+  const char* names[] = {"int64", "float64", "date32", "string"};
+  state.SetLabel(std::string(names[kind]) + " " + std::string(SimdLevelName(level)));
+}
+
+BENCHMARK(BM_ConvertColumn)->ArgsProduct({{0, 1, 2, 3}, {0, 2}});
+
+}  // namespace
+}  // namespace quiver::csv

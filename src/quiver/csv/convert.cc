@@ -1,6 +1,7 @@
 #include "quiver/csv/convert.h"
 
 #include <fmt/format.h>
+#include <immintrin.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -178,11 +179,191 @@ std::string RepairUtf8(std::string_view s) {
   return out;
 }
 
-template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F>
+
+// ---- 8 rows at a time (AVX-512) -------------------------------------------------------------
+// Each kernel takes 8 consecutive spans of a column, reads the first bytes of each field with
+// one gather (fields lie in a block buffer with 64 readable bytes past its end; a missing field
+// has an empty span and is never read), converts the lanes whose text has the common shape and
+// stores them. It returns the mask of the lanes it stored: exactly those for which the scalar
+// padded parser takes the same arithmetic path, so the results are identical; every other
+// lane (signs beyond the shape, exponents, longer numbers, bad text, nulls, quotes) is left to
+// the scalar path, which also reports errors.
+#define QUIVER_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+// GCC 12's AVX-512 headers trip -Wuninitialized on their own undefined pass-through operands
+// (unmasked shifts and multiplies) once inlined here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// The spans' starts and lengths, one per 64-bit lane.
+QUIVER_AVX512 inline void SpanLanes(const FieldRef* f, __m512i* start, __m512i* len) {
+  const __m512i refs = _mm512_loadu_si512(f);
+  *start = _mm512_and_si512(refs, _mm512_set1_epi64(0xFFFFFFFF));
+  *len = _mm512_sub_epi64(_mm512_srli_epi64(refs, 32), *start);
+}
+
+// Lanes with lo <= v <= hi (unsigned).
+QUIVER_AVX512 inline __mmask8 InRange(__m512i v, uint64_t lo, uint64_t hi) {
+  return _mm512_cmp_epu64_mask(_mm512_sub_epi64(v, _mm512_set1_epi64(static_cast<long long>(lo))),
+                               _mm512_set1_epi64(static_cast<long long>(hi - lo)), _MM_CMPINT_LE);
+}
+
+// Lanes whose 8 bytes are all ASCII digits.
+QUIVER_AVX512 inline __mmask8 AllDigitLanes(__m512i w) {
+  const __mmask64 digit = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8('0')), _mm512_set1_epi8(10));
+  const __m512i bad = _mm512_movm_epi8(~digit);
+  return static_cast<__mmask8>(~_mm512_test_epi64_mask(bad, bad));
+}
+
+// The k digits (1..8) at the low end of each lane, placed as the low digits of an 8-digit
+// number (leading '0's shifted in): k = 8 needs no shift, and a shift by 64 gives 0.
+QUIVER_AVX512 inline __m512i AlignDigits(__m512i w, __m512i k) {
+  const __m512i eight = _mm512_set1_epi64(8);
+  return _mm512_or_si512(_mm512_sllv_epi64(w, _mm512_slli_epi64(_mm512_sub_epi64(eight, k), 3)),
+                         _mm512_srlv_epi64(_mm512_set1_epi64(0x3030303030303030ll), _mm512_slli_epi64(k, 3)));
+}
+
+// The value of 8 ASCII digits per lane (first digit in the low byte).
+QUIVER_AVX512 inline __m512i DigitValue(__m512i w) {
+  const __m512i d = _mm512_sub_epi8(w, _mm512_set1_epi8('0'));
+  const __m512i pairs = _mm512_maddubs_epi16(d, _mm512_set1_epi16(0x010A));      // 10a + b
+  const __m512i quads = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x00010064)); // 100ab + cd
+  return _mm512_add_epi64(_mm512_mul_epu32(quads, _mm512_set1_epi64(10000)), _mm512_srli_epi64(quads, 32));
+}
+
+// [+-]D{1,8}: ParseInt64Padded's 1..8 digit path.
+QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldRef* f, int64_t* out) {
+  __m512i start, len;
+  SpanLanes(f, &start, &len);
+  const __m512i one = _mm512_set1_epi64(1);
+  __mmask8 live = InRange(len, 1, 8);
+  __m512i w = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
+  const __m512i first = _mm512_and_si512(w, _mm512_set1_epi64(0xFF));
+  const __mmask8 neg = _mm512_cmpeq_epi64_mask(first, _mm512_set1_epi64('-'));
+  const __mmask8 sign = neg | _mm512_cmpeq_epi64_mask(first, _mm512_set1_epi64('+'));
+  w = _mm512_mask_srli_epi64(w, sign, w, 8);
+  const __m512i n = _mm512_mask_sub_epi64(len, sign, len, one);
+  live &= _mm512_cmpge_epu64_mask(n, one);
+  w = AlignDigits(w, n);
+  const __mmask8 ok = live & AllDigitLanes(w);
+  __m512i v = DigitValue(w);
+  v = _mm512_mask_sub_epi64(v, neg, _mm512_setzero_si512(), v);
+  _mm512_mask_storeu_epi64(out, ok, v);
+  return ok;
+}
+
+// [-]D{1,7}.D{1,7}: ParseFloat64Padded's first path (at most 8 digits around a point in the
+// first 8 bytes after the sign), the digits as an integer divided by an exact power of ten.
+QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldRef* f, double* out) {
+  __m512i start, len;
+  SpanLanes(f, &start, &len);
+  const __m512i one = _mm512_set1_epi64(1);
+  __mmask8 live = InRange(len, 3, 10);
+  __m512i w0 = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
+  __m512i w1 = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, _mm512_add_epi64(start, _mm512_set1_epi64(8)),
+                                           data, 1);
+  const __mmask8 neg =
+      _mm512_cmpeq_epi64_mask(_mm512_and_si512(w0, _mm512_set1_epi64(0xFF)), _mm512_set1_epi64('-'));
+  w0 = _mm512_mask_or_epi64(w0, neg, _mm512_srli_epi64(w0, 8), _mm512_slli_epi64(w1, 56));
+  w1 = _mm512_mask_srli_epi64(w1, neg, w1, 8);
+  const __m512i n = _mm512_mask_sub_epi64(len, neg, len, one);
+  live &= InRange(n, 3, 9);
+  // The first point among the 8 bytes: its lowest bit is bit 8 * dot.
+  const __m512i dots = _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(w0, _mm512_set1_epi8('.')));
+  const __m512i low = _mm512_and_si512(dots, _mm512_sub_epi64(_mm512_setzero_si512(), dots));
+  // 1 <= dot <= n - 2: a digit before the point and one after it.
+  live &= _mm512_cmpge_epu64_mask(low, _mm512_set1_epi64(0x100)) &
+          _mm512_cmple_epu64_mask(low, _mm512_sllv_epi64(one, _mm512_slli_epi64(_mm512_sub_epi64(n, _mm512_set1_epi64(2)), 3)));
+  // The point squeezed out: the bytes after it move down one, byte 8 comes in at the top.
+  const __m512i below = _mm512_sub_epi64(low, one);
+  __m512i w = _mm512_ternarylogic_epi64(below, w0, _mm512_srli_epi64(w0, 8), 0xCA);  // below ? w0 : w0 >> 8
+  w = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi64(0x00FFFFFFFFFFFFFFll)), _mm512_slli_epi64(w1, 56));
+  const __m512i k = _mm512_sub_epi64(n, one);
+  w = AlignDigits(w, k);
+  const __mmask8 ok = live & AllDigitLanes(w);
+  // 8 * dot from the exponent of 2^(8 * dot), then frac = k - dot.
+  const __m512i dot8 = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(_mm512_cvtepu64_pd(low)), 52),
+                                        _mm512_set1_epi64(1023));
+  const __m512i frac = _mm512_sub_epi64(k, _mm512_srli_epi64(dot8, 3));
+  const __m512d pow10 = _mm512_permutexvar_pd(frac, _mm512_setr_pd(1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7));
+  __m512d v = _mm512_div_pd(_mm512_cvtepu64_pd(DigitValue(w)), pow10);
+  v = _mm512_castsi512_pd(_mm512_mask_xor_epi64(_mm512_castpd_si512(v), neg, _mm512_castpd_si512(v),
+                                                _mm512_set1_epi64(static_cast<long long>(0x8000000000000000ull))));
+  _mm512_mask_storeu_pd(out, ok, v);
+  return ok;
+}
+
+// YYYY-MM-DD with a year in 1970..2099: ParseDatePadded's table path.
+QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldRef* f, int32_t* out) {
+  __m512i start, len;
+  SpanLanes(f, &start, &len);
+  __mmask8 live = _mm512_cmpeq_epi64_mask(len, _mm512_set1_epi64(10));
+  const __m512i a = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
+  const __m512i b = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, _mm512_add_epi64(start, _mm512_set1_epi64(8)),
+                                                data, 1);
+  const __m512i ff = _mm512_set1_epi64(0xFF);
+  live &= _mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(a, 32), ff), _mm512_set1_epi64('-')) &
+          _mm512_cmpeq_epi64_mask(_mm512_srli_epi64(a, 56), _mm512_set1_epi64('-'));
+  // "YYYYMMDD" in one word.
+  const __m512i w = _mm512_or_si512(
+      _mm512_or_si512(_mm512_and_si512(a, _mm512_set1_epi64(0xFFFFFFFF)),
+                      _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(a, 40), _mm512_set1_epi64(0xFFFF)), 32)),
+      _mm512_slli_epi64(b, 48));
+  live &= AllDigitLanes(w);
+  // Digit pairs: 16-bit lanes hold the year's halves, the month and the day.
+  const __m512i pairs = _mm512_maddubs_epi16(_mm512_sub_epi8(w, _mm512_set1_epi8('0')), _mm512_set1_epi16(0x010A));
+  const __m512i y = _mm512_add_epi64(_mm512_mullo_epi64(_mm512_and_si512(pairs, ff), _mm512_set1_epi64(100)),
+                                     _mm512_and_si512(_mm512_srli_epi64(pairs, 16), ff));
+  const __m512i m = _mm512_and_si512(_mm512_srli_epi64(pairs, 32), ff);
+  const __m512i d = _mm512_srli_epi64(pairs, 48);
+  const __m512i one = _mm512_set1_epi64(1);
+  live &= InRange(y, 1970, 2099) & InRange(m, 1, 12) & _mm512_cmpge_epu64_mask(d, one);
+  const __mmask8 leap = _mm512_testn_epi64_mask(y, _mm512_set1_epi64(3));  // 2000 is one; 2100 is out of range
+  const __m512i mi = _mm512_sub_epi64(m, one);
+  const __m512i month_len = _mm512_permutex2var_epi64(_mm512_setr_epi64(31, 28, 31, 30, 31, 30, 31, 31), mi,
+                                                      _mm512_setr_epi64(30, 31, 30, 31, 0, 0, 0, 0));
+  const __m512i before = _mm512_permutex2var_epi64(_mm512_setr_epi64(0, 31, 59, 90, 120, 151, 181, 212), mi,
+                                                   _mm512_setr_epi64(243, 273, 304, 334, 0, 0, 0, 0));
+  const __m512i leap_day = _mm512_maskz_mov_epi64(leap & _mm512_cmpgt_epu64_mask(m, _mm512_set1_epi64(2)), one);
+  const __m512i feb29 = _mm512_maskz_mov_epi64(leap & _mm512_cmpeq_epi64_mask(m, _mm512_set1_epi64(2)), one);
+  const __mmask8 ok = live & _mm512_cmple_epu64_mask(d, _mm512_add_epi64(month_len, feb29));
+  const __m512i yy = _mm512_sub_epi64(y, _mm512_set1_epi64(1970));
+  __m512i days = _mm512_add_epi64(_mm512_mullo_epi64(yy, _mm512_set1_epi64(365)), _mm512_srli_epi64(_mm512_add_epi64(yy, one), 2));
+  days = _mm512_add_epi64(_mm512_add_epi64(days, before), _mm512_add_epi64(leap_day, _mm512_sub_epi64(d, one)));
+  _mm256_mask_storeu_epi32(out, ok, _mm512_cvtepi64_epi32(days));
+  return ok;
+}
+
+// `groups` groups of 8 rows through one kernel, inlined here so that its constants stay in
+// registers across groups; each group's mask goes to masks[i]. Returns the AND of the masks.
+template <typename T, uint32_t (*kernel)(const uint8_t*, const FieldRef*, T*)>
+QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, const FieldRef* f, int64_t groups, T* out,
+                                                        uint8_t* masks) {
+  uint32_t all = 0xFF;
+  for (int64_t i = 0; i < groups; ++i) {
+    const uint32_t m = kernel(data, f + 8 * i, out + 8 * i);
+    masks[i] = static_cast<uint8_t>(m);
+    all &= m;
+  }
+  return all;
+}
+
+#pragma GCC diagnostic pop
+#undef QUIVER_AVX512
+
+// Converts groups of 8 spans where it can (the kernels above, through Groups8).
+template <typename T>
+using BatchFn = uint32_t (*)(const uint8_t*, const FieldRef*, int64_t, T*, uint8_t*);
+
+// `wide` says whether there is a `batch` (a flag of its own: with sanitizers GCC does not
+// treat a function's address as a constant in `if constexpr`).
+template <typename T, ParseFn<T> F, ParseFn<T> FPadded = F, BatchFn<T> B = nullptr, bool W = false>
 struct Parser {
   using type = T;
   static constexpr ParseFn<T> parse = F;
   static constexpr ParseFn<T> parse_padded = FPadded;  // for text inside a block buffer
+  static constexpr BatchFn<T> batch = B;               // AVX-512, for text inside a block buffer
+  static constexpr bool wide = W;
 };
 
 // The one mapping from a fixed-width column type to its storage type and text parser, shared
@@ -190,11 +371,11 @@ struct Parser {
 template <typename Visit>
 bool VisitFixedParser(TypeId id, Visit&& visit) {
   switch (id) {
-    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn>{}); return true;
+    case TypeId::kInt64: visit(Parser<int64_t, ParseInt64Fn, ParseInt64PaddedFn, Groups8<int64_t, Int64x8>, true>{}); return true;
     case TypeId::kInt32: visit(Parser<int32_t, ParseInt32Fn, ParseInt32PaddedFn>{}); return true;
-    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn>{}); return true;
+    case TypeId::kFloat64: visit(Parser<double, ParseDoubleFn, ParseDoublePaddedFn, Groups8<double, Float64x8>, true>{}); return true;
     case TypeId::kFloat32: visit(Parser<float, ParseFloatFn, ParseFloatPaddedFn>{}); return true;
-    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn>{}); return true;
+    case TypeId::kDate32: visit(Parser<int32_t, ParseDateFn, ParseDatePaddedFn, Groups8<int32_t, Date32x8>, true>{}); return true;
     case TypeId::kTimestamp: visit(Parser<int64_t, ParseTimestampFn>{}); return true;
     case TypeId::kTime64: visit(Parser<int64_t, ParseTime64Fn>{}); return true;
     case TypeId::kTime32: visit(Parser<int32_t, ParseTime32Fn>{}); return true;
@@ -210,40 +391,71 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 // stops there, so what it left past the length is never used.
 struct ColumnConverters {
   // The parser is a template argument so that it inlines into the per-row loop.
-  template <typename T, ParseFn<T> parse>
-  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                      const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  template <typename T, ParseFn<T> parse, BatchFn<T> batch, bool wide>
+  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                      bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
     T* out = reinterpret_cast<T*>(b.values_.mutable_data() + b.values_.size());
     const TypePtr& type = b.type_;
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    const bool direct = syn.Direct();
+    const char quote = syn.quote;
+    Status st;
+    // Row r one value at a time; false stops the group (an error recorded, or st failed).
+    auto one = [&](int64_t r) -> bool {
+      const FieldRef f = fields[r];
+      const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
       std::string_view text;
-      bool quoted;
-      if (!syn.Text(data, *f, false, &text, &quoted)) [[unlikely]] {
-        out[r] = T{};
-        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
-        continue;
+      if (direct && len != 0 && data[f.start] != static_cast<uint8_t>(quote)) [[likely]] {
+        text = std::string_view(reinterpret_cast<const char*>(data) + f.start, len);
+      } else {
+        bool quoted;
+        if (!syn.Text(data, f, false, &text, &quoted)) {
+          out[r] = T{};
+          st = b.SetNull(b.length_ + r);
+          return st.ok();
+        }
       }
       if (!parse(text, type, syn, &out[r])) [[unlikely]] {
         if (!null_on_error) {
           error->row = r;
           error->failure = ConvertFailure::kBadValue;
-          return Status::OK();
+          return false;
         }
         out[r] = T{};
         ++*nulled;
-        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+        st = b.SetNull(b.length_ + r);
+        return st.ok();
       }
+      return true;
+    };
+    int64_t r = 0;
+    if constexpr (wide) {
+      // Null tokens and trimming could change what a lane's text means: those columns go one by one.
+      if (b.wide_ && direct) {
+        // Up to 32 groups of 8 per call; then the lanes the kernel left, in row order.
+        uint8_t masks[32];
+        while (r + 8 <= rows) {
+          const int64_t groups = std::min<int64_t>((rows - r) / 8, 32);
+          if (batch(data, fields + r, groups, out + r, masks) != 0xFF) [[unlikely]] {
+            for (int64_t i = 0; i < groups * 8; ++i) {
+              if (!((masks[i / 8] >> (i % 8)) & 1) && !one(r + i)) return st;
+            }
+          }
+          r += groups * 8;
+        }
+      }
+    }
+    for (; r < rows; ++r) {
+      if (!one(r)) return st;
     }
     b.values_.UnsafeSetSize(b.values_.size() + rows * static_cast<int64_t>(sizeof(T)));
     b.length_ += rows;
     return Status::OK();
   }
 
-  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                     const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                     bool null_on_error, int64_t* nulled, ConvertError* error) {
     // Bits past the column's length are kept zero, so a group only sets the true ones.
     const int64_t bytes = bit_util::BytesForBits(b.length_ + rows);
     const int64_t had = b.values_.size();
@@ -252,11 +464,10 @@ struct ColumnConverters {
     }
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
     uint8_t* bits = b.values_.mutable_data();
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
+    for (int64_t r = 0; r < rows; ++r) {
       std::string_view text;
       bool quoted, v;
-      if (!syn.Text(data, *f, false, &text, &quoted)) {
+      if (!syn.Text(data, fields[r], false, &text, &quoted)) {
         QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
         continue;
       }
@@ -276,15 +487,13 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                       const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+                       bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    // Missing fields have empty spans.
     int64_t total = 0;
-    const FieldRef* f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
-      if (f->start != FieldRef::kMissing) total += f->end - f->start;
-    }
+    for (int64_t r = 0; r < rows; ++r) total += fields[r].end - fields[r].start;
     BufferBuilder& bytes = b.values_;
     // 32 bytes of slack let values up to 32 bytes (most text fields) be copied with one or two
     // fixed-size moves instead of a memcpy call (the block buffer the fields point into has 64
@@ -296,11 +505,30 @@ struct ColumnConverters {
     int32_t* off = reinterpret_cast<int32_t*>(b.offsets_.mutable_data()) + b.length_;
     std::string scratch;
     const bool check_utf8 = b.type_->id() == TypeId::kString;
-    f = fields + col;
-    for (int64_t r = 0; r < rows; ++r, f += ncols) {
-      std::string_view text;
-      bool quoted;
-      if (!syn.Text(data, *f, true, &text, &quoted)) {
+    const bool direct = syn.Direct();
+    // The common field (unquoted, non-empty, up to 32 bytes, with room for a 32-byte move) is
+    // copied with two fixed 16-byte moves whatever its length, through local copies of the
+    // buffer's pointer and size (stores through a byte pointer would make the compiler reload
+    // them per field); anything else takes the general branch. Groups that could pass 2 GiB
+    // check each value.
+    uint8_t* dst = bytes.mutable_data();
+    int64_t size = bytes.size();
+    const int64_t fast_end = first + total <= INT32_MAX ? bytes.capacity() - 32 : -1;
+    for (int64_t r = 0; r < rows; ++r) {
+      const FieldRef f = fields[r];
+      const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
+      const uint8_t* src = data + f.start;
+      if (direct && len - 1 < 32 && src[0] != static_cast<uint8_t>(syn.quote) && size <= fast_end) [[likely]] {
+        std::memcpy(dst + size, src, 16);
+        std::memcpy(dst + size + 16, src + 16, 16);
+        size += len;
+        off[r + 1] = static_cast<int32_t>(size);
+        continue;
+      }
+      bytes.UnsafeSetSize(size);
+      std::string_view text(reinterpret_cast<const char*>(src), len);
+      bool quoted = false;
+      if (!(direct && !text.empty() && text.front() != syn.quote) && !syn.Text(data, f, true, &text, &quoted)) {
         QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
       } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
         scratch.clear();
@@ -317,7 +545,10 @@ struct ColumnConverters {
       }
       if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
       off[r + 1] = static_cast<int32_t>(bytes.size());
+      dst = bytes.mutable_data();
+      size = bytes.size();
     }
+    bytes.UnsafeSetSize(size);
     // One validation pass over the group's bytes; only a failure looks at single values.
     if (check_utf8 &&
         !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + first, static_cast<size_t>(bytes.size() - first))) {
@@ -359,8 +590,9 @@ struct ColumnConverters {
   }
 };
 
-Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool) {
+Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level) {
   type_ = type;
+  wide_ = level >= SimdLevel::kAvx512;
   pool_ = pool;
   values_ = BufferBuilder(pool);
   offsets_ = BufferBuilder(pool);
@@ -371,7 +603,7 @@ Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool) {
   append_ = nullptr;
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);
-        append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded>;
+        append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded, P::batch, P::wide>;
         value_width_ = static_cast<int>(sizeof(typename P::type));
       })) {
     return Status::OK();
@@ -394,9 +626,9 @@ Status ColumnBuilder::Reserve(int64_t rows) {
   return offsets_.Reserve(rows * 4);
 }
 
-Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col,
-                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error) {
-  return append_(*this, data, fields, rows, ncols, col, syntax, null_on_error, nulled, error);
+Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syntax,
+                             bool null_on_error, int64_t* nulled, ConvertError* error) {
+  return append_(*this, data, fields, rows, syntax, null_on_error, nulled, error);
 }
 
 Status ColumnBuilder::FillValidity(int64_t end) {
@@ -449,13 +681,13 @@ Result<Array> ColumnBuilder::Finish() {
   return Array(std::move(d));
 }
 
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                            int col, const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
-                            MemoryPool* pool) {
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows,
+                            const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
+                            MemoryPool* pool, SimdLevel level) {
   ColumnBuilder b;
-  QUIVER_RETURN_NOT_OK(b.Init(type, pool));
+  QUIVER_RETURN_NOT_OK(b.Init(type, pool, level));
   QUIVER_RETURN_NOT_OK(b.Reserve(rows));
-  QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, ncols, col, syn, null_on_error, nulled, error));
+  QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, syn, null_on_error, nulled, error));
   if (error->failure != ConvertFailure::kNone) return Array();
   return b.Finish();
 }

@@ -15,7 +15,7 @@
 namespace quiver::csv {
 
 // One field of one row, as byte offsets into the chunk's buffer; kMissing marks a field the
-// row did not have (lenient padding), read as null.
+// row did not have (lenient padding), read as null (its span is empty: start == end).
 struct FieldRef {
   uint32_t start;
   uint32_t end;
@@ -50,6 +50,9 @@ struct FieldSyntax {
     if (!null_values.empty() && IsNullToken(raw)) [[unlikely]] return false;
     return true;
   }
+  // Whether a field that is neither empty nor starts with the quote is its own text, valid
+  // (no trimming, no null tokens to compare): converters then skip Text for most fields.
+  bool Direct() const { return !trim && null_values.empty(); }
   // Appends `text` with doubled quotes / escapes resolved.
   void Unescape(std::string_view text, std::string* out) const;
   bool IsNullToken(std::string_view s) const;
@@ -72,22 +75,25 @@ struct ConvertError {
 class ColumnBuilder {
  public:
   // (Re)starts an empty column of `type`; buffers of the previous column were handed over.
-  Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool());
+  // At `level` kAvx512, int64, float64 and date32 columns convert 8 rows at a time in the
+  // common shapes (short integers, decimals with a point, YYYY-MM-DD), the rest one by one.
+  Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
   // Room for about `rows` more values, so that appends do not regrow the buffers (string
   // bytes are sized at the first append, from its bytes per row).
   Status Reserve(int64_t rows);
-  // Converts column `col` of `rows` rows (fields laid out row-major, `ncols` per row). `data`
-  // must have at least 64 readable bytes past its last field: the parsers read whole words.
-  // With `null_on_error`, a bad cell becomes null and is counted in *nulled; otherwise the
-  // first bad row stops the conversion and is reported in *error (its index among these rows).
-  Status Append(const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols, int col, const FieldSyntax& syntax,
-                bool null_on_error, int64_t* nulled, ConvertError* error);
+  // Converts `rows` values of the column, `fields[r]` being row r's span (a column's spans lie
+  // together, so the pass reads them sequentially). `data` must have at least 64 readable
+  // bytes past its last field: the parsers read whole words. With `null_on_error`, a bad cell
+  // becomes null and is counted in *nulled; otherwise the first bad row stops the conversion
+  // and is reported in *error (its index among these rows).
+  Status Append(const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syntax, bool null_on_error,
+                int64_t* nulled, ConvertError* error);
   Result<Array> Finish();
   int64_t length() const { return length_; }
 
   // The conversion of one group, chosen by type when the column starts.
-  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldRef*, int64_t, int, int, const FieldSyntax&, bool,
-                              int64_t*, ConvertError*);
+  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldRef*, int64_t, const FieldSyntax&, bool, int64_t*,
+                              ConvertError*);
 
  private:
   friend struct ColumnConverters;  // the per-type loops, in convert.cc
@@ -99,6 +105,7 @@ class ColumnBuilder {
   MemoryPool* pool_ = nullptr;
   AppendFn append_ = nullptr;
   int value_width_ = 0;  // bytes per fixed-width value; 0: bits (bool) or strings
+  bool wide_ = false;    // the 8-row AVX-512 parsers may be used
   BufferBuilder values_, offsets_, validity_;
   bool has_validity_ = false;
   int64_t validity_bits_ = 0;  // bits of validity_ initialised (set for rows without nulls)
@@ -107,10 +114,10 @@ class ColumnBuilder {
   int64_t expected_ = 0;     // the length Reserve was told to expect
 };
 
-// Converts column `col` of `rows` rows into an array in one go (ColumnBuilder::Append's contract).
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows, int ncols,
-                            int col, const FieldSyntax& syntax, bool null_on_error, int64_t* nulled,
-                            ConvertError* error, MemoryPool* pool = default_memory_pool());
+// Converts `rows` spans of one column into an array in one go (ColumnBuilder::Append's contract).
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows,
+                            const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error,
+                            MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
 // Whether the text of one field converts to `type` (for on_error=skip pre-validation).
 bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syntax);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -65,38 +67,35 @@ struct PositionBuffer {
   const uint32_t& operator[](size_t i) const { return data[i]; }
 };
 
-// A vector of trivially copyable values that grows without value-initialising: field spans
-// are written once per field, so zero-filling them first (std::vector::resize) would double
-// the stores of the row pass.
-template <typename T>
-struct RawVector {
-  std::unique_ptr<T[]> buf;
-  size_t n = 0, cap = 0;
-  void reserve(size_t c) {
-    if (c <= cap) return;
-    std::unique_ptr<T[]> bigger(new T[c]);
-    if (n > 0) std::memcpy(bigger.get(), buf.get(), n * sizeof(T));
+// The field spans of the rows assembled and not yet converted, column-major: each column's
+// spans lie together (`stride` apart from the next column's), so that each column's conversion
+// pass reads them sequentially instead of one 8-byte span out of every row's 8 * ncols bytes.
+struct FieldColumns {
+  std::unique_ptr<FieldRef[]> buf;
+  size_t rows = 0, stride = 0;
+  size_t ncols = 0;
+
+  void Init(size_t nc) {
+    if (nc != ncols) {
+      buf.reset();
+      stride = 0;
+      ncols = nc;
+    }
+    rows = 0;
+  }
+  // Room for `more` rows past the current ones; a larger stride moves the rows held.
+  void Reserve(size_t more) {
+    if (rows + more <= stride) return;
+    const size_t s = std::max(rows + more, stride * 2);
+    std::unique_ptr<FieldRef[]> bigger(new FieldRef[s * std::max<size_t>(ncols, 1)]);
+    for (size_t j = 0; j < ncols && rows > 0; ++j) std::memcpy(&bigger[j * s], &buf[j * stride], rows * sizeof(FieldRef));
     buf = std::move(bigger);
-    cap = c;
+    stride = s;
   }
-  // Room for k more values, returned for writing.
-  T* grow(size_t k) {
-    if (n + k > cap) reserve(std::max(n + k, cap * 2));
-    T* p = buf.get() + n;
-    n += k;
-    return p;
-  }
-  void push_back(const T& v) { *grow(1) = v; }
-  void append(const T* b, const T* e) {
-    if (e > b) std::memcpy(grow(static_cast<size_t>(e - b)), b, static_cast<size_t>(e - b) * sizeof(T));
-  }
-  void clear() { n = 0; }
-  size_t size() const { return n; }
-  bool empty() const { return n == 0; }
-  T* data() { return buf.get(); }
-  const T* data() const { return buf.get(); }
-  T& operator[](size_t i) { return buf[i]; }
-  const T& operator[](size_t i) const { return buf[i]; }
+  FieldRef* column(size_t j) { return buf.get() + j * stride; }
+  const FieldRef* column(size_t j) const { return buf.get() + j * stride; }
+  FieldRef& at(size_t row, size_t j) { return buf[j * stride + row]; }
+  void clear() { rows = 0; }
 };
 
 // One parallel unit of a block: its byte range and what parsing it produced. Positions and
@@ -110,7 +109,7 @@ struct Chunk {
   PositionBuffer pos;  // the current slice's structural positions (kRowEndFlag on row ends)
   size_t count = 0;
   std::vector<RowRef> rows;      // rows assembled and not yet converted
-  RawVector<FieldRef> fields;    // their fields, ncols per row (block offsets)
+  FieldColumns fields;           // their fields (block offsets)
   std::vector<ColumnBuilder> columns;
 
   int64_t unfinished = -1;  // start of a row that runs past the end of the block
@@ -641,7 +640,8 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.blank = c.repaired = c.dropped = c.nulled = c.rows_seen = 0;
   c.columns.resize(static_cast<size_t>(ncols_));
   for (int col = 0; col < ncols_; ++col) {
-    QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type));
+    QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, default_memory_pool(),
+                                                                  opts_.simd_level.value_or(ActiveSimdLevel())));
   }
   return Status::OK();
 }
@@ -803,13 +803,16 @@ void CsvReader::Impl::EmitRow(Chunk& c, RowCursor& rc, uint32_t end) {
     return;
   }
   RowRef row{rc.row_start, end};
+  if (c.fields.ncols != static_cast<size_t>(ncols_)) c.fields.Init(static_cast<size_t>(ncols_));
   if (static_cast<int>(nf) != ncols_) {
     if (opts_.lenient) {
       ++c.repaired;
       if (static_cast<int>(nf) > ncols_) c.dropped += static_cast<int64_t>(nf) - ncols_;
+      c.fields.Reserve(1);
+      const size_t r = c.fields.rows++;
       for (int f = 0; f < ncols_; ++f) {
-        c.fields.push_back(f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
-                                                    : FieldRef{FieldRef::kMissing, FieldRef::kMissing});
+        c.fields.at(r, static_cast<size_t>(f)) = f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
+                                                                        : FieldRef{FieldRef::kMissing, FieldRef::kMissing};
       }
       c.rows.push_back(row);
       return;
@@ -822,9 +825,74 @@ void CsvReader::Impl::EmitRow(Chunk& c, RowCursor& rc, uint32_t end) {
     }
     return;
   }
-  c.fields.append(cur.data(), cur.data() + cur.size());
+  c.fields.Reserve(1);
+  const size_t r = c.fields.rows++;
+  for (size_t f = 0; f < nf; ++f) c.fields.at(r, f) = cur[f];
   c.rows.push_back(row);
 }
+
+namespace {
+
+// GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on their own undefined pass-through
+// operands once inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// TakeRows' fast path with AVX-512 for rows of 2..16 fields: a row's positions in one load,
+// its flags checked at once (a row end exactly at the last field), its spans built in two
+// registers and scattered to their columns. Stops before the first row that is not such a
+// row (or at `limit`, returning true); `*idx`, `*row_start` and the counts advance.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool TakeFullRowsAvx512(
+    const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldColumns& fields,
+    std::vector<RowRef>& rows, int64_t* rows_seen, size_t* idx_io, uint32_t* row_start_io) {
+  const __mmask16 lanes = static_cast<__mmask16>((1u << nc) - 1);
+  const __mmask16 want = static_cast<__mmask16>(1u << (nc - 1));
+  const long long stride = static_cast<long long>(fields.stride);
+  // unpacklo/hi interleave within 128-bit lanes: fields 0,1,4,5,... and 2,3,6,7,...
+  const __m512i fields_lo = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+  const __m512i fields_hi = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+  const __m512i nc_v = _mm512_set1_epi64(static_cast<long long>(nc));
+  const __mmask8 mask_lo = _mm512_cmplt_epu64_mask(fields_lo, nc_v), mask_hi = _mm512_cmplt_epu64_mask(fields_hi, nc_v);
+  const __m512i at_lo = _mm512_mullo_epi64(fields_lo, _mm512_set1_epi64(stride));
+  const __m512i at_hi = _mm512_mullo_epi64(fields_hi, _mm512_set1_epi64(stride));
+  const __m512i flag = _mm512_set1_epi32(static_cast<int>(kRowEndFlag));
+  const __m512i position = _mm512_set1_epi32(static_cast<int>(kPositionMask));
+  const __m512i base = _mm512_set1_epi32(static_cast<int>(offset));
+  const __m512i one = _mm512_set1_epi32(1);
+  size_t idx = *idx_io;
+  uint32_t row_start = *row_start_io;
+  bool past = false;
+  while (idx + nc <= n) {
+    const __m512i v = _mm512_maskz_loadu_epi32(lanes, pos + idx);
+    if (_mm512_test_epi32_mask(v, flag) != want) break;
+    const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
+    const __m512i starts =
+        _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
+    FieldRef* out = fields.buf.get() + fields.rows;
+    _mm512_mask_i64scatter_epi64(out, mask_lo, at_lo, _mm512_unpacklo_epi32(starts, ends), 8);
+    _mm512_mask_i64scatter_epi64(out, mask_hi, at_hi, _mm512_unpackhi_epi32(starts, ends), 8);
+    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
+    FieldRef& back = out[(nc - 1) * fields.stride];
+    if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
+    rows.push_back(RowRef{row_start, end});
+    ++fields.rows;
+    ++*rows_seen;
+    idx += nc;
+    row_start = end + 1;
+    if (row_start >= limit) {
+      past = true;
+      break;
+    }
+  }
+  *idx_io = idx;
+  *row_start_io = row_start;
+  return past;
+}
+
+#pragma GCC diagnostic pop
+
+}  // namespace
 
 // Assembles the rows that end among pos[0, n) (block offsets: `offset` + position) and start
 // before `limit`. True once the walk is past `limit` (the rest belongs to the next chunk) or
@@ -841,32 +909,42 @@ bool CsvReader::Impl::TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, siz
     ++idx;
     if (rc.row_start >= limit) return true;
   }
-  // The chunk's separators bound its fields and rows (the last row may run a little past).
-  c.fields.reserve(c.fields.size() + n + static_cast<size_t>(ncols_) * 2);
-  c.rows.reserve(c.rows.size() + n / static_cast<size_t>(std::max(ncols_, 1)) + 2);
+  // Rows of ncols fields are at most n / ncols (EmitRow makes room for any other row).
+  const size_t nc = static_cast<size_t>(ncols_);
+  if (c.fields.ncols != nc) c.fields.Init(nc);
+  c.fields.Reserve(n / std::max<size_t>(nc, 1) + 2);
+  c.rows.reserve(c.rows.size() + n / std::max<size_t>(nc, 1) + 2);
   // Rows of exactly ncols fields (nearly all of them) are copied straight from the positions;
   // anything else (a short or long row, a row across slices, comments) takes the general
   // path one position at a time, and the fast path resumes at the next row.
   const bool fast = dialect_.comment == '\0';
-  const size_t nc = static_cast<size_t>(ncols_);
+  const bool wide = nc >= 2 && nc <= 16 && opts_.simd_level.value_or(ActiveSimdLevel()) >= SimdLevel::kAvx512;
   uint32_t row_start = rc.row_start, field_start = rc.field_start;
   for (;;) {
     if (c.problem && opts_.on_error == OnError::kFail) return true;
     if (fast && rc.cur.empty()) {
+      if (wide && TakeFullRowsAvx512(pos, n, nc, offset, limit, data, c.fields, c.rows, &c.rows_seen, &idx, &row_start)) {
+        rc.row_start = rc.field_start = row_start;
+        return true;
+      }
+      field_start = row_start;
+      // Each field goes to its column's spans: one store per field, stride apart.
+      const size_t stride = c.fields.stride;
       while (idx + nc <= n) {
         const uint32_t last = pos[idx + nc - 1];
         uint32_t inner = 0;
         for (size_t j = 0; j + 1 < nc; ++j) inner |= pos[idx + j];
         if (!(last & kRowEndFlag) || (inner & kRowEndFlag)) break;
-        FieldRef* out = c.fields.grow(nc);
+        FieldRef* out = c.fields.buf.get() + c.fields.rows++;
         uint32_t s = field_start;
         for (size_t j = 0; j < nc; ++j) {
           const uint32_t at = offset + (pos[idx + j] & kPositionMask);
-          out[j] = FieldRef{s, at};
+          out[j * stride] = FieldRef{s, at};
           s = at + 1;
         }
         const uint32_t end = offset + (last & kPositionMask);
-        if (end > row_start && data[end - 1] == '\r') out[nc - 1].end = std::max(out[nc - 1].start, end - 1);
+        FieldRef& back = out[(nc - 1) * stride];
+        if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
         c.rows.push_back(RowRef{row_start, end});
         ++c.rows_seen;
         idx += nc;
@@ -921,10 +999,9 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
     // keeps the same rows.
     size_t kept = 0;
     for (size_t r = 0; r < c.rows.size(); ++r) {
-      const FieldRef* f = &c.fields[r * nc];
       int bad = -1;
       for (int col = 0; col < ncols_ && bad < 0; ++col) {
-        if (!FieldConverts(schema_->field(col).type, data, f[col], syntax_)) bad = col;
+        if (!FieldConverts(schema_->field(col).type, data, c.fields.at(r, static_cast<size_t>(col)), syntax_)) bad = col;
       }
       if (bad >= 0) {
         c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': cannot convert to {}", bad + 1,
@@ -933,12 +1010,12 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
       }
       if (kept != r) {
         c.rows[kept] = c.rows[r];
-        std::memmove(&c.fields[kept * nc], f, nc * sizeof(FieldRef));
+        for (size_t col = 0; col < nc; ++col) c.fields.at(kept, col) = c.fields.at(r, col);
       }
       ++kept;
     }
     c.rows.resize(kept);
-    c.fields.n = kept * nc;
+    c.fields.rows = kept;
   }
   const int64_t nrows = static_cast<int64_t>(c.rows.size());
   if (nrows == 0) return;
@@ -954,22 +1031,29 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
       }
     }
   }
-  for (int col = 0; col < ncols_; ++col) {
-    ConvertError err;
-    Status st = c.columns[static_cast<size_t>(col)].Append(data, c.fields.data(), nrows, ncols_, col, syntax_,
-                                                          opts_.on_error == OnError::kNull, &c.nulled, &err);
-    if (!st.ok()) {
-      c.problem = ChunkProblem{c.rows[0].start, col, st.message(), {}};
-      return;
-    }
-    if (err.failure != ConvertFailure::kNone) {
-      const FieldRef& f = c.fields[static_cast<size_t>(err.row) * nc + static_cast<size_t>(col)];
-      std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
-      std::string msg = err.failure == ConvertFailure::kInvalidUtf8
-                            ? std::string("invalid UTF-8")
-                            : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
-      c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
-      return;
+  // A few hundred rows at a time, every column: the rows' text (tens of KB) stays in L1 from
+  // one column's pass to the next, where a pass per column over the whole slice would bring
+  // it back from L2 for each column.
+  constexpr int64_t kGroupRows = 256;
+  for (int64_t g = 0; g < nrows; g += kGroupRows) {
+    const int64_t n = std::min(kGroupRows, nrows - g);
+    for (int col = 0; col < ncols_; ++col) {
+      ConvertError err;
+      Status st = c.columns[static_cast<size_t>(col)].Append(data, c.fields.column(static_cast<size_t>(col)) + g, n, syntax_,
+                                                            opts_.on_error == OnError::kNull, &c.nulled, &err);
+      if (!st.ok()) {
+        c.problem = ChunkProblem{c.rows[static_cast<size_t>(g)].start, col, st.message(), {}};
+        return;
+      }
+      if (err.failure != ConvertFailure::kNone) {
+        const FieldRef& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
+        std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+        std::string msg = err.failure == ConvertFailure::kInvalidUtf8
+                              ? std::string("invalid UTF-8")
+                              : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
+        c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
+        return;
+      }
     }
   }
   c.rows.clear();
