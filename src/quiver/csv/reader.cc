@@ -410,8 +410,8 @@ Status CsvReader::Impl::LeaveRing(int64_t want) {
 // piece's quote parity is taken while it is still in cache; the pieces after the first become
 // chunks whose parse is queued at once (see Ahead).
 void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
-  // 1 MiB pieces on blocks of 16 MiB or more; smaller blocks are cut as finely.
-  const int64_t piece_bytes = std::clamp<int64_t>(want / 16, 256, 1 << 20);
+  // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
+  const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
   const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
   uint8_t* data = buf_->mutable_data();
   const int64_t first = half * half_ + headroom_;
