@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -24,6 +23,7 @@
 namespace quiver::csv {
 
 namespace {
+
 constexpr int64_t kSniffBytes = int64_t{4} << 20;
 // The next block is read this far into its buffer, so that the unfinished row at the end of
 // the current block (usually a few hundred bytes) can be copied in front of it.
