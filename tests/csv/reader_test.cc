@@ -714,3 +714,160 @@ TEST(CsvReader, FileMatchesTheBufferPath) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+// Text for the pipelined-read tests: past the 4 MiB read on open, stretches of 3,000 rows
+// with quoted newlines, delimiters and doubled quotes alternate with stretches without any
+// quote; every 5,003rd row has a stray quote in an unquoted field (read literally with
+// --lenient, but it flips the fast quote parity, so the block goes through the state machine
+// and the quote state guessed for the block after it is wrong, which in a stretch without
+// quotes no split would notice; the dialect is given, since such a row in the sample misleads
+// the sniffer); every 1,009th row past the first 4 MiB has 20,000 bytes (longer than a piece
+// of a small block, so a chunk queued early cannot finish it); and one row has 100,000 bytes
+// (longer than the headroom in front of a block). `expected` gets the rows as Rows() prints
+// them, up to `bad_row` (whose amount is "oops" when >= 0).
+struct PipelineText {
+  std::string text = "id,note,amount\n";
+  std::string expected;
+  int64_t bad_line = 0, bad_byte = 0;
+};
+
+PipelineText MakePipelineText(int rows, int bad_row) {
+  PipelineText t;
+  int64_t lines = 1;
+  for (int i = 0; i < rows; ++i) {
+    std::string note, shown;
+    const bool quoted = i % 7 == 3 && (i / 3000) % 2 == 0;
+    if (quoted) {
+      note = fmt::format("\"first {}\nsecond, with \"\"quotes\"\"\"", i);
+      shown = fmt::format("first {}\nsecond, with \"quotes\"", i);
+    } else if (i % 5003 == 17) {
+      note = shown = fmt::format("stray\"quote {}", i);
+    } else if (i > 165000 && i % 1009 == 0) {
+      note = shown = std::string(20000, static_cast<char>('a' + i % 26));
+    } else if (i == 150001) {
+      note = shown = std::string(100000, 'h');
+    } else {
+      note = shown = fmt::format("plain {}", i);
+    }
+    t.text += fmt::format("{},{},", i, note);
+    if (i == bad_row) {
+      t.bad_line = lines + (quoted ? 1 : 0) + 1;
+      t.bad_byte = static_cast<int64_t>(t.text.size());
+    }
+    t.text += (i == bad_row ? std::string("oops") : std::to_string(i * 3)) + "\n";
+    lines += quoted ? 2 : 1;
+    if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+  }
+  return t;
+}
+
+// With two threads the next block is read, and all of its chunks but the first are parsed,
+// while the current block is still being parsed, from the quote state the current block is
+// expected to end in. When a stray quote, a row longer than what an early chunk may look at,
+// or a row longer than the headroom proves that guess wrong, the work is done again: values,
+// counts and bytes are those of one thread (no read-ahead), in blocks of several sizes.
+TEST(CsvReader, PipelinedBlocksRedoWhatTheGuessGotWrong) {
+  const PipelineText t = MakePipelineText(230000, -1);
+  ASSERT_GT(t.text.size(), size_t{6} << 20);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int64_t block : {int64_t{1500}, int64_t{40000}, int64_t{1} << 20}) {
+    for (int threads : {1, 2, 3}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+    o.delimiter = ',';
+    o.quote = '"';
+    o.lenient = true;  // stray quotes are read literally
+      CsvReadStats st;
+      auto b = Read(t.text, o, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), t.expected) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, 230000);
+      EXPECT_EQ(st.rows_written, 230000);
+      EXPECT_EQ(st.bytes_read, static_cast<int64_t>(t.text.size()));
+    }
+  }
+}
+
+// The line and byte of a bad value after blocks whose guessed quote state was wrong, and
+// every batch before it, are what the text says.
+TEST(CsvReader, PipelinedBlocksKeepLinesAndBytesOfErrors) {
+  const int bad_row = 200000;
+  const PipelineText t = MakePipelineText(210000, bad_row);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int threads : {1, 2}) {
+    CsvOptions o;
+    o.threads = threads;
+    o.block_size = 1500;
+    o.column_types = *types;
+    o.delimiter = ',';
+    o.quote = '"';
+    o.lenient = true;  // stray quotes are read literally
+    auto whole = Read(t.text, o);
+    EXPECT_EQ(whole.status().message(),
+              fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", t.bad_line, t.bad_byte))
+        << "threads " << threads;
+    auto r = CsvReader::OpenBuffer(Bytes(t.text), o, "t.csv");
+    ASSERT_TRUE(r.ok());
+    std::string got;
+    Status last;
+    for (;;) {
+      auto b = (*r)->Next();
+      if (!b.ok()) {
+        last = b.status();
+        break;
+      }
+      if (!*b) break;
+      got += Rows(**b);
+    }
+    EXPECT_EQ(last.message(), whole.status().message()) << "threads " << threads;
+    EXPECT_EQ(got, t.expected.substr(0, got.size())) << "threads " << threads;
+    EXPECT_GT(got.size(), t.expected.size() / 2) << "threads " << threads;
+    // The read stays failed.
+    auto again = (*r)->Next();
+    EXPECT_EQ(again.status().message(), whole.status().message()) << "threads " << threads;
+  }
+}
+
+// Column buffers of released batches serve later chunks: batches the caller still holds keep
+// their values however many batches come and go after them. Every third batch is dropped at
+// once, the others held to the end and printed again.
+TEST(CsvReader, HeldBatchesKeepTheirValuesWhileOthersAreRecycled) {
+  const PipelineText t = MakePipelineText(230000, -1);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int64_t block : {int64_t{3000}, int64_t{1} << 20}) {
+    CsvOptions o;
+    o.threads = 2;
+    o.block_size = block;
+    o.column_types = *types;
+    o.delimiter = ',';
+    o.quote = '"';
+    o.lenient = true;  // stray quotes are read literally
+    o.batch_rows = 5000;
+    auto r = CsvReader::OpenBuffer(Bytes(t.text), o, "t.csv");
+    ASSERT_TRUE(r.ok());
+    std::vector<std::pair<std::shared_ptr<RecordBatch>, std::string>> held;
+    std::string all;
+    for (int n = 0;; ++n) {
+      auto b = (*r)->Next();
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      if (!*b) break;
+      std::string rows = Rows(**b);
+      all += rows;
+      if (n % 3 != 0) held.emplace_back(*b, std::move(rows));
+    }
+    EXPECT_EQ(all, t.expected) << "block " << block;
+    ASSERT_GT(held.size(), size_t{20});
+    for (const auto& [batch, rows] : held) ASSERT_EQ(Rows(*batch), rows) << "block " << block;
+  }
+}
+
+}  // namespace
+}  // namespace quiver::csv

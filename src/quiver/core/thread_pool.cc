@@ -19,10 +19,11 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::Submit(std::function<void()> task) {
+void ThreadPool::Submit(std::function<void()> task, bool urgent) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(task));
+    if (urgent) queue_.push_front(std::move(task));
+    else queue_.push_back(std::move(task));
   }
   cv_.notify_one();
 }
@@ -72,7 +73,7 @@ void TaskGroup::RecordError(State& s, Status st) {
 
 void TaskGroup::Cancel(Status reason) { RecordError(*state_, std::move(reason)); }
 
-void TaskGroup::Submit(std::function<Status()> task) {
+void TaskGroup::Submit(std::function<Status()> task, bool urgent) {
   if (pool_ == nullptr) {
     if (!state_->cancelled.load(std::memory_order_relaxed)) {
       Status st = task();
@@ -91,7 +92,7 @@ void TaskGroup::Submit(std::function<Status()> task) {
     }
     std::lock_guard<std::mutex> lock(state->mu);
     if (--state->pending == 0) state->cv.notify_all();
-  });
+  }, urgent);
 }
 
 Status TaskGroup::Wait() {

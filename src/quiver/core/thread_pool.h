@@ -25,7 +25,8 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int num_threads() const { return static_cast<int>(workers_.size()); }
-  void Submit(std::function<void()> task);
+  // `urgent` tasks go to the front of the queue (work that others wait on, such as a read).
+  void Submit(std::function<void()> task, bool urgent = false);
   // Runs one queued task on the calling thread; false when the queue was empty. Lets a
   // thread that waits on a group help instead of blocking a worker.
   bool RunOne();
@@ -50,8 +51,9 @@ class TaskGroup {
   // Waits for the tasks still running; a group must not be abandoned with work in flight.
   ~TaskGroup();
 
-  // Queues `task`; skipped (counted as Cancelled) if the group has failed before it starts.
-  void Submit(std::function<Status()> task);
+  // Queues `task` (at the front when `urgent`); skipped (counted as Cancelled) if the group has
+  // failed before it starts.
+  void Submit(std::function<Status()> task, bool urgent = false);
   // Waits for every submitted task, helping to run queued work meanwhile; returns the first
   // error, or OK.
   Status Wait();

@@ -65,7 +65,10 @@ struct CsvOptions {
 
   int64_t batch_rows = 65536;
   int threads = 0;                        // 0: the default pool
-  int64_t block_size = int64_t{8} << 20;  // bytes read and split per round (per thread)
+  // Bytes read and split per round (per thread). Rounds overlap (the next block is read and
+  // mostly parsed while the current one finishes), so two blocks of text and of columns are in
+  // memory at once.
+  int64_t block_size = int64_t{4} << 20;
   // Bytes of a chunk split, assembled into rows and converted in one go, so that the text,
   // its positions and field spans are still in L2 when the values are parsed.
   int64_t slice_bytes = int64_t{128} << 10;

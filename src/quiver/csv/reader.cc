@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "quiver/columnar/concatenate.h"
@@ -39,6 +39,96 @@ constexpr int64_t kMinRead = 64;
 Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size) {
   return Buffer::Allocate(size, size >= Arena::kHugePageSize ? huge_page_memory_pool() : default_memory_pool());
 }
+
+// Column buffers of CSV chunks, kept when their batches are released and handed to the next
+// chunks. Fresh pages cost a fault each (tens of microseconds under virtualisation, and
+// threads that fault at once queue on the kernel's memory-map lock), and with the next block
+// parsed while the caller still holds the last one's batches, the allocator would otherwise
+// keep reaching for fresh ones. Blocks go by power-of-two classes; up to kKeep bytes wait,
+// still charged to the process tracker. Process-wide, because batches outlive their reader;
+// while no reader is open, freed blocks go straight back to the allocator.
+class RecyclingPool final : public MemoryPool {
+ public:
+  static RecyclingPool* Get() {
+    static RecyclingPool* pool = new RecyclingPool();
+    return pool;
+  }
+  // Readers open: blocks are kept only while at least one is.
+  void AddReader() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++readers_;
+  }
+  void RemoveReader() {
+    std::vector<uint8_t*> drop;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--readers_ > 0) return;
+      for (auto& blocks : free_) {
+        drop.insert(drop.end(), blocks.begin(), blocks.end());
+        blocks.clear();
+      }
+      kept_ = 0;
+    }
+    for (uint8_t* p : drop) base_->Free(p);
+  }
+
+  Status Allocate(int64_t size, uint8_t** out) override {
+    if (size >= kMinSize && size <= kMaxSize) {
+      const int cls = ClassAtLeast(size);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto& blocks = free_[static_cast<size_t>(cls)];
+        if (!blocks.empty()) {
+          *out = blocks.back();
+          blocks.pop_back();
+          kept_ -= int64_t{1} << cls;
+          return Status::OK();
+        }
+      }
+      size = int64_t{1} << cls;  // so that the block fits its class when it comes back
+    }
+    return base_->Allocate(size, out);
+  }
+  Status Reallocate(int64_t new_size, uint8_t** ptr) override {
+    const int64_t old = UsableSize(*ptr);
+    if (new_size <= old) return Status::OK();
+    uint8_t* fresh = nullptr;
+    QUIVER_RETURN_NOT_OK(Allocate(new_size, &fresh));
+    if (old > 0) std::memcpy(fresh, *ptr, static_cast<size_t>(old));
+    Free(*ptr);
+    *ptr = fresh;
+    return Status::OK();
+  }
+  void Free(uint8_t* ptr) override {
+    if (ptr == nullptr) return;
+    const int64_t usable = base_->UsableSize(ptr);
+    if (usable >= kMinSize && usable <= 2 * kMaxSize) {
+      const int cls = 63 - __builtin_clzll(static_cast<uint64_t>(usable));  // usable >= 2^cls
+      std::lock_guard<std::mutex> lock(mu_);
+      if (readers_ > 0 && kept_ + (int64_t{1} << cls) <= kKeep) {
+        free_[static_cast<size_t>(cls)].push_back(ptr);
+        kept_ += int64_t{1} << cls;
+        return;
+      }
+    }
+    base_->Free(ptr);
+  }
+  int64_t UsableSize(const uint8_t* ptr) const override { return base_->UsableSize(ptr); }
+  MemoryTracker* tracker() const override { return base_->tracker(); }
+  const char* backend_name() const override { return "csv-recycling"; }
+
+ private:
+  static constexpr int64_t kMinSize = int64_t{16} << 10;
+  static constexpr int64_t kMaxSize = int64_t{16} << 20;
+  static constexpr int64_t kKeep = int64_t{128} << 20;
+  static int ClassAtLeast(int64_t size) { return 64 - __builtin_clzll(static_cast<uint64_t>(size - 1)); }
+
+  MemoryPool* base_ = default_memory_pool();
+  std::mutex mu_;
+  std::vector<uint8_t*> free_[64];
+  int64_t kept_ = 0;
+  int readers_ = 0;
+};
 
 struct RowRef {
   uint32_t start;  // first byte of the row
@@ -131,7 +221,18 @@ struct RowCursor {
 
 class CsvReader::Impl {
  public:
-  Impl(std::unique_ptr<ByteSource> src, CsvOptions options) : src_(std::move(src)), opts_(std::move(options)) {}
+  Impl(std::unique_ptr<ByteSource> src, CsvOptions options) : src_(std::move(src)), opts_(std::move(options)) {
+    RecyclingPool::Get()->AddReader();
+  }
+  ~Impl() {
+    for (auto& g : groups_) {
+      if (g) (void)g->Wait();
+    }
+    if (read_group_) (void)read_group_->Wait();
+    chunks_[0].clear();
+    chunks_[1].clear();
+    RecyclingPool::Get()->RemoveReader();
+  }
 
   Status Init();
   Result<std::shared_ptr<RecordBatch>> Next();
@@ -143,14 +244,17 @@ class CsvReader::Impl {
 
  private:
   Status Fill(int64_t target);
-  Status ReadAhead(int64_t want);
-  Status AdoptReadAhead(int64_t want);
+  Status EnterRing(int64_t at_least = 0);
+  Status LeaveRing(int64_t want);
+  void ReadAhead(int half, int64_t want, uint64_t in_state);
+  Status AdoptReadAhead(int64_t want, bool* speculated);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
-  Status ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity);
-  Status ParseBlockMachine(uint32_t len, bool at_end);
-  Status SplitMachine(uint32_t len, bool at_end, Chunk& c);
-  void ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end);
+  void SetUpChunks(uint32_t begin, uint32_t end);
+  void SubmitChunk(size_t i, uint32_t len, bool at_end);
+  Status ParseBlockMachine(uint32_t begin, uint32_t end, bool at_end);
+  Status SplitMachine(uint32_t begin, uint32_t end, bool at_end, Chunk& c);
+  void ParseChunk(Chunk& c, const SplitKernels& k, bool first, uint32_t len, bool at_end, bool block_end = true);
   bool TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit);
   void EmitRow(Chunk& c, RowCursor& rc, uint32_t end);
   void EndOfBlock(Chunk& c, RowCursor& rc, uint32_t len, bool at_end);
@@ -161,8 +265,12 @@ class CsvReader::Impl {
   Status WriteRejects(const Chunk& c);
   std::string Where(uint32_t pos, int col) const;
   std::string DefaultName(int col) const;
-  const uint8_t* base() const { return buf_->data() + start_; }
-  int64_t LineAt(uint32_t pos) const { return lines_before_ + CountLineBreaks(base(), pos) + 1; }
+  // Positions (chunks, rows, fields, problems) are offsets from the buffer's start, which stays
+  // put while any chunk task runs: blocks of both ring halves can be parsed at once.
+  const uint8_t* base() const { return buf_->data(); }
+  int64_t LineAt(uint32_t pos) const { return lines_before_ + CountLineBreaks(base() + start_, pos - start_) + 1; }
+  // The end of the bytes the current block may fill (64 bytes of padding stay past it).
+  int64_t Limit() const { return ring_ ? (cur_ + 1) * half_ - 64 : buf_->size() - 64; }
 
   CsvOptions opts_;
   std::string name_;
@@ -179,30 +287,50 @@ class CsvReader::Impl {
   std::shared_ptr<Buffer> buf_;
   int64_t start_ = 0, end_ = 0;  // unread data is buf_[start_, end_)
   bool eof_ = false;
-  // The next block, read into spare_[kHeadroom, ahead_end_) by a pool task while the current
-  // block is parsed (threads > 1); its status is reported when the block is taken up, so the
-  // current block's rows are delivered first, as they are without read-ahead.
-  std::shared_ptr<Buffer> spare_;
-  bool ahead_ = false;
-  bool ahead_eof_ = false;
-  int64_t ahead_end_ = 0;
-  Status ahead_status_;
+  // Ring mode (threads > 1, more than one block of input): buf_ holds two halves of half_
+  // bytes; a block lies in one half after headroom_ bytes left free for the row cut off at the
+  // end of the block before it. cur_ is the current block's half.
+  bool ring_ = false;
+  int64_t half_ = 0;
+  int64_t headroom_ = kHeadroom;
+  int cur_ = 0;
+  // The next block, read into the other half by a pool task while the current one is parsed.
+  // The task also takes the quote parity of each 1 MiB piece as it lands and queues the parse
+  // of every chunk but the first, assuming the quote state `in_state` at its first new byte
+  // (the state at the end of the current block). The assumption is checked once the current
+  // block's unfinished row is known; if it fails, that work is dropped and done again. A read
+  // error is reported when the block is taken up, after the current block's rows.
+  struct Ahead {
+    bool pending = false;
+    int64_t end = 0;
+    bool eof = false;
+    Status status;
+    uint64_t in_state = 0, out_state = 0;
+    bool speculated = false;  // chunks 1.. of the half were queued
+  } ahead_;
+  uint64_t end_state_ = 0;  // the quote state at end_, from the current block's parities
+  Status failed_;           // a reported problem: the read does not go on
   bool row_fills_block_ = false;
   bool finished_ = false;
   int64_t lines_before_ = 0;  // physical lines before buf_[start_]
   int64_t offset_before_ = 0;  // decoded bytes before buf_[start_]
-  std::vector<Chunk> chunks_;
+  std::vector<Chunk> chunks_[2];  // the chunks of the block in each ring half (linear mode: [0])
   std::deque<std::shared_ptr<RecordBatch>> ready_;
   std::unique_ptr<io::AtomicFile> rejects_;
   std::vector<bool> inferred_;  // per column: the type came from a sample (errors then suggest --types)
+  // Last, so that they are destroyed first: their destructors wait for tasks that use the
+  // members above.
+  std::unique_ptr<TaskGroup> groups_[2];  // chunk tasks per ring half
+  std::unique_ptr<TaskGroup> read_group_;
 };
 
 Status CsvReader::Impl::Fill(int64_t target) {
   // Reads until `target` unread bytes are buffered (or the input ends). A source of known
-  // size gets a buffer that holds it (up to a whole block and its headroom) at once; one of
-  // unknown size starts small and doubles while data keeps coming, so a small input never
-  // pays for a block-sized buffer. Growing moves only the unread bytes.
-  auto capacity = [&] { return buf_->size() - 64; };
+  // size gets a buffer that holds it (up to a whole block and its headroom) at once, or the
+  // ring when it holds more than a block and threads share the work; one of unknown size
+  // starts small and doubles while data keeps coming, so a small input never pays for a
+  // block-sized buffer. Growing moves only the unread bytes. The ring never grows: a block it
+  // cannot hold leaves it first (LeaveRing).
   auto grow_to = [&](int64_t size) -> Status {
     QUIVER_ASSIGN_OR_RETURN(auto bigger, AllocateBlockBuffer(size + 64));
     if (buf_ && end_ > start_) std::memcpy(bigger->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
@@ -212,22 +340,29 @@ Status CsvReader::Impl::Fill(int64_t target) {
     return Status::OK();
   };
   if (!buf_) {
+    const int64_t block = opts_.block_size * threads_;
     int64_t first = std::min<int64_t>(target, 64 << 10);
     const int64_t known = src_->raw_size();
-    if (known >= 0) first = std::clamp<int64_t>(known, first, std::max(target, opts_.block_size * threads_ + kHeadroom));
-    QUIVER_RETURN_NOT_OK(grow_to(first + kMinRead));
+    if (pool_ != nullptr && known > std::max(target, block)) {
+      QUIVER_RETURN_NOT_OK(EnterRing(target));
+    } else {
+      if (known >= 0) first = std::clamp<int64_t>(known, first, std::max(target, block + kHeadroom));
+      QUIVER_RETURN_NOT_OK(grow_to(first + kMinRead));
+    }
   }
   while (!eof_ && end_ - start_ < target) {
-    if (capacity() - end_ < kMinRead) {
-      if (capacity() < target + kMinRead) {
-        QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, capacity() * 2) + kMinRead));
+    if (Limit() - end_ < kMinRead) {
+      if (ring_) {
+        QUIVER_RETURN_NOT_OK(LeaveRing(target));
+      } else if (Limit() < target + kMinRead) {
+        QUIVER_RETURN_NOT_OK(grow_to(std::min<int64_t>(target, Limit() * 2) + kMinRead));
       } else {
         std::memmove(buf_->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
         end_ -= start_;
         start_ = 0;
       }
     }
-    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, capacity() - end_));
+    QUIVER_ASSIGN_OR_RETURN(int64_t n, src_->Read(buf_->mutable_data() + end_, Limit() - end_));
     if (n == 0) eof_ = true;
     end_ += n;
     stats_.bytes_read += n;
@@ -235,61 +370,168 @@ Status CsvReader::Impl::Fill(int64_t target) {
   return Status::OK();
 }
 
-// On a pool thread, while the current block is parsed: `want` bytes of the next block (or
-// a little more, or what is left) into spare_, after kHeadroom free bytes.
-Status CsvReader::Impl::ReadAhead(int64_t want) {
-  const int64_t stop = kHeadroom + want;
-  const int64_t cap = stop + kMinRead;
-  if (!spare_ || spare_->size() < cap + 64) {
-    auto fresh = AllocateBlockBuffer(cap + 64);
-    if (!fresh.ok()) {
-      ahead_status_ = fresh.status();
-      return Status::OK();
-    }
-    spare_ = std::move(*fresh);
-  }
-  int64_t end = kHeadroom;
-  bool eof = false;
-  while (end < stop) {
-    auto n = src_->Read(spare_->mutable_data() + end, cap - end);
-    if (!n.ok()) {
-      ahead_status_ = n.status();
-      break;
-    }
-    if (*n == 0) {
-      eof = true;
-      break;
-    }
-    end += *n;
-  }
-  ahead_end_ = end;
-  ahead_eof_ = eof;
+// The unread bytes move to the start of a new ring, which from then on is read into half
+// after half. A half holds headroom_ and a block, or the unread bytes, or `at_least` bytes
+// (the first read), whichever is more.
+Status CsvReader::Impl::EnterRing(int64_t at_least) {
+  const int64_t block = std::max({opts_.block_size * threads_, end_ - start_, at_least});
+  if (block > (int64_t{1} << 30)) return Status::OK();  // a giant row: stays linear
+  const int64_t half = (headroom_ + block + kMinRead + 64 + 63) & ~int64_t{63};
+  QUIVER_ASSIGN_OR_RETURN(auto ring, AllocateBlockBuffer(2 * half));
+  if (buf_ && end_ > start_) std::memcpy(ring->mutable_data(), buf_->data() + start_, static_cast<size_t>(end_ - start_));
+  end_ -= start_;
+  start_ = 0;
+  buf_ = std::move(ring);
+  half_ = half;
+  cur_ = 0;
+  ring_ = true;
   return Status::OK();
 }
 
-// The block read ahead becomes the unread data, after the current block's unfinished tail:
-// the tail is copied into the headroom in front of it, or, when it is longer than that, both
-// parts move into a new buffer of at least `want` bytes.
-Status CsvReader::Impl::AdoptReadAhead(int64_t want) {
-  ahead_ = false;
-  QUIVER_RETURN_NOT_OK(ahead_status_);
+// Back to one linear buffer of at least `want` bytes (a row longer than the headroom, or a
+// block that one row fills); the speculative work in the other half is waited for first.
+Status CsvReader::Impl::LeaveRing(int64_t want) {
+  for (auto& g : groups_) (void)g->Wait();
+  ahead_.speculated = false;
+  const int64_t unread = end_ - start_;
+  QUIVER_ASSIGN_OR_RETURN(auto lin, AllocateBlockBuffer(std::max(want, unread) + kMinRead + 64));
+  if (unread > 0) std::memcpy(lin->mutable_data(), buf_->data() + start_, static_cast<size_t>(unread));
+  buf_ = std::move(lin);
+  start_ = 0;
+  end_ = unread;
+  ring_ = false;
+  cur_ = 0;
+  return Status::OK();
+}
+
+// On a pool thread, while the current block is parsed: `want` bytes of the next block (or
+// what is left) into ring half `half`, after its headroom, in pieces of one chunk. Each
+// piece's quote parity is taken while it is still in cache; the pieces after the first become
+// chunks whose parse is queued at once (see Ahead).
+void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
+  // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
+  const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
+  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  uint8_t* data = buf_->mutable_data();
+  const int64_t first = half * half_ + headroom_;
+  const int64_t stop = first + want;
+  const int64_t cap = (half + 1) * half_ - 64;
+  // A backslash-style escape could pair with the cut row's last byte: those dialects wait.
+  const bool speculate = (split_.escape == 0 || split_.escape == split_.quote) && !force_machine_;
+  std::vector<Chunk>& chunks = chunks_[half];
+  // Sized once: queued tasks hold pointers into it (a short read leaves fewer pieces).
+  if (speculate) chunks.resize(static_cast<size_t>((want + piece_bytes - 1) / piece_bytes) + 1);
+  ahead_.speculated = false;
+  // Chunk i (i >= 1) is queued once piece i + 1 is in, so that it can finish its last row
+  // there; it may look up to `len` (exclusive), where the bytes read so far end but for one.
+  auto queue = [&](size_t i, uint32_t len, bool block_end, bool at_end) {
+    Chunk* c = &chunks[i];
+    ahead_.speculated = true;
+    groups_[half]->Submit([this, c, &k, len, block_end, at_end] {
+      Status st = StartChunk(*c);
+      if (!st.ok()) {
+        c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+        return Status::OK();
+      }
+      ParseChunk(*c, k, false, len, at_end, block_end);
+      return Status::OK();
+    });
+  };
+  uint64_t state = in_state;
+  int64_t end = first;
+  size_t pieces = 0;
+  bool eof = false;
+  Status status;
+  while (end < stop && !eof && status.ok()) {
+    const int64_t piece = end;
+    const int64_t piece_end = std::min(stop, piece + piece_bytes);
+    while (end < piece_end) {
+      auto n = src_->Read(data + end, std::min(cap - end, std::max(piece_end - end, kMinRead)));
+      if (!n.ok()) {
+        status = n.status();
+        break;
+      }
+      if (*n == 0) {
+        eof = true;
+        break;
+      }
+      end += *n;
+    }
+    if (end == piece || !speculate || !status.ok()) continue;
+    Chunk& c = chunks[pieces];
+    c.begin = static_cast<uint32_t>(piece);
+    c.end = static_cast<uint32_t>(end);
+    c.start_in_quote = state ? ~uint64_t{0} : 0;
+    if (pieces > 0) chunks[pieces - 1].end = c.begin;
+    if (split_.quote != 0) {
+      uint64_t esc = 0;
+      state ^= k.quote_parity(data + piece, static_cast<size_t>(end - piece), split_, &esc);
+    }
+    if (pieces >= 2) queue(pieces - 1, static_cast<uint32_t>(end - 1), false, false);
+    ++pieces;
+  }
+  if (speculate && status.ok() && pieces >= 2) {
+    chunks.resize(pieces);
+    queue(pieces - 1, static_cast<uint32_t>(end), true, eof);
+  }
+  ahead_.end = end;
+  ahead_.eof = eof;
+  ahead_.status = std::move(status);
+  ahead_.in_state = in_state;
+  ahead_.out_state = state;
+}
+
+// The block read ahead becomes the unread data, after the current block's unfinished tail,
+// which is copied into the headroom in front of it. When the tail is longer than that, both
+// move into a linear buffer of at least `want` bytes. *speculated: chunks 1.. of the block
+// were parsed from a quote state that the tail confirms; otherwise that work is dropped.
+Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
+  *speculated = false;
+  QUIVER_RETURN_NOT_OK(read_group_->Wait());
+  ahead_.pending = false;
+  const int other = 1 - cur_;
+  auto drop_speculation = [&] {
+    if (ahead_.speculated) (void)groups_[other]->Wait();
+    ahead_.speculated = false;
+  };
+  if (!ahead_.status.ok()) {
+    drop_speculation();
+    return ahead_.status;
+  }
   const int64_t tail = end_ - start_;
-  const int64_t got = ahead_end_ - kHeadroom;
+  const int64_t first = other * half_ + headroom_;
+  const int64_t got = ahead_.end - first;
   stats_.bytes_read += got;
-  if (tail <= kHeadroom) {
-    if (tail > 0) std::memcpy(spare_->mutable_data() + kHeadroom - tail, buf_->data() + start_, static_cast<size_t>(tail));
-    std::swap(buf_, spare_);
-    start_ = kHeadroom - tail;
-    end_ = ahead_end_;
-  } else {
-    QUIVER_ASSIGN_OR_RETURN(auto merged, AllocateBlockBuffer(std::max(want, tail + got) + kMinRead + 64));
-    std::memcpy(merged->mutable_data(), buf_->data() + start_, static_cast<size_t>(tail));
-    if (got > 0) std::memcpy(merged->mutable_data() + tail, spare_->data() + kHeadroom, static_cast<size_t>(got));
-    buf_ = std::move(merged);
+  if (tail > headroom_) {
+    drop_speculation();
+    QUIVER_ASSIGN_OR_RETURN(auto lin, AllocateBlockBuffer(std::max(want, tail + got) + kMinRead + 64));
+    std::memcpy(lin->mutable_data(), buf_->data() + start_, static_cast<size_t>(tail));
+    if (got > 0) std::memcpy(lin->mutable_data() + tail, buf_->data() + first, static_cast<size_t>(got));
+    buf_ = std::move(lin);
+    ring_ = false;
+    cur_ = 0;
     start_ = 0;
     end_ = tail + got;
+    eof_ = ahead_.eof;
+    // Longer rows than the headroom: the next ring leaves room for twice this one.
+    while (headroom_ < 2 * tail) headroom_ *= 2;
+    return Status::OK();
   }
-  eof_ = ahead_eof_;
+  if (tail > 0) std::memcpy(buf_->mutable_data() + first - tail, buf_->data() + start_, static_cast<size_t>(tail));
+  // The cut row starts outside quotes, so the state after it is its own quote parity.
+  uint64_t tail_state = 0;
+  if (split_.quote != 0 && tail > 0) {
+    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    uint64_t esc = 0;
+    tail_state = k.quote_parity(buf_->data() + first - tail, static_cast<size_t>(tail), split_, &esc);
+  }
+  if (ahead_.speculated && tail_state != ahead_.in_state) drop_speculation();
+  *speculated = ahead_.speculated;
+  cur_ = other;
+  start_ = first - tail;
+  end_ = ahead_.end;
+  eof_ = ahead_.eof;
+  end_state_ = tail_state ^ ahead_.in_state ^ ahead_.out_state;
   return Status::OK();
 }
 
@@ -315,6 +557,8 @@ Status CsvReader::Impl::Init() {
     own_pool_ = std::make_unique<ThreadPool>(opts_.threads);
     pool_ = own_pool_.get();
   }
+  for (auto& g : groups_) g = std::make_unique<TaskGroup>(pool_);
+  read_group_ = std::make_unique<TaskGroup>(pool_);
   if (opts_.on_error != OnError::kSkip && !opts_.rejects_path.empty()) {
     return Status::Invalid("--rejects needs --on-error skip");
   }
@@ -358,7 +602,7 @@ Status CsvReader::Impl::Init() {
   offset_before_ = start_;
 
   // Sample rows, split by the state machine (lenient: the sample only has to be indicative).
-  const uint8_t* data = base();
+  const uint8_t* data = buf_->data() + start_;
   size_t avail = static_cast<size_t>(std::min<int64_t>(end_ - start_, kSniffBytes));
   bool avail_is_all = eof_ && static_cast<int64_t>(avail) == end_ - start_;
   std::unique_ptr<uint32_t[]> pos(new uint32_t[avail + 1]);
@@ -537,7 +781,7 @@ Status CsvReader::Impl::Init() {
   } else if (!row_ends.empty()) {
     uint32_t after = row_ends[0] + 1;
     if (after > static_cast<uint32_t>(end_ - start_)) after = static_cast<uint32_t>(end_ - start_);
-    lines_before_ += CountLineBreaks(base(), after);
+    lines_before_ += CountLineBreaks(buf_->data() + start_, after);
     start_ += after;
     offset_before_ += after;
   } else {
@@ -640,68 +884,74 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.blank = c.repaired = c.dropped = c.nulled = c.rows_seen = 0;
   c.columns.resize(static_cast<size_t>(ncols_));
   for (int col = 0; col < ncols_; ++col) {
-    QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, default_memory_pool(),
+    QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, RecyclingPool::Get(),
                                                                   opts_.simd_level.value_or(ActiveSimdLevel())));
   }
   return Status::OK();
 }
 
-// `after_parity` runs between the quote-parity pass and the chunk tasks (it queues the read of
-// the next block, which would otherwise take a worker from the short parity pass).
-Status CsvReader::Impl::ParseBlockFast(uint32_t len, bool at_end, bool* anomaly, const std::function<void()>& after_parity) {
+// Chunks over the current block [begin, end) of the current half, each starting where the
+// bytes before it leave the quote state (their quote parity), never right after an escape
+// character (its effect would cross over). Chunks of about 1 MiB balance the threads; each
+// is parsed in slices (slice_bytes) so that a slice's bytes and spans stay in L2 while its
+// columns are converted one after another. Each chunk becomes one batch (sliced to batch_rows).
+void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
   const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  std::vector<Chunk>& chunks = chunks_[cur_];
   const uint8_t* data = base();
-  // Each chunk's starting quote state is the parity of the quotes before it.
-  std::vector<uint64_t> parity(chunks_.size(), 0), esc(chunks_.size(), 0);
-  if (split_.quote != 0) {
-    TaskGroup group(pool_);
-    for (size_t i = 0; i + 1 < chunks_.size(); ++i) {
-      group.Submit([&, i] {
-        parity[i] = k.quote_parity(data + chunks_[i].begin, chunks_[i].end - chunks_[i].begin, split_, &esc[i]);
-        return Status::OK();
-      });
-    }
-    QUIVER_RETURN_NOT_OK(group.Wait());
+  const uint32_t len = end - begin;
+  constexpr uint32_t kChunkBytes = 1u << 20;
+  size_t nchunks = std::max<size_t>(static_cast<size_t>(threads_), (len + kChunkBytes - 1) / kChunkBytes);
+  if (len < kChunkBytes) nchunks = 1;
+  chunks.resize(nchunks);
+  const bool esc = split_.escape != 0 && split_.escape != split_.quote;
+  for (size_t i = 0; i < nchunks; ++i) {
+    uint32_t b = begin + static_cast<uint32_t>(static_cast<uint64_t>(len) * i / nchunks);
+    while (esc && b > begin && b < end && data[b - 1] == split_.escape) ++b;
+    chunks[i].begin = i == 0 ? begin : std::max(b, chunks[i - 1].begin);
+    if (i > 0) chunks[i - 1].end = chunks[i].begin;
   }
+  chunks.back().end = end;
   uint64_t state = 0;
-  for (size_t i = 0; i < chunks_.size(); ++i) {
-    chunks_[i].start_in_quote = state ? ~uint64_t{0} : 0;
-    state ^= parity[i];
-  }
-  after_parity();
-  {
-    TaskGroup group(pool_);
-    for (size_t i = 0; i < chunks_.size(); ++i) {
-      group.Submit([this, i, &k, len, at_end] {
-        Chunk& c = chunks_[i];
-        Status st = StartChunk(c);
-        if (!st.ok()) {
-          c.problem = ChunkProblem{c.begin, -1, st.message(), {}};
-          return Status::OK();
-        }
-        ParseChunk(c, k, len, at_end);
-        return Status::OK();
-      });
+  for (Chunk& c : chunks) {
+    c.start_in_quote = state ? ~uint64_t{0} : 0;
+    if (split_.quote != 0) {
+      uint64_t e = 0;
+      state ^= k.quote_parity(data + c.begin, c.end - c.begin, split_, &e);
     }
-    QUIVER_RETURN_NOT_OK(group.Wait());
   }
-  for (const auto& c : chunks_) *anomaly |= c.anomaly;
-  return Status::OK();
+  end_state_ = state;
+}
+
+// Queues the parse of chunk i of the current block, which ends at `len`.
+void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
+  Chunk* c = &chunks_[cur_][i];
+  groups_[cur_]->Submit([this, c, first = i == 0, len, at_end] {
+    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    Status st = StartChunk(*c);
+    if (!st.ok()) {
+      c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+      return Status::OK();
+    }
+    ParseChunk(*c, k, first, len, at_end);
+    return Status::OK();
+  });
 }
 
 // One chunk, one slice at a time: the slice is split, its rows assembled and converted while
 // its bytes, positions and field spans are still in L2, and the values appended to the
 // chunk's columns. The chunk's last row may run past its end: the split then continues into
 // the next chunk's bytes (with the true quote state) until that row ends.
-void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, bool at_end) {
+void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, bool first, uint32_t len, bool at_end, bool block_end) {
   if (c.begin >= c.end) return;
   const uint8_t* data = base();
   SplitCarry carry;
   carry.in_quote = c.start_in_quote;
   RowCursor rc;
   rc.cur.reserve(static_cast<size_t>(ncols_) + 4);
-  if (c.begin == 0) {
-    rc.started = true;
+  if (first) {
+    rc.started = true;  // the block starts with a row
+    rc.row_start = rc.field_start = c.begin;
   } else {
     const uint8_t prev = data[c.begin - 1];
     carry.prev_boundary = (prev == split_.delimiter || prev == '\n' || prev == '\r') ? 1 : 0;
@@ -724,7 +974,7 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, 
       stop = at + std::min(window, len - at);
       window = std::min(window * 2, slice);
     }
-    const int next = stop < len ? data[stop] : -1;
+    const int next = stop < len || !block_end ? data[stop] : -1;
     const SplitResult r = k.split(data + at, stop - at, next, split_, &carry, c.pos.data.get());
     if (at < c.end) c.line_breaks += r.line_breaks;
     if (r.anomaly) {
@@ -748,10 +998,11 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, uint32_t len, 
   FinishChunk(c);
 }
 
-Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, Chunk& c) {
+Status CsvReader::Impl::SplitMachine(uint32_t begin, uint32_t end, bool at_end, Chunk& c) {
+  const uint32_t len = end - begin;
   c.pos.Reserve(len + 1);
   MachineState st;
-  MachineResult r = SplitWithStateMachine(base(), len, -1, at_end, machine_, &st, c.pos.data.get());
+  MachineResult r = SplitWithStateMachine(base() + begin, len, -1, at_end, machine_, &st, c.pos.data.get());
   c.count = r.count;
   c.line_breaks = r.line_breaks;
   if (r.error != MachineError::kNone) {
@@ -761,24 +1012,26 @@ Status CsvReader::Impl::SplitMachine(uint32_t len, bool at_end, Chunk& c) {
     for (size_t i = 0; i < r.count && (c.pos[i] & kPositionMask) < err; ++i) {
       col = (c.pos[i] & kRowEndFlag) ? 0 : col + 1;
     }
-    return Status::Invalid(fmt::format("{}:{}:{}: {} (byte {})", name_, LineAt(err), col + 1,
-                                       MachineErrorText(r.error), offset_before_ + err));
+    return Status::Invalid(fmt::format("{}:{}:{}: {} (byte {})", name_, LineAt(begin + err), col + 1,
+                                       MachineErrorText(r.error), offset_before_ + (begin - start_) + err));
   }
   return Status::OK();
 }
 
 // The byte-by-byte path (comment lines, or a block the fast split could not read for sure):
 // the whole block as one chunk.
-Status CsvReader::Impl::ParseBlockMachine(uint32_t len, bool at_end) {
-  chunks_.resize(1);
-  Chunk& c = chunks_[0];
-  c.begin = 0;
-  c.end = len;
+Status CsvReader::Impl::ParseBlockMachine(uint32_t begin, uint32_t end, bool at_end) {
+  std::vector<Chunk>& chunks = chunks_[cur_];
+  chunks.resize(1);
+  Chunk& c = chunks[0];
+  c.begin = begin;
+  c.end = end;
   QUIVER_RETURN_NOT_OK(StartChunk(c));
-  QUIVER_RETURN_NOT_OK(SplitMachine(len, at_end, c));
+  QUIVER_RETURN_NOT_OK(SplitMachine(begin, end, at_end, c));
   RowCursor rc;
   rc.started = true;
-  if (!TakeRows(c, rc, c.pos.data.get(), c.count, 0, len)) EndOfBlock(c, rc, len, at_end);
+  rc.row_start = rc.field_start = begin;
+  if (!TakeRows(c, rc, c.pos.data.get(), c.count, begin, end)) EndOfBlock(c, rc, end, at_end);
   if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
   if (!c.rows.empty()) ConvertRows(c);
   if (c.problem && opts_.on_error == OnError::kFail) return Status::OK();
@@ -1087,7 +1340,7 @@ Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
     std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
     msg += fmt::format(", got \"{}\"", shown);
   }
-  msg += fmt::format(" (byte {})", offset_before_ + p.pos);
+  msg += fmt::format(" (byte {})", offset_before_ + (p.pos - start_));
   if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {
     msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
                        opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
@@ -1122,63 +1375,72 @@ Status CsvReader::Impl::ProcessBlock() {
   const int64_t target = opts_.block_size * threads_;
   // One row filled the last block (nothing consumed): this round reads twice as much.
   const int64_t want = std::max<int64_t>(target, row_fills_block_ ? (end_ - start_) * 2 : 0);
-  if (ahead_) QUIVER_RETURN_NOT_OK(AdoptReadAhead(want));
+  bool speculated = false;
+  if (ahead_.pending) QUIVER_RETURN_NOT_OK(AdoptReadAhead(want, &speculated));
+  if (speculated && !eof_ && end_ - start_ < want) {
+    // A row fills the block: it grows, and the chunks queued for it do not cover it.
+    (void)groups_[cur_]->Wait();
+    speculated = false;
+  }
+  if (ring_ && !speculated && start_ + want + kMinRead > Limit()) QUIVER_RETURN_NOT_OK(LeaveRing(want));
   QUIVER_RETURN_NOT_OK(Fill(want));
-  int64_t avail = end_ - start_;
-  if (avail > int64_t{kPositionMask}) {
+  // More input to come and threads to share it: continue in the ring (a no-op once there).
+  if (pool_ != nullptr && !ring_ && !eof_) QUIVER_RETURN_NOT_OK(EnterRing());
+  const int64_t avail = end_ - start_;
+  if (avail > int64_t{kPositionMask} || end_ > int64_t{kPositionMask}) {
     return Status::Invalid(fmt::format("{}: a single row longer than 2 GiB (line {})", name_, lines_before_ + 1));
   }
   if (avail == 0) {
     finished_ = true;
     return Status::OK();
   }
-  const uint32_t len = static_cast<uint32_t>(avail);
+  const uint32_t begin = static_cast<uint32_t>(start_);
+  const uint32_t len = static_cast<uint32_t>(end_);
   const bool at_end = eof_;
-  const uint8_t* data = base();
-
-  // Chunk boundaries, never right after an escape character (its effect would cross over).
-  // Chunks of about 1 MiB balance the threads; each is parsed in slices (slice_bytes) so that
-  // a slice's bytes and spans stay in L2 while its columns are converted one after another.
-  // Each chunk becomes one batch (sliced to batch_rows).
-  constexpr uint32_t kChunkBytes = 1u << 20;
-  size_t nchunks = std::max<size_t>(static_cast<size_t>(threads_), (len + kChunkBytes - 1) / kChunkBytes);
-  if (len < kChunkBytes) nchunks = 1;
-  chunks_.resize(nchunks);
-  for (size_t i = 0; i < nchunks; ++i) {
-    uint32_t b = static_cast<uint32_t>(static_cast<uint64_t>(len) * i / nchunks);
-    const bool esc = split_.escape != 0 && split_.escape != split_.quote;
-    while (esc && b > 0 && b < len && data[b - 1] == split_.escape) ++b;
-    chunks_[i].begin = i == 0 ? 0 : std::max(b, chunks_[i - 1].begin);
-    if (i > 0) chunks_[i - 1].end = chunks_[i].begin;
+  std::vector<Chunk>& chunks = chunks_[cur_];
+  if (speculated) {
+    chunks[0].begin = begin;
+    chunks[0].start_in_quote = 0;
+  } else {
+    SetUpChunks(begin, len);
   }
-  chunks_.back().end = len;
 
-  // The next block is read on the pool while this one is parsed (one worker reads while the
-  // others parse); the group's destructor waits for it on every return path.
-  TaskGroup read_ahead(pool_);
-  auto start_read_ahead = [&] {
-    if (pool_ == nullptr || eof_ || ahead_) return;
-    ahead_ = true;
-    ahead_status_ = Status::OK();
-    read_ahead.Submit([this, target] { return ReadAhead(target); });
-  };
+  // The next block is read into the other half on the pool, ahead of this block's chunks, so
+  // that its chunks are queued before this block's last ones finish.
+  if (ring_ && !eof_) {
+    ahead_.pending = true;
+    read_group_->Submit(
+        [this, half = 1 - cur_, target, state = end_state_] {
+          ReadAhead(half, target, state);
+          return Status::OK();
+        },
+        /*urgent=*/true);
+  }
 
   bool anomaly = force_machine_;
-  if (!anomaly) QUIVER_RETURN_NOT_OK(ParseBlockFast(len, at_end, &anomaly, start_read_ahead));
-  if (anomaly) {
-    start_read_ahead();
-    QUIVER_RETURN_NOT_OK(ParseBlockMachine(len, at_end));
+  if (!anomaly) {
+    for (size_t i = 0; i < (speculated ? 1 : chunks.size()); ++i) SubmitChunk(i, len, at_end);
+    QUIVER_RETURN_NOT_OK(groups_[cur_]->Wait());
+    // A chunk queued before the block was read whole could only look one piece ahead for the
+    // end of its last row: a longer row sends the block through again.
+    bool short_sighted = false;
+    for (size_t i = 1; speculated && i + 1 < chunks.size(); ++i) short_sighted |= chunks[i].unfinished >= 0;
+    if (short_sighted) {
+      SetUpChunks(begin, len);
+      for (size_t i = 0; i < chunks.size(); ++i) SubmitChunk(i, len, at_end);
+      QUIVER_RETURN_NOT_OK(groups_[cur_]->Wait());
+    }
+    for (const auto& c : chunks) anomaly |= c.anomaly;
   }
+  if (anomaly) QUIVER_RETURN_NOT_OK(ParseBlockMachine(begin, len, at_end));
 
   // Results in order: the first problem stops the read.
   uint32_t consumed = len;
-  for (size_t i = 0; i < chunks_.size(); ++i) {
-    Chunk& c = chunks_[i];
+  for (const Chunk& c : chunks) {
     if (c.problem) return ReportProblem(*c.problem);
     if (c.unfinished >= 0) consumed = std::min(consumed, static_cast<uint32_t>(c.unfinished));
   }
-  for (size_t i = 0; i < chunks_.size(); ++i) {
-    Chunk& c = chunks_[i];
+  for (Chunk& c : chunks) {
     QUIVER_RETURN_NOT_OK(WriteRejects(c));
     stats_.rows_read += c.rows_seen;
     stats_.rows_rejected += static_cast<int64_t>(c.rejected.size());
@@ -1192,20 +1454,27 @@ Status CsvReader::Impl::ProcessBlock() {
     }
     c.batches.clear();
   }
-  QUIVER_RETURN_NOT_OK(read_ahead.Wait());
   // The splits counted every line break of the block; the unconsumed tail's are not ours yet.
   int64_t breaks = 0;
-  for (const auto& c : chunks_) breaks += c.line_breaks;
-  lines_before_ += breaks - CountLineBreaks(data + consumed, len - consumed);
-  offset_before_ += consumed;
-  start_ += consumed;
-  row_fills_block_ = consumed == 0;
+  for (const auto& c : chunks) breaks += c.line_breaks;
+  lines_before_ += breaks - CountLineBreaks(base() + consumed, len - consumed);
+  offset_before_ += consumed - begin;
+  row_fills_block_ = consumed == begin;
+  start_ = consumed;
   if (at_end && start_ >= end_) finished_ = true;
   return Status::OK();
 }
 
 Result<std::shared_ptr<RecordBatch>> CsvReader::Impl::Next() {
-  while (ready_.empty() && !finished_) QUIVER_RETURN_NOT_OK(ProcessBlock());
+  // A reported problem ends the read (the next block may already be in flight).
+  if (!failed_.ok()) return failed_;
+  while (ready_.empty() && !finished_) {
+    Status st = ProcessBlock();
+    if (!st.ok()) {
+      failed_ = st;
+      return st;
+    }
+  }
   if (!ready_.empty()) {
     auto b = std::move(ready_.front());
     ready_.pop_front();
