@@ -24,6 +24,21 @@ std::string Bytes(std::initializer_list<int> v) {
   return s;
 }
 
+// Encodes `in`, decodes the bytes (kept in `bytes`, which the decoded strings view) into `back`
+// (lists and boxes in `arena`), and checks that every byte was read and the result equals `in`.
+template <typename T>
+void RoundTrip(const T& in, BufferBuilder* bytes, Arena* arena, T* back) {
+  {
+    CompactWriter w(bytes);
+    ASSERT_TRUE(EncodeStruct(w, in));
+  }
+  CompactReader r(bytes->data(), static_cast<size_t>(bytes->size()));
+  DecodeAll ctx{arena};
+  ASSERT_TRUE(DecodeStruct(r, ctx, *back));
+  EXPECT_EQ(r.offset(), static_cast<size_t>(bytes->size()));
+  EXPECT_TRUE(*back == in);
+}
+
 Status DecodeFmd(const std::string& bytes, FileMetaData* out = nullptr) {
   Arena arena;
   FileMetaData md;
@@ -157,17 +172,9 @@ TEST(StructCodecTest, LongFormFieldIdsAndBoolsRoundTrip) {
   stats.max_value = std::string_view("\x00\x01", 2);
   cmd.statistics.Set(&stats);
   BufferBuilder b;
-  {
-    CompactWriter w(&b);
-    ASSERT_TRUE(EncodeStruct(w, cmd));
-  }
-  CompactReader r(b.data(), static_cast<size_t>(b.size()));
   Arena arena;
-  DecodeAll ctx{&arena};
   parquet::ColumnMetaData back;
-  ASSERT_TRUE(DecodeStruct(r, ctx, back));
-  EXPECT_EQ(r.offset(), static_cast<size_t>(b.size()));
-  EXPECT_TRUE(back == cmd);
+  ASSERT_NO_FATAL_FAILURE(RoundTrip(cmd, &b, &arena, &back));
 }
 
 // The compact representations of the model's optionals keep every value and presence apart:
@@ -219,17 +226,9 @@ TEST(StructCodecTest, CompactOptionalsKeepExtremesAndPresentEmpties) {
   stats.min = "";
   m.statistics.Set(&stats);
   BufferBuilder b;
-  {
-    CompactWriter w(&b);
-    ASSERT_TRUE(EncodeStruct(w, cc));
-  }
-  CompactReader r(b.data(), static_cast<size_t>(b.size()));
   Arena arena;
-  DecodeAll ctx{&arena};
   parquet::ColumnChunk back;
-  ASSERT_TRUE(DecodeStruct(r, ctx, back));
-  EXPECT_EQ(r.offset(), static_cast<size_t>(b.size()));
-  EXPECT_TRUE(back == cc);
+  ASSERT_NO_FATAL_FAILURE(RoundTrip(cc, &b, &arena, &back));
   EXPECT_EQ(*back.offset_index_offset, INT64_MIN);
   EXPECT_EQ(back.offset_index_length, INT32_MIN);
   EXPECT_EQ(back.column_index_length, 0);
