@@ -981,5 +981,66 @@ TEST(CsvReader, PipelinedChunksThatCannotFinishTheirLastRowAreRedone) {
   }
 }
 
+// CRLF rows of one length, so that blocks of some sizes end between a CR and its LF (the
+// header's length puts the first 4 MiB boundary there too). Such a CR ends no row: the row
+// goes on into the next block, which gains no blank line, and lines are counted once.
+TEST(CsvReader, BlocksEndingBetweenCrAndLf) {
+  constexpr int kRows = 200000, kBad = 199000;
+  constexpr int64_t kRowBytes = 27;
+  std::string text = "id,label,amount\r\n", good = text, expected;
+  std::string one = "key\r\n", one_expected;  // one column: a blank line would be a row
+  int64_t bad_byte = 0;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string head = fmt::format("{:07},n{:07},", i, i);
+    if (i == kBad) bad_byte = static_cast<int64_t>(text.size() + head.size());
+    text += head + (i == kBad ? std::string("oops") : fmt::format("{:08}", i * 3)) + "\r\n";
+    good += head + fmt::format("{:08}", i * 3) + "\r\n";
+    if (i != kBad) expected += fmt::format("{}|n{:07}|{}\n", i, i, i * 3);
+  }
+  for (int i = 0; i < 2 * kRows + 20000; ++i) {
+    one += fmt::format("n{:07}\r\n", i);
+    one_expected += fmt::format("n{:07}\n", i);
+  }
+  ASSERT_EQ(good.size(), 17 + kRows * kRowBytes);
+  ASSERT_EQ(good[(size_t{4} << 20) - 1], '\r');
+  ASSERT_EQ(one[(size_t{4} << 20) - 1], '\r');
+  auto types = ParseColumnTypes("id=int64,label=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  auto one_types = ParseColumnTypes("key=string");
+  ASSERT_TRUE(one_types.ok());
+  // Blocks of every size from 100 rows to 101 rows: one of them is a row less one byte (the
+  // size that ends one-thread blocks on a CR) and one a whole number of rows (two threads).
+  for (int64_t block = 100 * kRowBytes; block <= 101 * kRowBytes; ++block) {
+    for (int threads : {1, 2}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+      o.header = true;
+      auto e = Read(text, o);
+      EXPECT_EQ(e.status().message(),
+                fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", kBad + 2, bad_byte))
+          << "block " << block << ", threads " << threads;
+      o.on_error = OnError::kSkip;
+      CsvReadStats st;
+      auto b = Read(text, o, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), expected) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, kRows) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_rejected, 1);
+      EXPECT_EQ(st.blank_lines, 0) << "block " << block << ", threads " << threads;
+      CsvOptions o1;
+      o1.threads = threads;
+      o1.block_size = block;
+      o1.column_types = *one_types;
+      o1.header = true;
+      b = Read(one, o1, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), one_expected) << "one column, block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, 2 * kRows + 20000) << "one column, block " << block << ", threads " << threads;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quiver::csv
