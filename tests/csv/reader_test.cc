@@ -871,3 +871,176 @@ TEST(CsvReader, HeldBatchesKeepTheirValuesWhileOthersAreRecycled) {
 
 }  // namespace
 }  // namespace quiver::csv
+
+namespace quiver::csv {
+namespace {
+
+// Rows whose quoted note ",x i<LF>y i," reads as valid CSV from either quote state: started
+// inside a quote, "i," is quoted text, "x i" a field and "y i" the id of a row whose note is
+// ",amount<LF>next id,". So a chunk parsed from the wrong quote state raises no anomaly, only
+// other rows. Every 997th row (offset 500) has a stray quote in an unquoted note instead
+// (read literally with --lenient): it leaves its block's quote parity odd, so the state
+// guessed for the next block is wrong. `expected` holds the rows before `bad_row`.
+PipelineText MakeTwoStateText(int rows, int bad_row) {
+  PipelineText t;
+  int64_t lines = 1;
+  for (int i = 0; i < rows; ++i) {
+    const bool stray = i % 997 == 500;
+    const std::string note = stray ? fmt::format("stray\"q {}", i) : fmt::format("\",x {}\ny {},\"", i, i);
+    const std::string shown = stray ? note : fmt::format(",x {}\ny {},", i, i);
+    t.text += fmt::format("{},{},", i, note);
+    if (i == bad_row) {
+      t.bad_line = lines + (stray ? 0 : 1) + 1;
+      t.bad_byte = static_cast<int64_t>(t.text.size());
+    }
+    t.text += (i == bad_row ? std::string("oops") : std::to_string(i * 3)) + "\n";
+    lines += stray ? 1 : 2;
+    if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+  }
+  return t;
+}
+
+// A block whose stray quote makes the guessed quote state of the block read ahead wrong: the
+// chunks parsed ahead from that guess are dropped, so values, counts and the line and byte of
+// a later bad value are those of one thread.
+TEST(CsvReader, PipelinedBlocksDropChunksParsedFromAWrongQuoteState) {
+  const PipelineText t = MakeTwoStateText(260000, -1);
+  ASSERT_GT(t.text.size(), size_t{6} << 20);
+  const int bad_row = 250000;
+  const PipelineText bad = MakeTwoStateText(260000, bad_row);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int64_t block : {int64_t{1500}, int64_t{6000}, int64_t{40000}}) {
+    for (int threads : {1, 2, 3}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+      o.delimiter = ',';
+      o.quote = '"';
+      o.lenient = true;  // stray quotes are read literally
+      CsvReadStats st;
+      auto b = Read(t.text, o, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString() << " block " << block << ", threads " << threads;
+      EXPECT_EQ(Rows(**b), t.expected) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, 260000);
+      EXPECT_EQ(st.rows_repaired, 0);
+      EXPECT_EQ(st.bytes_read, static_cast<int64_t>(t.text.size()));
+      auto e = Read(bad.text, o);
+      EXPECT_EQ(e.status().message(), fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})",
+                                                  bad.bad_line, bad.bad_byte))
+          << "block " << block << ", threads " << threads;
+    }
+  }
+}
+
+// Rows of 3,000 bytes among short ones, in blocks whose read-ahead pieces are a few hundred
+// bytes: a chunk queued before its block was read whole cannot finish such a row within the
+// piece after it, and its block is parsed again; values, counts and the line and byte of a
+// later bad value are those of one thread.
+TEST(CsvReader, PipelinedChunksThatCannotFinishTheirLastRowAreRedone) {
+  constexpr int kRows = 300000, kBad = 290000;
+  std::string text = "id,note,amount\n", expected;
+  int64_t bad_byte = 0;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string note = i % 301 == 7 ? std::string(3000, static_cast<char>('a' + i % 26)) : fmt::format("p{}", i);
+    text += fmt::format("{},{},", i, note);
+    if (i == kBad) bad_byte = static_cast<int64_t>(text.size());
+    text += (i == kBad ? std::string("oops") : std::to_string(i * 3)) + "\n";
+    if (i < kBad) expected += fmt::format("{}|{}|{}\n", i, note, i * 3);
+  }
+  ASSERT_GT(text.size(), size_t{6} << 20);
+  auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int64_t block : {int64_t{1500}, int64_t{2500}}) {
+    for (int threads : {2, 3}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+      auto r = CsvReader::OpenBuffer(Bytes(text), o, "t.csv");
+      ASSERT_TRUE(r.ok());
+      std::string got;
+      Status last;
+      for (;;) {
+        auto b = (*r)->Next();
+        if (!b.ok()) {
+          last = b.status();
+          break;
+        }
+        if (!*b) break;
+        got += Rows(**b);
+        ASSERT_LE(got.size(), expected.size()) << "block " << block << ", threads " << threads;
+      }
+      EXPECT_EQ(last.message(), fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})",
+                                            kBad + 2, bad_byte))
+          << "block " << block << ", threads " << threads;
+      EXPECT_EQ(got, expected.substr(0, got.size())) << "block " << block << ", threads " << threads;
+      EXPECT_GT(got.size(), expected.size() / 2) << "block " << block << ", threads " << threads;
+    }
+  }
+}
+
+// CRLF rows of one length, so that blocks of some sizes end between a CR and its LF (the
+// header's length puts the first 4 MiB boundary there too). Such a CR ends no row: the row
+// goes on into the next block, which gains no blank line, and lines are counted once.
+TEST(CsvReader, BlocksEndingBetweenCrAndLf) {
+  constexpr int kRows = 200000, kBad = 199000;
+  constexpr int64_t kRowBytes = 27;
+  std::string text = "id,label,amount\r\n", good = text, expected;
+  std::string one = "key\r\n", one_expected;  // one column: a blank line would be a row
+  int64_t bad_byte = 0;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string head = fmt::format("{:07},n{:07},", i, i);
+    if (i == kBad) bad_byte = static_cast<int64_t>(text.size() + head.size());
+    text += head + (i == kBad ? std::string("oops") : fmt::format("{:08}", i * 3)) + "\r\n";
+    good += head + fmt::format("{:08}", i * 3) + "\r\n";
+    if (i != kBad) expected += fmt::format("{}|n{:07}|{}\n", i, i, i * 3);
+  }
+  for (int i = 0; i < 2 * kRows + 20000; ++i) {
+    one += fmt::format("n{:07}\r\n", i);
+    one_expected += fmt::format("n{:07}\n", i);
+  }
+  ASSERT_EQ(good.size(), 17 + kRows * kRowBytes);
+  ASSERT_EQ(good[(size_t{4} << 20) - 1], '\r');
+  ASSERT_EQ(one[(size_t{4} << 20) - 1], '\r');
+  auto types = ParseColumnTypes("id=int64,label=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  auto one_types = ParseColumnTypes("key=string");
+  ASSERT_TRUE(one_types.ok());
+  // Blocks of every size from 100 rows to 101 rows: one of them is a row less one byte (the
+  // size that ends one-thread blocks on a CR) and one a whole number of rows (two threads).
+  for (int64_t block = 100 * kRowBytes; block <= 101 * kRowBytes; ++block) {
+    for (int threads : {1, 2}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+      o.header = true;
+      auto e = Read(text, o);
+      EXPECT_EQ(e.status().message(),
+                fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", kBad + 2, bad_byte))
+          << "block " << block << ", threads " << threads;
+      o.on_error = OnError::kSkip;
+      CsvReadStats st;
+      auto b = Read(text, o, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), expected) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, kRows) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_rejected, 1);
+      EXPECT_EQ(st.blank_lines, 0) << "block " << block << ", threads " << threads;
+      CsvOptions o1;
+      o1.threads = threads;
+      o1.block_size = block;
+      o1.column_types = *one_types;
+      o1.header = true;
+      b = Read(one, o1, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), one_expected) << "one column, block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, 2 * kRows + 20000) << "one column, block " << block << ", threads " << threads;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace quiver::csv

@@ -974,7 +974,9 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, bool first, ui
       stop = at + std::min(window, len - at);
       window = std::min(window * 2, slice);
     }
-    const int next = stop < len || !block_end ? data[stop] : -1;
+    // Before the end of the input the byte after the block is not known yet: a CR there may
+    // be the first half of a CR LF, so it must not end a row (the row is left to the next block).
+    const int next = stop < len || !block_end ? data[stop] : at_end ? -1 : '\n';
     const SplitResult r = k.split(data + at, stop - at, next, split_, &carry, c.pos.data.get());
     if (at < c.end) c.line_breaks += r.line_breaks;
     if (r.anomaly) {
@@ -1002,7 +1004,8 @@ Status CsvReader::Impl::SplitMachine(uint32_t begin, uint32_t end, bool at_end, 
   const uint32_t len = end - begin;
   c.pos.Reserve(len + 1);
   MachineState st;
-  MachineResult r = SplitWithStateMachine(base() + begin, len, -1, at_end, machine_, &st, c.pos.data.get());
+  // As in ParseChunk: a CR last in a block that is not the end of the input ends no row.
+  MachineResult r = SplitWithStateMachine(base() + begin, len, at_end ? -1 : '\n', at_end, machine_, &st, c.pos.data.get());
   c.count = r.count;
   c.line_breaks = r.line_breaks;
   if (r.error != MachineError::kNone) {
@@ -1457,7 +1460,9 @@ Status CsvReader::Impl::ProcessBlock() {
   // The splits counted every line break of the block; the unconsumed tail's are not ours yet.
   int64_t breaks = 0;
   for (const auto& c : chunks) breaks += c.line_breaks;
-  lines_before_ += breaks - CountLineBreaks(base() + consumed, len - consumed);
+  // A CR last in the block was not split as a line end (its LF may come next): not counted here.
+  const uint32_t tail_end = !at_end && len > consumed && base()[len - 1] == '\r' ? len - 1 : len;
+  lines_before_ += breaks - CountLineBreaks(base() + consumed, tail_end - consumed);
   offset_before_ += consumed - begin;
   row_fills_block_ = consumed == begin;
   start_ = consumed;
