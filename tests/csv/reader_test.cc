@@ -734,6 +734,20 @@ struct PipelineText {
   int64_t bad_line = 0, bad_byte = 0;
 };
 
+// Appends row i ("i,note,amount"; the amount is "oops" for `bad_row`) to t, whose text so far
+// ends on line *lines; `note_breaks` is the number of line breaks inside the note.
+void AppendPipelineRow(PipelineText& t, int64_t* lines, int i, int bad_row, const std::string& note,
+                       const std::string& shown, int note_breaks) {
+  t.text += fmt::format("{},{},", i, note);
+  if (i == bad_row) {
+    t.bad_line = *lines + note_breaks + 1;
+    t.bad_byte = static_cast<int64_t>(t.text.size());
+  }
+  t.text += (i == bad_row ? std::string("oops") : std::to_string(i * 3)) + "\n";
+  *lines += note_breaks + 1;
+  if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+}
+
 PipelineText MakePipelineText(int rows, int bad_row) {
   PipelineText t;
   int64_t lines = 1;
@@ -752,14 +766,7 @@ PipelineText MakePipelineText(int rows, int bad_row) {
     } else {
       note = shown = fmt::format("plain {}", i);
     }
-    t.text += fmt::format("{},{},", i, note);
-    if (i == bad_row) {
-      t.bad_line = lines + (quoted ? 1 : 0) + 1;
-      t.bad_byte = static_cast<int64_t>(t.text.size());
-    }
-    t.text += (i == bad_row ? std::string("oops") : std::to_string(i * 3)) + "\n";
-    lines += quoted ? 2 : 1;
-    if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+    AppendPipelineRow(t, &lines, i, bad_row, note, shown, quoted ? 1 : 0);
   }
   return t;
 }
@@ -888,14 +895,7 @@ PipelineText MakeTwoStateText(int rows, int bad_row) {
     const bool stray = i % 997 == 500;
     const std::string note = stray ? fmt::format("stray\"q {}", i) : fmt::format("\",x {}\ny {},\"", i, i);
     const std::string shown = stray ? note : fmt::format(",x {}\ny {},", i, i);
-    t.text += fmt::format("{},{},", i, note);
-    if (i == bad_row) {
-      t.bad_line = lines + (stray ? 0 : 1) + 1;
-      t.bad_byte = static_cast<int64_t>(t.text.size());
-    }
-    t.text += (i == bad_row ? std::string("oops") : std::to_string(i * 3)) + "\n";
-    lines += stray ? 1 : 2;
-    if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
+    AppendPipelineRow(t, &lines, i, bad_row, note, shown, stray ? 0 : 1);
   }
   return t;
 }
