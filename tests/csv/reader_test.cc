@@ -5,6 +5,7 @@
 #include <zstd.h>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -40,6 +41,27 @@ std::string Rows(const RecordBatch& b) {
     s += "\n";
   }
   return s;
+}
+
+// Reads batch by batch to the end or the first error, as a caller of Next() does: the rows as
+// Rows() prints them and the error (OK at the end). Stops once the rows pass `limit` bytes, so
+// that a reader repeating rows cannot run away.
+struct BatchesRead {
+  std::string rows;
+  Status error;
+};
+BatchesRead ReadBatches(CsvReader& r, size_t limit = SIZE_MAX) {
+  BatchesRead out;
+  while (out.rows.size() <= limit) {
+    auto b = r.Next();
+    if (!b.ok()) {
+      out.error = b.status();
+      break;
+    }
+    if (!*b) break;
+    out.rows += Rows(**b);
+  }
+  return out;
 }
 
 std::string Types(const RecordBatch& b) {
@@ -822,17 +844,7 @@ TEST(CsvReader, PipelinedBlocksKeepLinesAndBytesOfErrors) {
         << "threads " << threads;
     auto r = CsvReader::OpenBuffer(Bytes(t.text), o, "t.csv");
     ASSERT_TRUE(r.ok());
-    std::string got;
-    Status last;
-    for (;;) {
-      auto b = (*r)->Next();
-      if (!b.ok()) {
-        last = b.status();
-        break;
-      }
-      if (!*b) break;
-      got += Rows(**b);
-    }
+    const auto [got, last] = ReadBatches(**r);
     EXPECT_EQ(last.message(), whole.status().message()) << "threads " << threads;
     EXPECT_EQ(got, t.expected.substr(0, got.size())) << "threads " << threads;
     EXPECT_GT(got.size(), t.expected.size() / 2) << "threads " << threads;
@@ -960,18 +972,8 @@ TEST(CsvReader, PipelinedChunksThatCannotFinishTheirLastRowAreRedone) {
       o.column_types = *types;
       auto r = CsvReader::OpenBuffer(Bytes(text), o, "t.csv");
       ASSERT_TRUE(r.ok());
-      std::string got;
-      Status last;
-      for (;;) {
-        auto b = (*r)->Next();
-        if (!b.ok()) {
-          last = b.status();
-          break;
-        }
-        if (!*b) break;
-        got += Rows(**b);
-        ASSERT_LE(got.size(), expected.size()) << "block " << block << ", threads " << threads;
-      }
+      const auto [got, last] = ReadBatches(**r, expected.size());
+      ASSERT_LE(got.size(), expected.size()) << "block " << block << ", threads " << threads;
       EXPECT_EQ(last.message(), fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})",
                                             kBad + 2, bad_byte))
           << "block " << block << ", threads " << threads;
