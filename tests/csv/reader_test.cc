@@ -770,6 +770,19 @@ void AppendPipelineRow(PipelineText& t, int64_t* lines, int i, int bad_row, cons
   if (bad_row < 0 || i < bad_row) t.expected += fmt::format("{}|{}|{}\n", i, shown, i * 3);
 }
 
+// The options the pipeline texts are read with: the dialect is given (a stray-quote row in the
+// sample misleads the sniffer) and stray quotes are read literally.
+CsvOptions PipelineOptions(int threads, int64_t block, const std::vector<std::pair<std::string, TypePtr>>& types) {
+  CsvOptions o;
+  o.threads = threads;
+  o.block_size = block;
+  o.column_types = types;
+  o.delimiter = ',';
+  o.quote = '"';
+  o.lenient = true;
+  return o;
+}
+
 PipelineText MakePipelineText(int rows, int bad_row) {
   PipelineText t;
   int64_t lines = 1;
@@ -805,13 +818,7 @@ TEST(CsvReader, PipelinedBlocksRedoWhatTheGuessGotWrong) {
   ASSERT_TRUE(types.ok());
   for (int64_t block : {int64_t{1500}, int64_t{40000}, int64_t{1} << 20}) {
     for (int threads : {1, 2, 3}) {
-      CsvOptions o;
-      o.threads = threads;
-      o.block_size = block;
-      o.column_types = *types;
-    o.delimiter = ',';
-    o.quote = '"';
-    o.lenient = true;  // stray quotes are read literally
+      CsvOptions o = PipelineOptions(threads, block, *types);
       CsvReadStats st;
       auto b = Read(t.text, o, &st);
       ASSERT_TRUE(b.ok()) << b.status().ToString();
@@ -831,13 +838,7 @@ TEST(CsvReader, PipelinedBlocksKeepLinesAndBytesOfErrors) {
   auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
   ASSERT_TRUE(types.ok());
   for (int threads : {1, 2}) {
-    CsvOptions o;
-    o.threads = threads;
-    o.block_size = 1500;
-    o.column_types = *types;
-    o.delimiter = ',';
-    o.quote = '"';
-    o.lenient = true;  // stray quotes are read literally
+    CsvOptions o = PipelineOptions(threads, 1500, *types);
     auto whole = Read(t.text, o);
     EXPECT_EQ(whole.status().message(),
               fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", t.bad_line, t.bad_byte))
@@ -862,13 +863,7 @@ TEST(CsvReader, HeldBatchesKeepTheirValuesWhileOthersAreRecycled) {
   auto types = ParseColumnTypes("id=int64,note=string,amount=int64");
   ASSERT_TRUE(types.ok());
   for (int64_t block : {int64_t{3000}, int64_t{1} << 20}) {
-    CsvOptions o;
-    o.threads = 2;
-    o.block_size = block;
-    o.column_types = *types;
-    o.delimiter = ',';
-    o.quote = '"';
-    o.lenient = true;  // stray quotes are read literally
+    CsvOptions o = PipelineOptions(2, block, *types);
     o.batch_rows = 5000;
     auto r = CsvReader::OpenBuffer(Bytes(t.text), o, "t.csv");
     ASSERT_TRUE(r.ok());
@@ -924,13 +919,7 @@ TEST(CsvReader, PipelinedBlocksDropChunksParsedFromAWrongQuoteState) {
   ASSERT_TRUE(types.ok());
   for (int64_t block : {int64_t{1500}, int64_t{6000}, int64_t{40000}}) {
     for (int threads : {1, 2, 3}) {
-      CsvOptions o;
-      o.threads = threads;
-      o.block_size = block;
-      o.column_types = *types;
-      o.delimiter = ',';
-      o.quote = '"';
-      o.lenient = true;  // stray quotes are read literally
+      CsvOptions o = PipelineOptions(threads, block, *types);
       CsvReadStats st;
       auto b = Read(t.text, o, &st);
       ASSERT_TRUE(b.ok()) << b.status().ToString() << " block " << block << ", threads " << threads;
