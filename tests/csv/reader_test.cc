@@ -1033,5 +1033,44 @@ TEST(CsvReader, BlocksEndingBetweenCrAndLf) {
   }
 }
 
+// The same with lone-CR line ends (rows of 26 bytes, so blocks of a whole number of rows end on
+// a CR): the CR left at a block's end still ends its row when the next block splits it again.
+TEST(CsvReader, BlocksEndingOnALoneCr) {
+  constexpr int kRows = 200000, kBad = 199000;
+  constexpr int64_t kRowBytes = 26;
+  std::string text = "id,label,amount\r", expected;
+  int64_t bad_byte = 0;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string head = fmt::format("{:07},n{:07},", i, i);
+    if (i == kBad) bad_byte = static_cast<int64_t>(text.size() + head.size());
+    text += head + (i == kBad ? std::string("oops") : fmt::format("{:08}", i * 3)) + "\r";
+    if (i != kBad) expected += fmt::format("{}|n{:07}|{}\n", i, i, i * 3);
+  }
+  ASSERT_EQ(text.size(), 16 + kRows * kRowBytes - 4);  // "oops" is 4 bytes short
+  auto types = ParseColumnTypes("id=int64,label=string,amount=int64");
+  ASSERT_TRUE(types.ok());
+  for (int64_t block = 100 * kRowBytes; block <= 101 * kRowBytes; ++block) {
+    for (int threads : {1, 2}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = block;
+      o.column_types = *types;
+      o.header = true;
+      auto e = Read(text, o);
+      EXPECT_EQ(e.status().message(),
+                fmt::format("t.csv:{}:3 'amount': cannot convert to int64, got \"oops\" (byte {})", kBad + 2, bad_byte))
+          << "block " << block << ", threads " << threads;
+      o.on_error = OnError::kSkip;
+      CsvReadStats st;
+      auto b = Read(text, o, &st);
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(Rows(**b), expected) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_read, kRows) << "block " << block << ", threads " << threads;
+      EXPECT_EQ(st.rows_rejected, 1);
+      EXPECT_EQ(st.blank_lines, 0) << "block " << block << ", threads " << threads;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quiver::csv
