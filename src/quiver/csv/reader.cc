@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <immintrin.h>
+#include <simdjson.h>
 
 #include <algorithm>
 #include <cstring>
@@ -134,6 +135,30 @@ struct RowRef {
   uint32_t start;  // first byte of the row
   uint32_t end;    // its terminator (or the end of input)
 };
+
+constexpr std::string_view kInvalidUtf8 = "invalid UTF-8";
+
+// Input bytes as they may appear in a message: valid UTF-8 as it is, every other byte (control
+// characters, bytes outside a valid sequence) as \xHH, so that nothing raw reaches a terminal.
+std::string EscapeForMessage(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 1 && c >= 0x20 && c != 0x7f) {
+      out.push_back(static_cast<char>(c));
+    } else if (len > 1 && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
+      out.append(s.data() + i, len);
+      i += len;
+      continue;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+    ++i;
+  }
+  return out;
+}
 
 // A problem found in a chunk, resolved to line numbers only when it is reported.
 struct ChunkProblem {
@@ -1302,10 +1327,28 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
         return;
       }
       if (err.failure != ConvertFailure::kNone) {
+        // Columns convert one after another over the group, so a later column may hold a bad
+        // cell in an earlier row: the first in file order is reported. Only a failed read
+        // pays for this look.
+        int bad_col = col;
+        for (int later = col + 1; later < ncols_; ++later) {
+          for (int64_t r = 0; r < err.row; ++r) {
+            const FieldRef& lf = c.fields.at(static_cast<size_t>(g + r), static_cast<size_t>(later));
+            if (!FieldConverts(schema_->field(later).type, data, lf, syntax_)) {
+              err.row = r;
+              // A string cell fails only on its encoding.
+              err.failure = schema_->field(later).type->id() == TypeId::kString ? ConvertFailure::kInvalidUtf8
+                                                                                 : ConvertFailure::kBadValue;
+              bad_col = later;
+              break;
+            }
+          }
+        }
+        col = bad_col;
         const FieldRef& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
         std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
         std::string msg = err.failure == ConvertFailure::kInvalidUtf8
-                              ? std::string("invalid UTF-8")
+                              ? std::string(kInvalidUtf8)
                               : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
         c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
         return;
@@ -1340,10 +1383,14 @@ void CsvReader::Impl::FinishChunk(Chunk& c) {
 Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
-    std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
+    std::string shown = EscapeForMessage(std::string_view(p.value).substr(0, 80));
+    if (p.value.size() > 80) shown += "...";
     msg += fmt::format(", got \"{}\"", shown);
   }
   msg += fmt::format(" (byte {})", offset_before_ + (p.pos - start_));
+  if (p.col >= 0 && p.message == kInvalidUtf8) {
+    msg += "; the file may be in another encoding: pass --encoding latin1 (or --replace-invalid-utf8)";
+  }
   if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {
     msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
                        opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
