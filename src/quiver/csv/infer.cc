@@ -4,6 +4,15 @@
 
 namespace quiver::csv {
 
+namespace {
+// A number written with a leading zero ("00501", "-01", "007.5"; not "0", "-0" or "0.5"):
+// codes such as ZIP or FIPS codes, whose zeros a numeric column would drop.
+bool HasLeadingZero(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return s.size() > 1 && s[0] == '0' && IsDigit(s[1]);
+}
+}  // namespace
+
 void TypeInferrer::AddValue(int col, std::string_view text) {
   Candidates& c = cols_[static_cast<size_t>(col)];
   c.any = true;
@@ -13,6 +22,9 @@ void TypeInferrer::AddValue(int col, std::string_view text) {
   int32_t day;
   int64_t nanos;
   ParsedTimestamp ts;
+  // One value with a leading zero makes the column text (as DuckDB does): a number type
+  // would lose the zero.
+  if ((c.int64 || c.float64) && HasLeadingZero(text)) c.int64 = c.float64 = false;
   if (c.int64 && !ParseInt64(text, &i)) c.int64 = false;
   if (c.float64 && !c.int64 && !ParseFloat64(text, &d)) c.float64 = false;
   if (c.boolean && !ParseBool(text, syntax_, &b)) c.boolean = false;
