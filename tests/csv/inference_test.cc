@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 #include "quiver/columnar/pretty_print.h"
@@ -138,6 +139,16 @@ TEST(CsvInference, ExplicitFormatsAndLateValues) {
           << threads << " threads, block " << block;
     }
   }
+  // --on-error skip and null judge the late value by the same format.
+  CsvOptions skip;
+  skip.infer_rows = 100;
+  skip.on_error = OnError::kSkip;
+  r = ReadText(text, skip);
+  EXPECT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(std::count(r.rows.begin(), r.rows.end(), '\n'), 3000);
+  skip.on_error = OnError::kNull;
+  r = ReadText(text, skip);
+  EXPECT_EQ(r.rows.substr(r.rows.size() - 26), "2999|2020-10-04\n3000|null\n");
   // --infer-all sees the ISO value and keeps the column text.
   CsvOptions all;
   all.infer_all = true;
