@@ -13,16 +13,16 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
-#include "quiver/cli/file_format.h"
-#include "quiver/cli/output.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/value_parse.h"
 #include "quiver/csv/writer.h"
+#include "quiver/io/output_target.h"
 #include "quiver/jsonl/writer.h"
 #include "quiver/parquet/reader/file_reader.h"
+#include "quiver/stream/file_format.h"
 
 namespace quiver::cli {
 namespace {
@@ -187,7 +187,7 @@ Status RunCat(const CatArgs& a) {
   std::function<Result<std::shared_ptr<RecordBatch>>()> next;
   std::shared_ptr<csv::CsvReader> csv_reader;
   std::shared_ptr<parquet::ParquetFileReader> pq_reader;
-  const bool is_parquet = InputFormatOf(a.path) == "parquet";
+  const bool is_parquet = stream::InputFormatOf(a.path) == "parquet";
   if (!a.where.empty() && !is_parquet) return Status::Invalid("cat: --where is supported for Parquet files only");
   std::unique_ptr<ThreadPool> own_pool;
   if (is_parquet) {
@@ -309,7 +309,7 @@ Status RunCat(const CatArgs& a) {
   const std::vector<int> project = is_parquet ? std::vector<int>{} : idx;
   // A table needs every shown row at once to size its columns, so it shows 100 by default.
   const int64_t limit = a.limit >= 0 ? a.limit : (a.format == "table" ? 100 : -1);
-  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open("-"));
+  QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open("-"));
   csv::CsvWriter csv_writer(out->stream());
   jsonl::JsonlWriter json_writer(out->stream());
   std::vector<std::shared_ptr<RecordBatch>> shown;

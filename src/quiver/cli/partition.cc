@@ -380,15 +380,23 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
   return w;
 }
 
-PartitionedParquetWriter::~PartitionedParquetWriter() {
+PartitionedParquetWriter::~PartitionedParquetWriter() { Abort(); }
+
+void PartitionedParquetWriter::Abort() {
   parts_.clear();
+  order_.clear();
+  open_.clear();
+  by_raw_key_.clear();
   spill_stream_.reset();
   if (spill_fd_ >= 0) ::close(spill_fd_);
+  spill_fd_ = -1;
   if (!committed_ && !temp_dir_.empty()) {
     std::error_code ec;
     fs::remove_all(temp_dir_, ec);
+    temp_dir_.clear();
   }
   io::UnregisterTempDirectory(temp_slot_);
+  temp_slot_ = -1;
 }
 
 PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::string& key) {
@@ -734,7 +742,7 @@ Status PartitionedParquetWriter::EnforceBudget() {
   return Status::OK();
 }
 
-Status PartitionedParquetWriter::Commit() {
+Status PartitionedParquetWriter::Finish() {
   for (Part* p : order_) {
     if (p->writer != nullptr || !p->rows.empty() || !p->spilled.empty()) QUIVER_RETURN_NOT_OK(CloseFile(p));
   }

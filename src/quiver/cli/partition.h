@@ -25,6 +25,7 @@
 #include "quiver/core/result.h"
 #include "quiver/io/output_stream.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "quiver/stream/batch_stream.h"
 
 namespace quiver::cli {
 
@@ -32,7 +33,7 @@ namespace quiver::cli {
 // "#%'*/:=?\\{[]^ and DEL); null and the empty string become __HIVE_DEFAULT_PARTITION__.
 std::string HivePartitionSegment(std::string_view column, const Array& values, int64_t row);
 
-class PartitionedParquetWriter {
+class PartitionedParquetWriter final : public stream::BatchWriter {
  public:
   // Fails if `dir` exists (the tree replaces nothing) or a partition column is missing, or
   // when no column would be left in the files, or `max_open` is negative (0: derived from
@@ -42,14 +43,17 @@ class PartitionedParquetWriter {
                                                                 parquet::ParquetWriterOptions options,
                                                                 int64_t max_open = 0,
                                                                 int64_t buffer_bytes = int64_t{256} << 20);
-  ~PartitionedParquetWriter();
+  ~PartitionedParquetWriter() override;
 
   // The batch is kept (shared) while a partition holds rows of it.
-  Status Write(const std::shared_ptr<RecordBatch>& batch);
+  Status Write(const std::shared_ptr<RecordBatch>& batch) override;
   // Closes every file, syncs them and renames the temporary folder to the target.
-  Status Commit();
+  Status Finish() override;
+  // Removes the temporary folder now (the destructor does this too); no call may follow.
+  void Abort() override;
 
-  int64_t bytes_written() const { return bytes_written_; }
+  // The finished files' bytes.
+  int64_t bytes_written() const override { return bytes_written_; }
   int64_t num_partitions() const { return static_cast<int64_t>(parts_.size()); }
   // Parquet files started so far (more than the partitions once some were reopened).
   int64_t num_files() const { return files_started_; }
