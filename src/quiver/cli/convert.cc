@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
-#include "quiver/cli/partition.h"
 #include "quiver/cli/progress.h"
+#include "quiver/dataset/partitioned_writer.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/copy.h"
 #include "quiver/stream/csv_stream.h"
@@ -103,18 +104,26 @@ Status RunConvert(const ConvertArgs& a) {
       po.bloom_filters.emplace_back(c, parquet::BloomFilterOptions{a.bloom_filter_fpp, a.bloom_filter_ndv});
     }
     if (!a.partition_by.empty()) {
-      std::vector<std::string> cols;
+      dataset::PartitionedWriteOptions pw;
       for (size_t b = 0;;) {
         const size_t e = a.partition_by.find(',', b);
-        cols.push_back(a.partition_by.substr(b, e == std::string::npos ? std::string::npos : e - b));
+        pw.partition_by.push_back(a.partition_by.substr(b, e == std::string::npos ? std::string::npos : e - b));
         if (e == std::string::npos) break;
         b = e + 1;
       }
       if (a.max_open_given && a.max_open_partitions < 1) {
         return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", a.max_open_partitions));
       }
-      QUIVER_ASSIGN_OR_RETURN(writer, PartitionedParquetWriter::Open(a.out, schema, cols, std::move(po),
-                                                                    a.max_open_partitions, a.partition_buffer_mb << 20));
+      for (const std::string& c : a.bloom_filters) {
+        if (std::find(pw.partition_by.begin(), pw.partition_by.end(), c) != pw.partition_by.end()) {
+          return Status::Invalid(
+              fmt::format("--bloom-filter: '{}' is a partition column, whose value is in the folder name", c));
+        }
+      }
+      pw.parquet = std::move(po);
+      pw.max_open_files = a.max_open_partitions;
+      pw.memory_budget = a.partition_buffer_mb << 20;
+      QUIVER_ASSIGN_OR_RETURN(writer, dataset::PartitionedParquetWriter::Open(a.out, schema, std::move(pw)));
     }
   }
   if (!writer) {
