@@ -16,6 +16,9 @@ TEST(Cli, HelpListsCommands) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: quiver"), std::string::npos);
   EXPECT_NE(r.out.find("gen"), std::string::npos);
+  // Names only the formats quiver reads.
+  EXPECT_NE(r.out.find("quiver: columnar data files (CSV, Parquet) — convert, inspect, read"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ORC"), std::string::npos) << r.out;
 }
 
 TEST(Cli, Version) {
