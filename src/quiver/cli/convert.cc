@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <memory>
 
@@ -21,25 +22,24 @@
 namespace quiver::cli {
 namespace {
 
+std::string LowerCodecName(compress::Codec codec) {
+  std::string name(compress::CodecName(codec));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+// The flags bind to the library's option structs, so their defaults are the library's.
 struct ConvertArgs {
   std::string in, out, from, to;
-  std::string compression = "snappy";
-  int compression_level = compress::kDefaultCompressionLevel;
-  int64_t row_group_size = 122880;  // as DuckDB: bounds memory; dictionaries of key-like columns still fit
-  int64_t row_group_bytes = 0;
-  int64_t page_size = 1 << 20;
-  bool dictionary = true;
-  bool page_index = true;
-  int page_version = 1;
+  parquet::ParquetWriterOptions parquet;
+  std::string compression = LowerCodecName(parquet.codec);
   std::vector<std::string> encodings;  // column=encoding
-  int32_t statistics_truncate = 64;
-  std::string partition_by;
-  int64_t max_open_partitions = 0;  // 0: from the open-file limit (set only by the option)
-  bool max_open_given = false;
-  int64_t partition_buffer_mb = 256;
   std::vector<std::string> bloom_filters;  // columns
-  double bloom_filter_fpp = 0.05;
-  int64_t bloom_filter_ndv = 0;
+  parquet::BloomFilterOptions bloom;
+  std::string partition_by;
+  dataset::PartitionedWriteOptions partitioned;  // max_open_files, memory_budget
+  bool max_open_given = false;
+  int64_t partition_buffer_mb = partitioned.memory_budget >> 20;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -83,14 +83,8 @@ Status RunConvert(const ConvertArgs& a) {
   std::unique_ptr<stream::BatchWriter> writer;
   if (to == "parquet") {
     parquet::ParquetWriterOptions& po = wo.parquet;
+    po = a.parquet;
     QUIVER_ASSIGN_OR_RETURN(po.codec, compress::CodecFromName(a.compression));
-    po.compression_level = a.compression_level;
-    po.row_group_rows = a.row_group_size;
-    po.row_group_bytes = a.row_group_bytes;
-    po.page_size = a.page_size;
-    po.dictionary = a.dictionary;
-    po.page_index = a.page_index;
-    po.page_version = a.page_version;
     for (const std::string& e : a.encodings) {
       const size_t eq = e.rfind('=');
       if (eq == std::string::npos || eq == 0) {
@@ -99,20 +93,19 @@ Status RunConvert(const ConvertArgs& a) {
       QUIVER_ASSIGN_OR_RETURN(parquet::Encoding enc, parquet::EncodingFromName(e.substr(eq + 1)));
       po.column_encodings.emplace_back(e.substr(0, eq), enc);
     }
-    po.statistics_truncate_length = a.statistics_truncate;
     for (const std::string& c : a.bloom_filters) {
-      po.bloom_filters.emplace_back(c, parquet::BloomFilterOptions{a.bloom_filter_fpp, a.bloom_filter_ndv});
+      po.bloom_filters.emplace_back(c, a.bloom);
     }
     if (!a.partition_by.empty()) {
-      dataset::PartitionedWriteOptions pw;
+      dataset::PartitionedWriteOptions pw = a.partitioned;
       for (size_t b = 0;;) {
         const size_t e = a.partition_by.find(',', b);
         pw.partition_by.push_back(a.partition_by.substr(b, e == std::string::npos ? std::string::npos : e - b));
         if (e == std::string::npos) break;
         b = e + 1;
       }
-      if (a.max_open_given && a.max_open_partitions < 1) {
-        return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", a.max_open_partitions));
+      if (a.max_open_given && pw.max_open_files < 1) {
+        return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", pw.max_open_files));
       }
       for (const std::string& c : a.bloom_filters) {
         if (std::find(pw.partition_by.begin(), pw.partition_by.end(), c) != pw.partition_by.end()) {
@@ -121,7 +114,6 @@ Status RunConvert(const ConvertArgs& a) {
         }
       }
       pw.parquet = std::move(po);
-      pw.max_open_files = a.max_open_partitions;
       pw.memory_budget = a.partition_buffer_mb << 20;
       QUIVER_ASSIGN_OR_RETURN(writer, dataset::PartitionedParquetWriter::Open(a.out, schema, std::move(pw)));
     }
@@ -165,17 +157,17 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
   app->add_option("--to", a->to, "Output format: parquet|csv|tsv|jsonl (default: by extension)");
   app->add_option("--compression", a->compression, "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none")
       ->capture_default_str();
-  app->add_option("--compression-level", a->compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
-  app->add_option("--row-group-size", a->row_group_size, "Rows per Parquet row group")->capture_default_str();
-  app->add_option("--row-group-bytes", a->row_group_bytes,
+  app->add_option("--compression-level", a->parquet.compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
+  app->add_option("--row-group-size", a->parquet.row_group_rows, "Rows per Parquet row group")->capture_default_str();
+  app->add_option("--row-group-bytes", a->parquet.row_group_bytes,
                   "Also end a Parquet row group once its rows hold about this many bytes in memory (0: no limit)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  app->add_option("--page-size", a->page_size, "Target bytes of values per Parquet data page")->capture_default_str();
+  app->add_option("--page-size", a->parquet.page_size, "Target bytes of values per Parquet data page")->capture_default_str();
   app->add_option("--partition-by", a->partition_by,
                   "Write a Hive-style folder: col=value/part-00000.parquet per value of these comma-separated "
                   "columns, which leave the files");
-  app->add_option("--max-open-partitions", a->max_open_partitions,
+  app->add_option("--max-open-partitions", a->partitioned.max_open_files,
                   "With --partition-by: files open at once (default: the open-file limit less 64); past it the least "
                   "recently written is finished and its partition continues in part-00001.parquet, ...")
       ->each([a](const std::string&) { a->max_open_given = true; });
@@ -184,18 +176,18 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
                   "partitions holding the most write theirs early (smaller row groups)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
-  app->add_flag("--dictionary,!--no-dictionary", a->dictionary, "Dictionary-encode Parquet columns (default on)");
-  app->add_flag("--page-index,!--no-page-index", a->page_index,
+  app->add_flag("--dictionary,!--no-dictionary", a->parquet.dictionary, "Dictionary-encode Parquet columns (default on)");
+  app->add_flag("--page-index,!--no-page-index", a->parquet.page_index,
                 "Write the Parquet page index (ColumnIndex, OffsetIndex) (default on)");
   app->add_option("--column-encoding", a->encodings,
                   "Parquet value encoding per column instead of the dictionary, column=encoding[,...]: plain, "
                   "delta_binary_packed (integers), delta_length_byte_array (strings), delta_byte_array (strings), "
                   "byte_stream_split (floats)")
       ->delimiter(',');
-  app->add_option("--page-version", a->page_version, "Parquet data page version: 1 or 2")
+  app->add_option("--page-version", a->parquet.page_version, "Parquet data page version: 1 or 2")
       ->capture_default_str()
       ->check(CLI::IsMember({1, 2}));
-  app->add_option("--statistics-truncate", a->statistics_truncate,
+  app->add_option("--statistics-truncate", a->parquet.statistics_truncate_length,
                   "Truncate string/binary min/max statistics to this many bytes (0: never)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
@@ -203,10 +195,10 @@ const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to P
                   "Write a split-block bloom filter per row group for these comma-separated columns (dotted "
                   "paths for nested leaves)")
       ->delimiter(',');
-  app->add_option("--bloom-filter-fpp", a->bloom_filter_fpp,
+  app->add_option("--bloom-filter-fpp", a->bloom.fpp,
                   "False-positive probability each bloom filter is sized for")
       ->capture_default_str();
-  app->add_option("--bloom-filter-ndv", a->bloom_filter_ndv,
+  app->add_option("--bloom-filter-ndv", a->bloom.ndv,
                   "Distinct values each bloom filter is sized for (0: the chunk's dictionary size, or its value "
                   "count when it has no dictionary)")
       ->capture_default_str()

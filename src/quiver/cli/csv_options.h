@@ -15,7 +15,7 @@ struct CsvCliOptions {
   std::string null_values, column_names;
   int64_t skip = -1;
   bool lenient = false, trim = false, replace_utf8 = false, infer_all = false, all_strings = false;
-  int64_t infer_rows = 20480;
+  int64_t infer_rows = csv::CsvOptions{}.infer_rows;
   int threads = 0;
 
   Result<csv::CsvOptions> ToOptions() const;
