@@ -31,9 +31,9 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 c++ -O1 -o "$work/pc-consumer" "$work/cmake-src/main.cc" $(pkg-config --cflags --libs quiver) \
   -Wl,-rpath,"$prefix/lib"
-if ! ldd "$work/pc-consumer" | grep -q "$prefix/lib/libquiver.so"; then
-  echo "pkg-config program does not use the installed libquiver.so:" >&2
-  ldd "$work/pc-consumer" >&2
+libs=$(ldd "$work/pc-consumer")  # whole, before grep: grep -q stopping early would fail the pipe
+if [[ "$libs" != *"$prefix/lib/libquiver.so"* ]]; then
+  printf 'pkg-config program does not use the installed libquiver.so:\n%s\n' "$libs" >&2
   exit 1
 fi
 got=$("$work/pc-consumer" "$work/pc-run")
