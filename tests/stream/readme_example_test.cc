@@ -9,6 +9,7 @@
 #include "quiver/dataset/partitioned_writer.h"
 #include "quiver/stream/copy.h"
 #include "quiver/stream/open.h"
+#include "quiver/stream/parquet_scan.h"
 
 namespace {
 
@@ -23,7 +24,7 @@ void consume(ArrowSchema* schema, ArrowArray* batch) {
   batch->release(batch);
 }
 
-quiver::Status ReadmeStreams(int64_t* copied) {
+quiver::Status ReadmeStreams(int64_t* copied, int64_t* air_count) {
   // A CSV file in batches, each handed to an Arrow consumer without a copy.
   QUIVER_ASSIGN_OR_RETURN(auto reader, quiver::stream::OpenReader("lineitem.csv"));
   ArrowSchema c_schema;
@@ -45,6 +46,17 @@ quiver::Status ReadmeStreams(int64_t* copied) {
   QUIVER_ASSIGN_OR_RETURN(int64_t rows, quiver::stream::Copy(*in, *out));
   *copied = rows;
 
+  // The Parquet file's AIR rows, two columns: row groups and pages that cannot hold any are not read.
+  quiver::stream::ScanOptions air;
+  air.columns = {"l_orderkey", "l_shipmode"};
+  air.where = quiver::stream::ScanPredicate{"l_shipmode", quiver::parquet::CompareOp::kEq,
+                                            quiver::parquet::Literal::Bytes("AIR")};
+  QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<quiver::parquet::ParquetFileReader> file,
+                          quiver::parquet::ParquetFileReader::Open("lineitem.parquet"));
+  QUIVER_ASSIGN_OR_RETURN(auto scan, quiver::stream::ParquetScan::Make(file, air));
+  QUIVER_ASSIGN_OR_RETURN(auto air_rows, scan->ReadAll());  // or scan->Next(), a row group at a time
+  for (const auto& b : air_rows) *air_count += b->num_rows();
+
   // The Parquet file into a Hive-style folder, one folder per ship mode.
   quiver::dataset::PartitionedWriteOptions by_mode;
   by_mode.partition_by = {"l_shipmode"};
@@ -64,11 +76,12 @@ TEST(Readme, BatchStreamExamplesRunAsDocumented) {
     csv << "l_orderkey,l_shipmode\n";
     for (int i = 0; i < 1000; ++i) csv << i << "," << (i % 3 == 0 ? "AIR" : i % 3 == 1 ? "MAIL" : "SHIP") << "\n";
   }
-  int64_t copied = 0;
-  const quiver::Status st = ReadmeStreams(&copied);
+  int64_t copied = 0, air_count = 0;
+  const quiver::Status st = ReadmeStreams(&copied, &air_count);
   EXPECT_TRUE(st.ok()) << st.ToString();
   EXPECT_EQ(g_consumed_rows, 1000);
   EXPECT_EQ(copied, 1000);
+  EXPECT_EQ(air_count, 334);  // l_orderkey 0, 3, ..., 999
   auto pq = quiver::stream::OpenReader("lineitem.parquet");
   ASSERT_TRUE(pq.ok());
   EXPECT_EQ((*pq)->schema()->ToString(), "l_orderkey: int64\nl_shipmode: string\n");
