@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "quiver/cli/progress.h"
+#include "quiver/dataset/partitioned_writer.h"
+#include "quiver/parquet/writer/file_writer.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
@@ -16,6 +18,24 @@ TEST(Cli, HelpListsCommands) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: quiver"), std::string::npos);
   EXPECT_NE(r.out.find("gen"), std::string::npos);
+  // Names only the formats quiver reads.
+  EXPECT_NE(r.out.find("quiver: columnar data files (CSV, Parquet) — convert, inspect, read"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ORC"), std::string::npos) << r.out;
+}
+
+// convert's flags are bound to the library's option structs: the defaults it shows are theirs.
+TEST(Cli, ConvertDefaultsAreTheLibrarys) {
+  const parquet::ParquetWriterOptions pq;
+  EXPECT_EQ(pq.row_group_rows, 122880);  // DuckDB's
+  auto r = RunCli("convert --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const std::string& want :
+       {"--row-group-size INT=" + std::to_string(pq.row_group_rows), "--page-size INT=" + std::to_string(pq.page_size),
+        "--statistics-truncate INT:NONNEGATIVE=" + std::to_string(pq.statistics_truncate_length),
+        std::string("--compression TEXT=snappy"),
+        "in [1 - 1048576]=" + std::to_string(dataset::PartitionedWriteOptions{}.memory_budget >> 20)}) {
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  }
 }
 
 TEST(Cli, Version) {

@@ -1,6 +1,8 @@
 // RegisterTempDirectory: a signal removes a registered folder with everything under it (many
 // files, so the handler lists the folder in several getdents64 calls, and nested folders),
-// while an unregistered folder and the files beside it stay.
+// while an unregistered folder and the files beside it stay. TempDirectory: built hidden beside
+// its target, renamed into place by Commit (never over a target that appeared meanwhile),
+// removed with its contents otherwise.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include <fstream>
 
 #include "quiver/io/atomic_file.h"
+#include "quiver/io/temp_directory.h"
 
 namespace quiver::io {
 namespace {
@@ -69,6 +72,60 @@ TEST(TempDirectory, SignalRemovesTheRegisteredTree) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_TRUE(fs::exists(tree / "x" / "f"));
   fs::remove_all(dir);
+}
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path("/tmp") / ("quiver-tempdir-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::vector<std::string> Entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    return out;
+  }
+  fs::path dir_;
+};
+
+TEST_F(TempDir, CommitRenamesTheFolderWithItsFilesIntoPlace) {
+  const std::string target = (dir_ / "tree").string();
+  auto d = TempDirectory::Create(target);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ(fs::path((*d)->path()).parent_path(), dir_);
+  EXPECT_EQ(fs::path((*d)->path()).filename().string().rfind(".tree.quiver-", 0), 0u) << (*d)->path();
+  fs::create_directories(fs::path((*d)->path()) / "a=1");
+  std::ofstream(fs::path((*d)->path()) / "a=1" / "f") << "x";
+  EXPECT_FALSE(fs::exists(target));
+  ASSERT_TRUE((*d)->Commit().ok());
+  EXPECT_TRUE(fs::exists(fs::path(target) / "a=1" / "f"));
+  d->reset();  // a committed folder stays
+  EXPECT_EQ(Entries(), std::vector<std::string>{"tree"});
+}
+
+TEST_F(TempDir, AbandonedOrDestroyedRemovesEverything) {
+  auto d = TempDirectory::Create((dir_ / "t").string());
+  ASSERT_TRUE(d.ok());
+  fs::create_directories(fs::path((*d)->path()) / "x" / "y");
+  std::ofstream(fs::path((*d)->path()) / "x" / "y" / "f") << "x";
+  d->reset();
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(TempDir, NeverReplacesATarget) {
+  const std::string target = (dir_ / "t").string();
+  fs::create_directories(target);
+  EXPECT_EQ(TempDirectory::Create(target).status().message(), target + ": exists");
+  fs::remove(target);
+  auto d = TempDirectory::Create(target);
+  ASSERT_TRUE(d.ok());
+  fs::create_directories(target);  // appeared meanwhile (empty: a plain rename would replace it)
+  const Status st = (*d)->Commit();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), target + ": File exists");
+  (*d)->Abandon();
+  EXPECT_EQ(Entries(), std::vector<std::string>{"t"});
 }
 
 }  // namespace

@@ -4,25 +4,24 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <optional>
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
-#include "quiver/cli/file_format.h"
-#include "quiver/cli/output.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/csv/reader.h"
-#include "quiver/csv/value_parse.h"
 #include "quiver/csv/writer.h"
+#include "quiver/io/output_target.h"
 #include "quiver/jsonl/writer.h"
 #include "quiver/parquet/reader/file_reader.h"
+#include "quiver/stream/file_format.h"
+#include "quiver/stream/parquet_scan.h"
+#include "quiver/stream/scan_literal.h"
 
 namespace quiver::cli {
 namespace {
@@ -101,69 +100,6 @@ Result<WhereText> ParseWhere(std::string_view text) {
   return w;
 }
 
-// The literal's text as a value of `type` (see parquet::LiteralKindFor): integers, booleans
-// (true/false), dates (YYYY-MM-DD), timestamps (as `cat` prints them, in the column's unit),
-// floats, strings.
-Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& text, const std::string& column) {
-  auto bad = [&](std::string_view what) {
-    return Status::Invalid(fmt::format("--where: '{}' is not {} (column '{}' is {})", text, what, column, type.ToString()));
-  };
-  switch (type.id()) {
-    case TypeId::kBool: {
-      std::string t = text;
-      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (t == "true" || t == "1") return parquet::Literal::Int(1);
-      if (t == "false" || t == "0") return parquet::Literal::Int(0);
-      return bad("a boolean");
-    }
-    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
-    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64: {
-      int64_t v;
-      if (csv::ParseInt64(text, &v)) return parquet::Literal::Int(v);
-      uint64_t u;
-      const char* end = text.data() + text.size();
-      const char* begin = text.data() + (!text.empty() && text[0] == '+');
-      auto r = std::from_chars(begin, end, u);
-      if (r.ec == std::errc() && r.ptr == end && begin != end) return parquet::Literal::Int(u);
-      return bad("an integer");
-    }
-    case TypeId::kDate32: {
-      int32_t days;
-      if (!csv::ParseDate(text, &days)) return bad("a date (YYYY-MM-DD)");
-      return parquet::Literal::Int(days);
-    }
-    case TypeId::kTimestamp: {
-      csv::ParsedTimestamp ts;
-      if (!csv::ParseTimestamp(text, &ts)) return bad("a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]])");
-      switch (type.unit()) {
-        case TimeUnit::kSecond:
-          if (ts.micros % 1000000 != 0) return bad("a timestamp in whole seconds");
-          return parquet::Literal::Int(ts.micros / 1000000);
-        case TimeUnit::kMilli:
-          if (ts.micros % 1000 != 0) return bad("a timestamp in whole milliseconds");
-          return parquet::Literal::Int(ts.micros / 1000);
-        case TimeUnit::kMicro:
-          return parquet::Literal::Int(ts.micros);
-        case TimeUnit::kNano:
-          return parquet::Literal::Int(static_cast<__int128>(ts.micros) * 1000);
-      }
-      return bad("a timestamp");
-    }
-    case TypeId::kFloat32: case TypeId::kFloat64: {
-      double d;
-      if (!csv::ParseFloat64(text, &d)) return bad("a number");
-      // A float32 column compares with the literal rounded to float, as its values are.
-      if (type.id() == TypeId::kFloat32) d = static_cast<float>(d);
-      return parquet::Literal::Float(d);
-    }
-    case TypeId::kString: case TypeId::kBinary:
-      return parquet::Literal::Bytes(text);
-    default:
-      return Status::NotImplemented(fmt::format("--where: comparisons on column '{}' ({}) are not supported", column,
-                                                type.ToString()));
-  }
-}
-
 // A "Name:   123 kB" line of a /proc file, in KiB; -1 when absent (not Linux, no procfs).
 int64_t ProcKib(const char* path, std::string_view name) {
   std::ifstream in(path);
@@ -187,7 +123,7 @@ Status RunCat(const CatArgs& a) {
   std::function<Result<std::shared_ptr<RecordBatch>>()> next;
   std::shared_ptr<csv::CsvReader> csv_reader;
   std::shared_ptr<parquet::ParquetFileReader> pq_reader;
-  const bool is_parquet = InputFormatOf(a.path) == "parquet";
+  const bool is_parquet = stream::InputFormatOf(a.path) == "parquet";
   if (!a.where.empty() && !is_parquet) return Status::Invalid("cat: --where is supported for Parquet files only");
   std::unique_ptr<ThreadPool> own_pool;
   if (is_parquet) {
@@ -217,80 +153,29 @@ Status RunCat(const CatArgs& a) {
       i = j + 1;
     }
   }
-  // Parquet: the row groups whose statistics may hold matching rows, the chosen columns plus
-  // the --where column (dropped again after filtering), rows filtered exactly.
-  std::vector<int> groups;
-  std::vector<parquet::RowSelection> selections;  // one per group when --where is given
-  int64_t skipped_by_bloom = 0, skipped_by_page_index = 0;
-  std::vector<int> read_cols = idx;
-  std::optional<parquet::BoundPredicate> where;
-  int where_pos = -1;
+  // Parquet: a scan of the chosen columns, the --where predicate pushed down to row groups and
+  // pages and its rows kept exactly.
+  std::unique_ptr<stream::ParquetScan> scan;
   if (is_parquet) {
-    for (int g = 0; g < pq_reader->num_row_groups(); ++g) groups.push_back(g);
+    stream::ScanOptions so;
+    for (int k : idx) so.columns.push_back(schema->field(k).name);
     if (!a.where.empty()) {
       QUIVER_ASSIGN_OR_RETURN(WhereText w, ParseWhere(a.where));
       const int f = schema->GetFieldIndex(w.column);
       if (f < 0) return Status::Invalid(fmt::format("{}: --where: no column named '{}'", a.path, w.column));
-      QUIVER_ASSIGN_OR_RETURN(parquet::Literal lit, ParseLiteral(*schema->field(f).type, w.literal, w.column));
-      QUIVER_ASSIGN_OR_RETURN(where, pq_reader->BindPredicate(w.column, w.op, std::move(lit)));
-      groups = pq_reader->RowGroupsMayMatch(*where, groups);
-      // Then each group's bloom filter (for =) and its page index narrow the reading further.
-      std::vector<int> kept;
-      for (int g : groups) {
-        QUIVER_ASSIGN_OR_RETURN(bool may, pq_reader->BloomMayMatch(*where, g));
-        if (!may) {
-          ++skipped_by_bloom;
-          continue;
-        }
-        QUIVER_ASSIGN_OR_RETURN(parquet::RowSelection sel, pq_reader->PageRowsMayMatch(*where, g));
-        if (!sel.all && sel.ranges.empty()) {
-          ++skipped_by_page_index;
-          continue;
-        }
-        kept.push_back(g);
-        selections.push_back(std::move(sel));
-      }
-      groups = std::move(kept);
-      if (read_cols.empty()) {
-        where_pos = f;
-      } else {
-        auto it = std::find(read_cols.begin(), read_cols.end(), f);
-        where_pos = static_cast<int>(it - read_cols.begin());
-        if (it == read_cols.end()) read_cols.push_back(f);
-      }
+      auto lit = stream::ParseLiteral(*schema->field(f).type, w.literal, w.column);
+      if (!lit.ok()) return lit.status().WithContext("--where");
+      so.where = stream::ScanPredicate{w.column, w.op, std::move(*lit)};
     }
-  }
-  const size_t shown_cols = idx.size();
-  auto filter = [&](std::shared_ptr<RecordBatch> b) -> Result<std::shared_ptr<RecordBatch>> {
-    if (!where) return b;
-    int64_t selected = 0;
-    QUIVER_ASSIGN_OR_RETURN(auto bits, parquet::EvaluatePredicate(b->column(where_pos), where->op, where->value, &selected));
-    QUIVER_ASSIGN_OR_RETURN(b, parquet::FilterBatch(b, bits->data(), selected));
-    if (shown_cols > 0 && read_cols.size() > shown_cols) {
-      std::vector<int> keep;
-      for (size_t k = 0; k < shown_cols; ++k) keep.push_back(static_cast<int>(k));
-      return Project(b, keep);
-    }
-    return b;
-  };
-  if (is_parquet) {
-    // Only the chosen columns are decoded; they arrive in the order asked for.
-    next = [&, k = size_t{0}]() mutable -> Result<std::shared_ptr<RecordBatch>> {
-      if (k >= groups.size()) return std::shared_ptr<RecordBatch>();
-      std::vector<parquet::RowSelection> sel;
-      if (!selections.empty()) sel.push_back(selections[k]);
-      QUIVER_ASSIGN_OR_RETURN(auto b, pq_reader->ReadRowGroups({groups[k]}, read_cols, sel));
-      ++k;
-      return filter(std::move(b[0]));
-    };
+    QUIVER_ASSIGN_OR_RETURN(scan, stream::ParquetScan::Make(pq_reader, std::move(so)));
+    next = [&scan] { return scan->Next(); };
   }
   if (a.format == "none" && is_parquet && a.limit < 0) {
     // Every chosen row group decoded at once and kept until the end, as a DataFrame reader
     // returns a file: the time covers opening, decoding and filtering.
-    QUIVER_ASSIGN_OR_RETURN(auto batches, pq_reader->ReadRowGroups(groups, read_cols, selections));
+    QUIVER_ASSIGN_OR_RETURN(auto batches, scan->ReadAll());
     int64_t rows = 0, bytes = 0;
-    for (auto& b : batches) {
-      QUIVER_ASSIGN_OR_RETURN(b, filter(std::move(b)));
+    for (const auto& b : batches) {
       rows += b->num_rows();
       bytes += b->buffer_bytes();
     }
@@ -301,15 +186,15 @@ Status RunCat(const CatArgs& a) {
     fmt::print("{{\"engine\":\"quiver\",\"op\":\"pqread\",\"rows\":{},\"row_groups_read\":{},\"row_groups\":{},"
                "\"row_groups_skipped_by_bloom\":{},\"row_groups_skipped_by_page_index\":{},\"data_pages_skipped\":{},"
                "\"threads\":{},\"decoded_bytes\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{},\"anon_huge_kib\":{}}}\n",
-               rows, groups.size(), pq_reader->num_row_groups(), skipped_by_bloom, skipped_by_page_index,
-               pq_reader->data_pages_skipped(), threads, bytes, seconds,
+               rows, scan->row_groups().size(), pq_reader->num_row_groups(), scan->counters().skipped_by_bloom_filter,
+               scan->counters().skipped_by_page_index, scan->data_pages_skipped(), threads, bytes, seconds,
                ProcKib("/proc/self/status", "VmHWM"), ProcKib("/proc/self/smaps_rollup", "AnonHugePages"));
     return Status::OK();
   }
   const std::vector<int> project = is_parquet ? std::vector<int>{} : idx;
   // A table needs every shown row at once to size its columns, so it shows 100 by default.
   const int64_t limit = a.limit >= 0 ? a.limit : (a.format == "table" ? 100 : -1);
-  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open("-"));
+  QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open("-"));
   csv::CsvWriter csv_writer(out->stream());
   jsonl::JsonlWriter json_writer(out->stream());
   std::vector<std::shared_ptr<RecordBatch>> shown;

@@ -16,7 +16,7 @@ struct CsvCliOptions {
   int64_t skip = -1;
   int two_digit_years_from = -1;  // -1: not given
   bool lenient = false, trim = false, replace_utf8 = false, infer_all = false, all_strings = false;
-  int64_t infer_rows = 20480;
+  int64_t infer_rows = csv::CsvOptions{}.infer_rows;
   int threads = 0;
 
   Result<csv::CsvOptions> ToOptions() const;

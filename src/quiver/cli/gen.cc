@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "quiver/cli/command.h"
-#include "quiver/cli/output.h"
 #include "quiver/cli/progress.h"
 #include "quiver/csv/generate.h"
+#include "quiver/io/output_target.h"
 
 namespace quiver::cli {
 namespace {
@@ -32,7 +32,7 @@ Status RunGen(const GenArgs& a) {
   o.messy = a.messy;
   o.header = !a.no_header;
   o.seed = a.seed;
-  QUIVER_ASSIGN_OR_RETURN(auto out, CommandOutput::Open(a.output));
+  QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open(a.output));
   auto start = std::chrono::steady_clock::now();
   Progress progress("gen " + a.output, 0);
   QUIVER_RETURN_NOT_OK(csv::GenerateLineitem(o, out->stream(), [&](int64_t bytes, int64_t rows) {

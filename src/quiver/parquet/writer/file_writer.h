@@ -21,8 +21,9 @@ namespace quiver::parquet {
 // The chunk settings (codec and level, page size and version, dictionary and its limit,
 // statistics truncation, memory pool: see ChunkOptions) and the file's own.
 struct ParquetWriterOptions : ChunkOptions {
-  // A row group is written once it holds this many rows (the last one may hold fewer).
-  int64_t row_group_rows = 1 << 20;
+  // A row group is written once it holds this many rows (the last one may hold fewer). As
+  // DuckDB: it bounds the writer's memory, and dictionaries of key-like columns still fit.
+  int64_t row_group_rows = 122880;
   // And once its rows hold about this many bytes in memory (Arrow buffers of each written
   // batch, spread evenly over its rows); 0: no byte limit.
   int64_t row_group_bytes = 0;

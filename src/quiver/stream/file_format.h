@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace quiver::cli {
+namespace quiver::stream {
 
 // "parquet", "csv", "tsv" or "jsonl" by the extension (past a .gz/.zst/.zstd suffix), else "".
 std::string FormatOf(std::string path);
@@ -13,4 +13,4 @@ std::string FormatOf(std::string path);
 // file starts with Parquet's magic; "" otherwise (callers then read it as CSV).
 std::string InputFormatOf(const std::string& path);
 
-}  // namespace quiver::cli
+}  // namespace quiver::stream

@@ -1,10 +1,10 @@
-#include "quiver/cli/file_format.h"
+#include "quiver/stream/file_format.h"
 
 #include <cstdio>
 #include <cstring>
 #include <string_view>
 
-namespace quiver::cli {
+namespace quiver::stream {
 namespace {
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
@@ -39,4 +39,4 @@ std::string InputFormatOf(const std::string& path) {
   return f;
 }
 
-}  // namespace quiver::cli
+}  // namespace quiver::stream

@@ -1,4 +1,4 @@
-#include "quiver/cli/partition.h"
+#include "quiver/dataset/partitioned_writer.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -12,17 +12,15 @@
 #include <span>
 #include <type_traits>
 
-#include "quiver/columnar/pretty_print.h"
-#include "quiver/io/atomic_file.h"
+#include "quiver/columnar/gather.h"
+#include "quiver/dataset/hive.h"
 #include "quiver/io/output_stream.h"
 
-namespace quiver::cli {
+namespace quiver::dataset {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
 
 // Descriptors left for everything but partition files (input, thread pool, stdio, libraries).
 constexpr int64_t kFdMargin = 64;
@@ -45,258 +43,7 @@ int64_t OpenFileLimit() {
   return std::max<int64_t>(cur - kFdMargin, 16);
 }
 
-bool NeedsEscape(unsigned char c) {
-  if (c < 0x20 || c == 0x7f) return true;
-  switch (c) {
-    case '"': case '#': case '%': case '\'': case '*': case '/': case ':': case '=': case '?': case '\\':
-    case '{': case '[': case ']': case '^':
-      return true;
-    default:
-      return false;
-  }
-}
-
-void AppendEscaped(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : s) {
-    if (NeedsEscape(c)) {
-      out->push_back('%');
-      out->push_back(kHex[c >> 4]);
-      out->push_back(kHex[c & 15]);
-    } else {
-      out->push_back(static_cast<char>(c));
-    }
-  }
-}
-
-// Bytes appended into blocks that never move: a full block is kept and a larger one started
-// (doubling from 1 KiB to 64 KiB), so growing leaves no freed copies behind. With thousands
-// of partitions growing side by side, reallocation left each one's outgrown copies in the
-// allocator, about doubling the memory the rows take.
-class BlockBuffer {
- public:
-  // The Buffer object, its shared_ptr control block and its slot, beside its bytes.
-  static constexpr int64_t kBlockOverhead = 128;
-  explicit BlockBuffer(MemoryPool* pool) : pool_(pool) {}
-  // At least `need` contiguous bytes to write at; *room says how many there are.
-  Result<uint8_t*> Room(int64_t need, int64_t* room) {
-    if (blocks_.empty() || blocks_.back()->capacity() - used_ < need) {
-      // From 256 bytes: most partitions gather a few rows at a time.
-      const int64_t next = blocks_.empty() ? 256 : std::min<int64_t>(blocks_.back()->capacity() * 2, 64 << 10);
-      QUIVER_ASSIGN_OR_RETURN(auto b, Buffer::Allocate(std::max(need, next), pool_));
-      if (!blocks_.empty()) QUIVER_RETURN_NOT_OK(blocks_.back()->Resize(used_));
-      held_ += b->capacity() + kBlockOverhead;
-      blocks_.push_back(std::move(b));
-      used_ = 0;
-    }
-    *room = blocks_.back()->capacity() - used_;
-    return blocks_.back()->mutable_data() + used_;
-  }
-  void Commit(int64_t n) {
-    used_ += n;
-    size_ += n;
-  }
-  int64_t size() const { return size_; }
-  int64_t held() const { return held_; }
-  // The bytes as one buffer; the blocks are freed.
-  Result<std::shared_ptr<Buffer>> Finish() {
-    QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(std::max<int64_t>(size_, 1), pool_));
-    int64_t at = 0;
-    for (size_t i = 0; i < blocks_.size(); ++i) {
-      const int64_t n = i + 1 == blocks_.size() ? used_ : blocks_[i]->size();
-      if (n > 0) std::memcpy(out->mutable_data() + at, blocks_[i]->data(), static_cast<size_t>(n));
-      at += n;
-    }
-    QUIVER_RETURN_NOT_OK(out->Resize(size_));
-    blocks_.clear();
-    used_ = size_ = held_ = 0;
-    return out;
-  }
-
- private:
-  MemoryPool* pool_;
-  std::vector<std::shared_ptr<Buffer>> blocks_;
-  int64_t used_ = 0;  // in the last block
-  int64_t size_ = 0, held_ = 0;
-};
-
-// `len` bytes from src to dst in fixed-size moves that stay inside both values (short strings
-// copied through memcpy would cost a library call each).
-inline void CopyValue(uint8_t* dst, const uint8_t* src, int32_t len) {
-  if (len >= 16) {
-    int32_t k = 0;
-    for (; k + 16 <= len; k += 16) std::memcpy(dst + k, src + k, 16);
-    if (k < len) std::memcpy(dst + len - 16, src + len - 16, 16);
-  } else if (len >= 8) {
-    std::memcpy(dst, src, 8);
-    std::memcpy(dst + len - 8, src + len - 8, 8);
-  } else if (len >= 4) {
-    std::memcpy(dst, src, 4);
-    std::memcpy(dst + len - 4, src + len - 4, 4);
-  } else if (len > 0) {
-    dst[0] = src[0];
-    dst[len / 2] = src[len / 2];
-    dst[len - 1] = src[len - 1];
-  }
-}
-
-// Rows of one column gathered from the batches a partition's rows came in (validity bits, values,
-// string offsets and bytes), for a spill segment or a row group: used for one partition at a
-// time, so its buffers' own overhead does not grow with the partition count.
-class ColumnAccumulator {
- public:
-  ColumnAccumulator(TypePtr type, MemoryPool* pool)
-      : type_(std::move(type)), pool_(pool), validity_(pool), bits_(pool), values_(pool), data_(pool) {}
-
-  Status Append(const ArrayData& a, std::span<const int32_t> rows) {
-    const int64_t n = static_cast<int64_t>(rows.size());
-    const DataType& t = *type_;
-    // Validity for every row (dropped at Finish when nothing is null).
-    QUIVER_RETURN_NOT_OK(validity_.AppendZeros(bit_util::BytesForBits(length_ + n) - validity_.size()));
-    uint8_t* bits = validity_.mutable_data();
-    const uint8_t* v = a.validity();
-    for (int64_t i = 0; i < n; ++i) {
-      if (v == nullptr || bit_util::GetBit(v, a.offset + rows[static_cast<size_t>(i)])) bit_util::SetBit(bits, length_ + i);
-      else ++nulls_;
-    }
-    if (t.is_binary_like()) {
-      const int32_t* offsets = a.values<int32_t>(1);
-      const uint8_t* data = a.buffers[2]->data();
-      int64_t bytes = 0;
-      for (int32_t r : rows) bytes += offsets[r + 1] - offsets[r];
-      if (data_.size() + bytes > INT32_MAX) return Status::Invalid("a partition's rows passed 2 GiB of strings");
-      if (length_ == 0) QUIVER_RETURN_NOT_OK(PutFixed(0, [](uint8_t* dst, int64_t) { std::memset(dst, 0, 4); }, 4, 1));
-      QUIVER_RETURN_NOT_OK(PutFixed(
-          0,
-          [&](uint8_t* dst, int64_t i) {
-            const int32_t r = rows[static_cast<size_t>(i)];
-            end_ += offsets[r + 1] - offsets[r];
-            std::memcpy(dst, &end_, 4);
-          },
-          4, n));
-      // The bytes in pieces as large as the current block has room for.
-      int64_t i = 0;
-      while (i < n) {
-        const int32_t r0 = rows[static_cast<size_t>(i)];
-        int64_t room = 0;
-        QUIVER_ASSIGN_OR_RETURN(uint8_t* dst, data_.Room(offsets[r0 + 1] - offsets[r0], &room));
-        int64_t put = 0;
-        for (; i < n; ++i) {
-          const int32_t r = rows[static_cast<size_t>(i)];
-          const int32_t len = offsets[r + 1] - offsets[r];
-          if (put + len > room) break;
-          CopyValue(dst + put, data + offsets[r], len);
-          put += len;
-        }
-        data_.Commit(put);
-      }
-    } else if (t.id() == TypeId::kBool) {
-      QUIVER_RETURN_NOT_OK(bits_.AppendZeros(bit_util::BytesForBits(length_ + n) - bits_.size()));
-      uint8_t* out = bits_.mutable_data();
-      const uint8_t* in = a.buffers[1]->data();
-      for (int64_t i = 0; i < n; ++i) {
-        if (bit_util::GetBit(in, a.offset + rows[static_cast<size_t>(i)])) bit_util::SetBit(out, length_ + i);
-      }
-    } else if (t.is_fixed_width() && t.bit_width() % 8 == 0) {
-      const int w = t.byte_width();
-      const uint8_t* src = a.buffers[1]->data() + a.offset * w;
-      // Copies of a width known at compile time (an integral_constant) are moves, not a library
-      // call per value; other widths pass a plain int.
-      auto put = [&](auto width) {
-        return PutFixed(
-            0,
-            [&](uint8_t* dst, int64_t i) {
-              std::memcpy(dst, src + static_cast<int64_t>(rows[static_cast<size_t>(i)]) * width,
-                          static_cast<size_t>(width));
-            },
-            width, n);
-      };
-      switch (w) {
-        case 1: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 1>{})); break;
-        case 2: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 2>{})); break;
-        case 4: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 4>{})); break;
-        case 8: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 8>{})); break;
-        case 16: QUIVER_RETURN_NOT_OK(put(std::integral_constant<int, 16>{})); break;
-        default: QUIVER_RETURN_NOT_OK(put(w));
-      }
-    } else {
-      return Status::NotImplemented(fmt::format("--partition-by with a {} column", t.ToString()));
-    }
-    length_ += n;
-    return Status::OK();
-  }
-
-  // The gathered rows as an array; the accumulator starts over empty (its memory goes with it).
-  Result<Array> Finish() {
-    auto out = std::make_shared<ArrayData>();
-    out->type = type_;
-    out->length = length_;
-    out->null_count = nulls_;
-    const bool binary = type_->is_binary_like();
-    out->buffers.resize(binary ? 3 : 2);
-    if (binary && length_ == 0) QUIVER_RETURN_NOT_OK(PutFixed(0, [](uint8_t* dst, int64_t) { std::memset(dst, 0, 4); }, 4, 1));
-    if (nulls_ > 0) {
-      QUIVER_ASSIGN_OR_RETURN(out->buffers[0], validity_.Finish());
-    }
-    validity_ = BufferBuilder(pool_);
-    if (type_->id() == TypeId::kBool) {
-      QUIVER_ASSIGN_OR_RETURN(out->buffers[1], bits_.Finish());
-    } else {
-      QUIVER_ASSIGN_OR_RETURN(out->buffers[1], values_.Finish());
-    }
-    if (binary) {
-      QUIVER_ASSIGN_OR_RETURN(out->buffers[2], data_.Finish());
-    }
-    length_ = nulls_ = 0;
-    end_ = 0;
-    return Array(out);
-  }
-
-  // Bytes it holds: its buffers and itself.
-  int64_t held() const {
-    return static_cast<int64_t>(sizeof(*this)) + validity_.capacity() + bits_.capacity() + values_.held() + data_.held();
-  }
-  int64_t length() const { return length_; }
-
- private:
-  // n values of w bytes, put(dst, i) writing the i-th, in runs as long as the block has room.
-  template <typename Put>
-  Status PutFixed(int64_t i, Put&& put, int w, int64_t n) {
-    while (i < n) {
-      int64_t room = 0;
-      QUIVER_ASSIGN_OR_RETURN(uint8_t* dst, values_.Room(w, &room));
-      const int64_t k = std::min<int64_t>(room / w, n - i);
-      for (int64_t j = 0; j < k; ++j) put(dst + j * w, i + j);
-      values_.Commit(k * w);
-      i += k;
-    }
-    return Status::OK();
-  }
-
-  TypePtr type_;
-  MemoryPool* pool_;
-  BufferBuilder validity_, bits_;
-  BlockBuffer values_, data_;  // values or string offsets; string bytes
-  int64_t length_ = 0, nulls_ = 0;
-  int32_t end_ = 0;  // strings: the bytes so far (the next offset)
-};
-
 }  // namespace
-
-std::string HivePartitionSegment(std::string_view column, const Array& values, int64_t row) {
-  std::string seg;
-  AppendEscaped(column, &seg);
-  seg.push_back('=');
-  if (values.IsNull(row)) {
-    seg += kDefaultPartition;
-    return seg;
-  }
-  std::string text;
-  FormatValue(values, row, &text);
-  if (text.empty()) seg += kDefaultPartition;
-  else AppendEscaped(text, &seg);
-  return seg;
-}
 
 struct PartitionedParquetWriter::Part {
   std::string relative;  // "a=1/b=x"
@@ -323,24 +70,25 @@ struct PartitionedParquetWriter::Part {
   int64_t rows_held() const { return static_cast<int64_t>(rows.size()); }
 };
 
-Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(
-    const std::string& dir, SchemaPtr schema, const std::vector<std::string>& columns,
-    parquet::ParquetWriterOptions options, int64_t max_open, int64_t buffer_bytes) {
-  if (max_open < 0) return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", max_open));
-  if (buffer_bytes < 1) {
-    return Status::Invalid(fmt::format("--partition-buffer-mb must be at least 1, got {} bytes", buffer_bytes));
+Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open(const std::string& dir,
+                                                                                 const SchemaPtr& schema,
+                                                                                 PartitionedWriteOptions options) {
+  if (options.max_open_files < 0) {
+    return Status::Invalid(fmt::format("max open files must be at least 1, got {}", options.max_open_files));
   }
+  if (options.memory_budget < 1) {
+    return Status::Invalid(fmt::format("partition memory budget must be at least 1 byte, got {}", options.memory_budget));
+  }
+  if (options.partition_by.empty()) return Status::Invalid("no partition columns");
   std::unique_ptr<PartitionedParquetWriter> w(new PartitionedParquetWriter());
-  w->max_open_ = max_open > 0 ? max_open : OpenFileLimit();
-  w->buffer_budget_ = buffer_bytes;
+  w->max_open_ = options.max_open_files > 0 ? options.max_open_files : OpenFileLimit();
+  w->buffer_budget_ = options.memory_budget;
+  const std::vector<std::string>& columns = options.partition_by;
   std::vector<bool> is_key(static_cast<size_t>(schema->num_fields()), false);
   for (const std::string& c : columns) {
-    int found = -1;
-    for (int i = 0; i < schema->num_fields(); ++i) {
-      if (schema->field(i).name == c) found = i;
-    }
-    if (found < 0) return Status::Invalid(fmt::format("--partition-by: no column '{}'", c));
-    if (is_key[static_cast<size_t>(found)]) return Status::Invalid(fmt::format("--partition-by: '{}' named twice", c));
+    const int found = schema->GetFieldIndex(c);
+    if (found < 0) return Status::Invalid(fmt::format("partition columns: no column '{}'", c));
+    if (is_key[static_cast<size_t>(found)]) return Status::Invalid(fmt::format("partition columns: '{}' named twice", c));
     is_key[static_cast<size_t>(found)] = true;
     w->key_columns_.push_back(found);
     w->key_names_.push_back(c);
@@ -351,44 +99,36 @@ Result<std::unique_ptr<PartitionedParquetWriter>> PartitionedParquetWriter::Open
     w->data_columns_.push_back(i);
     fields.push_back(schema->field(i));
   }
-  if (fields.empty()) return Status::Invalid("--partition-by: every column is a partition column; none would be left");
-  for (const auto& [name, bloom] : options.bloom_filters) {
+  if (fields.empty()) return Status::Invalid("partition columns: every column is one; none would be left in the files");
+  for (const auto& [name, bloom] : options.parquet.bloom_filters) {
     for (const std::string& c : columns) {
       if (name == c) {
         return Status::Invalid(
-            fmt::format("--bloom-filter: '{}' is a partition column, whose value is in the folder name", name));
+            fmt::format("bloom filter on '{}': a partition column, whose value is in the folder name", name));
       }
     }
   }
   w->data_schema_ = std::make_shared<const Schema>(std::move(fields), schema->metadata());
-  w->options_ = std::move(options);
+  w->options_ = std::move(options.parquet);
 
   std::error_code ec;
   if (fs::exists(dir, ec)) return Status::Invalid(fmt::format("{}: exists (a partitioned output replaces nothing)", dir));
-  fs::path target(dir);
-  if (target.filename().empty()) target = target.parent_path();
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string hidden = ".";
-  hidden += target.filename().string();
-  hidden += ".quiver-XXXXXX";
-  std::string templ = (parent / hidden).string();
-  if (::mkdtemp(templ.data()) == nullptr) return Status::FromErrno(errno, templ);
-  w->dir_ = target.string();
-  w->temp_dir_ = templ;
-  // Ctrl-C and kill remove the folder too (the destructor does not run then).
-  w->temp_slot_ = io::RegisterTempDirectory(templ);
+  QUIVER_ASSIGN_OR_RETURN(w->temp_, io::TempDirectory::Create(dir));
+  w->temp_dir_ = w->temp_->path();
   return w;
 }
 
-PartitionedParquetWriter::~PartitionedParquetWriter() {
+PartitionedParquetWriter::~PartitionedParquetWriter() { Abort(); }
+
+void PartitionedParquetWriter::Abort() {
   parts_.clear();
+  order_.clear();
+  open_.clear();
+  by_raw_key_.clear();
   spill_stream_.reset();
   if (spill_fd_ >= 0) ::close(spill_fd_);
-  if (!committed_ && !temp_dir_.empty()) {
-    std::error_code ec;
-    fs::remove_all(temp_dir_, ec);
-  }
-  io::UnregisterTempDirectory(temp_slot_);
+  spill_fd_ = -1;
+  if (temp_) temp_->Abandon();
 }
 
 PartitionedParquetWriter::Part* PartitionedParquetWriter::PartFor(const std::string& key) {
@@ -424,7 +164,7 @@ void PartitionedParquetWriter::Release(int64_t slot) {
 }
 
 Result<std::vector<Array>> PartitionedParquetWriter::Gather(Part* p) {
-  std::vector<ColumnAccumulator> acc;
+  std::vector<GatherBuilder> acc;
   acc.reserve(data_columns_.size());
   for (const Field& f : data_schema_->fields()) acc.emplace_back(f.type, options_.pool);
   size_t at = 0;
@@ -438,7 +178,7 @@ Result<std::vector<Array>> PartitionedParquetWriter::Gather(Part* p) {
   }
   std::vector<Array> out;
   out.reserve(acc.size());
-  for (ColumnAccumulator& c : acc) {
+  for (GatherBuilder& c : acc) {
     QUIVER_ASSIGN_OR_RETURN(Array a, c.Finish());
     out.push_back(std::move(a));
   }
@@ -570,7 +310,7 @@ Status PartitionedParquetWriter::Drain(Part* p, bool whole) {
       std::vector<int32_t> rows(static_cast<size_t>(n - take));
       for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int32_t>(take + static_cast<int64_t>(i));
       for (int c = 0; c < batch->num_columns(); ++c) {
-        ColumnAccumulator acc(batch->column(c).type(), options_.pool);
+        GatherBuilder acc(batch->column(c).type(), options_.pool);
         st = acc.Append(*batch->column(c).data(), rows);
         if (!st.ok()) break;
         QUIVER_ASSIGN_OR_RETURN(Array a, acc.Finish());
@@ -734,7 +474,7 @@ Status PartitionedParquetWriter::EnforceBudget() {
   return Status::OK();
 }
 
-Status PartitionedParquetWriter::Commit() {
+Status PartitionedParquetWriter::Finish() {
   for (Part* p : order_) {
     if (p->writer != nullptr || !p->rows.empty() || !p->spilled.empty()) QUIVER_RETURN_NOT_OK(CloseFile(p));
   }
@@ -746,23 +486,7 @@ Status PartitionedParquetWriter::Commit() {
     ::close(spill_fd_);
     spill_fd_ = -1;
   }
-  {
-    // Every file of the tree durable before it appears under its name.
-    const int tfd = ::open(temp_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (tfd < 0) return Status::FromErrno(errno, temp_dir_);
-    const int rc = ::syncfs(tfd);
-    const int err = errno;
-    ::close(tfd);
-    if (rc != 0) return Status::FromErrno(err, temp_dir_);
-  }
-  std::error_code ec;
-  fs::rename(temp_dir_, dir_, ec);
-  if (ec) return Status::IOError(fmt::format("{}: {}", dir_, ec.message()));
-  committed_ = true;
-  io::UnregisterTempDirectory(temp_slot_);
-  temp_slot_ = -1;
-  io::SyncParentDirectory(dir_);
-  return Status::OK();
+  return temp_->Commit();
 }
 
-}  // namespace quiver::cli
+}  // namespace quiver::dataset

@@ -1,18 +1,17 @@
-// `convert --partition-by`: rows split by the values of some columns into a Hive-style tree of
-// Parquet files (`col=value/part-00000.parquet`), the partition columns left out of the files.
-// The tree is written into a temporary folder beside the target and renamed into place by
-// Commit; on failure, abandonment or an interrupt (io::RegisterTempDirectory) the temporary
-// folder is removed and nothing remains. Each partition keeps one file open, so the tree has
-// one file per partition unless more partitions appear than `max_open` (by default the
-// process's file limit less a margin): then the least recently written file is finished and
-// its partition continues in a new one (`part-00001.parquet`, ...); a file is opened when its
-// partition writes its first row group. Each partition gathers its rows into one set of growing
-// column buffers until a row group is full; `buffer_bytes` bounds what all of them hold
-// together with the open writers' metadata: past it the partitions holding the most rows move
-// them to a spill file (unlinked, in the temporary folder), from which they are read back when
-// their partition writes its row group, so row groups keep their full size; if the writers'
-// metadata alone passes it, the files holding the most are finished. The files are made
-// durable together by one syncfs at Commit.
+// PartitionedParquetWriter: rows split by the values of some columns into a Hive-style tree
+// of Parquet files (`col=value/part-00000.parquet`), the partition columns left out of the
+// files. The tree is built in an io::TempDirectory beside the target and renamed into place by
+// Finish; on failure, abandonment or an interrupt nothing remains. Each partition keeps one
+// file open, so the tree has one file per partition unless more partitions appear than
+// `max_open_files`: then the least recently written file is finished and its partition
+// continues in a new one (`part-00001.parquet`, ...); a file is opened when its partition
+// writes its first row group. A partition holds its rows as row numbers into the input
+// batches (kept, counted once, while any partition holds rows of them) until it has a row
+// group; `memory_budget` bounds those batches, the row lists and the open writers' footers:
+// past it the partitions holding rows of the oldest batches gather them (columnar/gather.h)
+// into a spill file (unlinked, in the temporary folder), read back when their partition writes
+// its row group, so row groups keep their full size; if the writers' footers alone pass it,
+// the files holding the most are finished. The files are made durable by one syncfs.
 #pragma once
 
 #include <deque>
@@ -24,32 +23,42 @@
 #include "quiver/columnar/record_batch.h"
 #include "quiver/core/result.h"
 #include "quiver/io/output_stream.h"
+#include "quiver/io/temp_directory.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "quiver/stream/batch_stream.h"
 
-namespace quiver::cli {
+namespace quiver::dataset {
 
-// The path segment of one partition value: Hive's escaping (%XX for control characters and
-// "#%'*/:=?\\{[]^ and DEL); null and the empty string become __HIVE_DEFAULT_PARTITION__.
-std::string HivePartitionSegment(std::string_view column, const Array& values, int64_t row);
+struct PartitionedWriteOptions {
+  // The columns whose values name the folders, outermost first; they leave the files.
+  std::vector<std::string> partition_by;
+  // The files' settings; `row_group_rows` is also what a partition gathers before it writes.
+  parquet::ParquetWriterOptions parquet;
+  // Files open at once; 0: the process's open-file limit (its soft value first raised to the
+  // hard one) less 64.
+  int64_t max_open_files = 0;
+  // Bytes all partitions may hold between their row groups (see above).
+  int64_t memory_budget = int64_t{256} << 20;
+};
 
-class PartitionedParquetWriter {
+class PartitionedParquetWriter final : public stream::BatchWriter {
  public:
-  // Fails if `dir` exists (the tree replaces nothing) or a partition column is missing, or
-  // when no column would be left in the files, or `max_open` is negative (0: derived from
-  // RLIMIT_NOFILE, whose soft limit is first raised to the hard one) or `buffer_bytes` below 1.
-  static Result<std::unique_ptr<PartitionedParquetWriter>> Open(const std::string& dir, SchemaPtr schema,
-                                                                const std::vector<std::string>& columns,
-                                                                parquet::ParquetWriterOptions options,
-                                                                int64_t max_open = 0,
-                                                                int64_t buffer_bytes = int64_t{256} << 20);
-  ~PartitionedParquetWriter();
+  // Fails if `dir` exists (the tree replaces nothing), a partition column is missing or named
+  // twice, no column would be left in the files, a bloom filter is asked for on a partition
+  // column, `max_open_files` is negative or `memory_budget` below 1.
+  static Result<std::unique_ptr<PartitionedParquetWriter>> Open(const std::string& dir, const SchemaPtr& schema,
+                                                                PartitionedWriteOptions options);
+  ~PartitionedParquetWriter() override;
 
   // The batch is kept (shared) while a partition holds rows of it.
-  Status Write(const std::shared_ptr<RecordBatch>& batch);
+  Status Write(const std::shared_ptr<RecordBatch>& batch) override;
   // Closes every file, syncs them and renames the temporary folder to the target.
-  Status Commit();
+  Status Finish() override;
+  // Removes the temporary folder now (the destructor does this too); no call may follow.
+  void Abort() override;
 
-  int64_t bytes_written() const { return bytes_written_; }
+  // The finished files' bytes.
+  int64_t bytes_written() const override { return bytes_written_; }
   int64_t num_partitions() const { return static_cast<int64_t>(parts_.size()); }
   // Parquet files started so far (more than the partitions once some were reopened).
   int64_t num_files() const { return files_started_; }
@@ -86,7 +95,7 @@ class PartitionedParquetWriter {
   // Writes out the largest buffered partitions until the total is within the budget.
   Status EnforceBudget();
 
-  std::string dir_, temp_dir_;
+  std::string temp_dir_;
   SchemaPtr data_schema_;
   std::vector<int> key_columns_, data_columns_;
   std::vector<std::string> key_names_;
@@ -113,8 +122,7 @@ class PartitionedParquetWriter {
   uint64_t clock_ = 0;        // write counter, for least recently written
   int64_t files_started_ = 0;
   int64_t bytes_written_ = 0;
-  int temp_slot_ = -1;  // io::RegisterTempDirectory
-  bool committed_ = false;
+  std::unique_ptr<io::TempDirectory> temp_;
 };
 
-}  // namespace quiver::cli
+}  // namespace quiver::dataset

@@ -1,0 +1,57 @@
+// The CSV reader and writer as batch streams (csv::CsvReader, csv::CsvWriter into an atomic
+// file or stdout).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "quiver/csv/reader.h"
+#include "quiver/csv/writer.h"
+#include "quiver/io/output_target.h"
+#include "quiver/stream/batch_stream.h"
+
+namespace quiver::stream {
+
+class CsvStreamReader final : public BatchReader {
+ public:
+  // "-" reads stdin.
+  static Result<std::unique_ptr<CsvStreamReader>> Open(const std::string& path, csv::CsvOptions options = {});
+  explicit CsvStreamReader(std::unique_ptr<csv::CsvReader> reader) : reader_(std::move(reader)) {}
+
+  const SchemaPtr& schema() const override { return reader_->schema(); }
+  Result<std::shared_ptr<RecordBatch>> Next() override { return reader_->Next(); }
+  ReadStats stats() const override;
+  // About one CSV block of batches (a block is cut into 1 MiB chunks, a batch or so each).
+  size_t read_ahead_batches() const override { return 16; }
+
+  // The reader itself, for its dialect and its CSV counters (rows rejected, repaired, ...).
+  const csv::CsvReader& reader() const { return *reader_; }
+
+ private:
+  std::unique_ptr<csv::CsvReader> reader_;
+};
+
+class CsvStreamWriter final : public BatchWriter {
+ public:
+  // "-" writes stdout; a file is written beside its target and renamed into place by Finish.
+  static Result<std::unique_ptr<CsvStreamWriter>> Open(const std::string& path, csv::CsvWriteOptions options = {});
+
+  Status Write(const std::shared_ptr<RecordBatch>& batch) override { return writer_->Write(*batch); }
+  Status Finish() override {
+    bytes_ = out_->stream()->Tell();
+    return out_->Commit();
+  }
+  void Abort() override {
+    if (bytes_ < 0) bytes_ = out_->stream()->Tell();
+    out_->Abandon();
+  }
+  int64_t bytes_written() const override { return bytes_ >= 0 ? bytes_ : out_->stream()->Tell(); }
+
+ private:
+  CsvStreamWriter() = default;
+  std::unique_ptr<io::OutputTarget> out_;
+  int64_t bytes_ = -1;  // once finished or aborted (the stream is gone then)
+  std::unique_ptr<csv::CsvWriter> writer_;
+};
+
+}  // namespace quiver::stream

@@ -1,0 +1,144 @@
+// ParquetScan: row groups skipped by statistics and bloom filters, pages by the page index, rows
+// kept exactly, columns chosen, counters; ParseLiteral's values and errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "quiver/columnar/builder.h"
+#include "quiver/io/output_target.h"
+#include "quiver/parquet/writer/file_writer.h"
+#include "quiver/stream/parquet_scan.h"
+#include "quiver/stream/scan_literal.h"
+
+namespace quiver::stream {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Scan : public ::testing::Test {
+ protected:
+  // Four row groups of 10,000 rows: k = 0..39,999 in order, s = "v" + k % 100; pages of about
+  // 4,096 rows, a bloom filter on s.
+  void SetUp() override {
+    path_ = (fs::path("/tmp") / ("quiver-scan-" + std::to_string(getpid()) + ".parquet")).string();
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"k", int64()}, {"s", utf8()}});
+    parquet::ParquetWriterOptions o;
+    o.row_group_rows = 10000;
+    o.page_size = 8 * 4096;
+    o.bloom_filters.emplace_back("s", parquet::BloomFilterOptions{});
+    auto out = io::OutputTarget::Open(path_);
+    ASSERT_TRUE(out.ok());
+    auto w = parquet::ParquetFileWriter::Open((*out)->stream(), schema, o);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    NumericBuilder<int64_t> k(int64());
+    BinaryBuilder s(utf8());
+    for (int64_t i = 0; i < 40000; ++i) {
+      ASSERT_TRUE(k.Append(i).ok());
+      ASSERT_TRUE(s.Append("v" + std::to_string(i % 100)).ok());
+    }
+    ASSERT_TRUE((*w)->Write(std::make_shared<RecordBatch>(schema, 40000, std::vector<Array>{*k.Finish(), *s.Finish()})).ok());
+    ASSERT_TRUE((*w)->Close().ok());
+    ASSERT_TRUE((*out)->Commit().ok());
+    auto r = parquet::ParquetFileReader::Open(path_);
+    ASSERT_TRUE(r.ok());
+    file_ = std::move(*r);
+  }
+  void TearDown() override { fs::remove(path_); }
+  std::string path_;
+  std::shared_ptr<parquet::ParquetFileReader> file_;
+};
+
+TEST_F(Scan, StatisticsAndPageIndexSkipAndRowsAreKeptExactly) {
+  ScanOptions o;
+  o.columns = {"s"};
+  o.where = ScanPredicate{"k", parquet::CompareOp::kGe, parquet::Literal::Int(25000)};
+  auto scan = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  EXPECT_EQ((*scan)->schema()->ToString(), "s: string\n");
+  EXPECT_EQ((*scan)->row_groups(), (std::vector<int>{2, 3}));
+  EXPECT_EQ((*scan)->counters().row_groups, 4);
+  EXPECT_EQ((*scan)->counters().skipped_by_statistics, 2);
+  EXPECT_EQ((*scan)->counters().skipped_by_bloom_filter, 0);
+  EXPECT_EQ((*scan)->counters().skipped_by_page_index, 0);
+  int64_t rows = 0;
+  std::vector<int64_t> per_batch;
+  for (;;) {
+    auto b = (*scan)->Next();
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    if (!*b) break;
+    EXPECT_EQ((*b)->num_columns(), 1);
+    if (rows == 0) EXPECT_EQ((*b)->column(0).ToString().substr(0, 13), "[\"v0\", \"v1\", ");  // k = 25000, 25001
+    rows += (*b)->num_rows();
+    per_batch.push_back((*b)->num_rows());
+  }
+  EXPECT_EQ(per_batch, (std::vector<int64_t>{5000, 10000}));
+  EXPECT_EQ((*scan)->stats().rows_read, 15000);
+  EXPECT_GE((*scan)->data_pages_skipped(), 1);  // group 2's pages below 25,000 were not read
+}
+
+TEST_F(Scan, BloomFilterSkipsGroupsTheStatisticsCannot) {
+  ScanOptions o;
+  o.where = ScanPredicate{"s", parquet::CompareOp::kEq, parquet::Literal::Bytes("v5x")};  // within min/max, absent
+  auto scan = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  EXPECT_EQ((*scan)->counters().skipped_by_statistics, 0);
+  EXPECT_EQ((*scan)->counters().skipped_by_bloom_filter, 4);
+  EXPECT_TRUE((*scan)->row_groups().empty());
+  auto all = (*scan)->ReadAll();
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->empty());
+}
+
+TEST_F(Scan, ReadAllGivesWhatNextGives) {
+  ScanOptions o;
+  o.columns = {"s", "k"};
+  o.where = ScanPredicate{"s", parquet::CompareOp::kEq, parquet::Literal::Bytes("v7")};
+  o.row_groups = {3, 0};
+  auto a = ParquetScan::Make(file_, o);
+  auto b = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto all = (*a)->ReadAll();
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  for (const auto& batch : *all) {
+    auto one = (*b)->Next();
+    ASSERT_TRUE(one.ok() && *one);
+    EXPECT_EQ(batch->num_rows(), 100);
+    EXPECT_EQ(batch->column(1).ToString(), (*one)->column(1).ToString());
+  }
+  EXPECT_EQ((*all)[0]->column(1).ToString().substr(0, 14), "[30007, 30107,");  // group 3 first, as asked
+  EXPECT_EQ((*a)->stats().rows_read, 200);
+}
+
+TEST_F(Scan, UnknownColumnsAreNamed) {
+  ScanOptions o;
+  o.columns = {"nope"};
+  EXPECT_EQ(ParquetScan::Make(file_, o).status().message(), path_ + ": no column named 'nope'");
+  o.columns = {};
+  o.where = ScanPredicate{"nope", parquet::CompareOp::kEq, parquet::Literal::Int(1)};
+  EXPECT_EQ(ParquetScan::Make(file_, o).status().message(), path_ + ": no column named 'nope'");
+}
+
+TEST(ScanLiteral, ValuesOfTheColumnsTypeOrANamedError) {
+  auto i = ParseLiteral(*int64(), "-42", "k");
+  ASSERT_TRUE(i.ok());
+  EXPECT_TRUE(i->i == -42);
+  auto d = ParseLiteral(*date32(), "1970-01-11", "d");
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->i == 10);
+  auto ts = ParseLiteral(*timestamp(TimeUnit::kMilli), "1970-01-01 00:00:01.5", "t");
+  ASSERT_TRUE(ts.ok());
+  EXPECT_TRUE(ts->i == 1500);
+  auto f = ParseLiteral(*float32(), "0.1", "f");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->f, static_cast<double>(0.1f));
+  EXPECT_EQ(ParseLiteral(*int64(), "x1", "k").status().message(), "'x1' is not an integer (column 'k' is int64)");
+  EXPECT_EQ(ParseLiteral(*timestamp(TimeUnit::kSecond), "1970-01-01 00:00:01.5", "t").status().message(),
+            "'1970-01-01 00:00:01.5' is not a timestamp in whole seconds (column 't' is timestamp[s])");
+  EXPECT_EQ(ParseLiteral(*list(int64()), "1", "l").status().message(),
+            "comparisons on column 'l' (list<item: int64>) are not supported");
+}
+
+}  // namespace
+}  // namespace quiver::stream
