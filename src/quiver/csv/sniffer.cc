@@ -186,7 +186,7 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   }
   if (!best.valid) {
     return Status::Invalid("could not detect the CSV dialect: no delimiter and quote candidate parses the first "
-                           "rows (give --delimiter, --quote, --escape)");
+                           "rows (set the delimiter, quote and escape)");
   }
   SniffResult out;
   out.dialect = best.dialect;
