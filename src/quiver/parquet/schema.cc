@@ -272,8 +272,9 @@ Result<TypePtr> SchemaTree::LeafType(const SchemaNode& n) const {
       return is64 ? int64() : int32();
     }
     case Type::INT96:
-      // Legacy Impala/Spark timestamps: nanoseconds in the day plus a Julian day.
-      return timestamp(quiver::TimeUnit::kNano);
+      // Legacy Impala/Spark timestamps: nanoseconds in the day plus a Julian day, read as
+      // microseconds (as Spark and DuckDB do) so that the years Spark writes all fit.
+      return timestamp(quiver::TimeUnit::kMicro);
     case Type::FLOAT:
       return float32();
     case Type::DOUBLE:
