@@ -181,7 +181,24 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
   EXPECT_EQ(d.quote, '\0');
   EXPECT_EQ(Rows(**sniffed), "1|x\"y\n");
   r = Read("a,b\n1,ok\n2,bad\xff\n");
-  EXPECT_EQ(r.status().message(), "t.csv:3:2 'b': invalid UTF-8, got \"bad\xff\" (byte 11)");
+  EXPECT_EQ(r.status().message(), "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11)");
+}
+
+TEST(CsvReader, ErrorsShowInputBytesEscapedAndCutShort) {
+  // An ESC sequence, a bell and a quote in a bad value, and a value of 10,000 bytes.
+  CsvOptions o;
+  o.column_types = {{"n", int64()}};
+  auto r = Read("n\n\x1b[2J\x07\"\"x\n", o);
+  EXPECT_EQ(r.status().message(), "t.csv:2:1 'n': cannot convert to int64, got \"\\x1b[2J\\x07\\\"\\\"x\" (byte 2)");
+  r = Read("n\n" + std::string(10000, '9') + "\n", o);
+  EXPECT_EQ(r.status().message(),
+            "t.csv:2:1 'n': cannot convert to int64, got \"" + std::string(80, '9') + "... (10000 bytes)\" (byte 2)");
+  // A column name with control characters is escaped where errors name the column.
+  CsvOptions named;
+  named.column_names = {"n\x1b]0;x\x07"};
+  named.column_types = {{"n\x1b]0;x\x07", int64()}};
+  r = Read("1\nx\n", named);
+  EXPECT_EQ(r.status().message(), "t.csv:2:1 'n\\x1b]0;x\\x07': cannot convert to int64, got \"x\" (byte 2)");
 }
 
 TEST(CsvReader, SkipWithRejectsFile) {

@@ -17,6 +17,7 @@
 #include "quiver/cli/output.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/utf8.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/value_parse.h"
@@ -66,7 +67,7 @@ Result<WhereText> ParseWhere(std::string_view text) {
   const size_t at = text.find_first_of("=!<>");
   auto bad = [&](std::string_view why) {
     return Status::Invalid(fmt::format("--where '{}': {}; expected 'column op literal' with op one of = != <> < <= > >=",
-                                       text, why));
+                                       EscapeForMessage(text), why));
   };
   if (at == std::string_view::npos) return bad("no operator");
   WhereText w;
@@ -106,7 +107,8 @@ Result<WhereText> ParseWhere(std::string_view text) {
 // floats, strings.
 Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& text, const std::string& column) {
   auto bad = [&](std::string_view what) {
-    return Status::Invalid(fmt::format("--where: '{}' is not {} (column '{}' is {})", text, what, column, type.ToString()));
+    return Status::Invalid(fmt::format("--where: '{}' is not {} (column '{}' is {})", EscapeForMessage(text), what,
+                                       EscapeForMessage(column), type.ToString()));
   };
   switch (type.id()) {
     case TypeId::kBool: {

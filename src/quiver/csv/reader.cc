@@ -14,6 +14,7 @@
 #include "quiver/columnar/concatenate.h"
 #include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
+#include "quiver/core/utf8.h"
 #include "quiver/csv/convert.h"
 #include "quiver/csv/infer.h"
 #include "quiver/csv/input.h"
@@ -537,7 +538,7 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
 
 std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
   std::string w = fmt::format("{}:{}", name_, LineAt(pos));
-  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, names_[static_cast<size_t>(col)]);
+  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, EscapeForMessage(names_[static_cast<size_t>(col)]));
   return w;
 }
 
@@ -1340,8 +1341,7 @@ void CsvReader::Impl::FinishChunk(Chunk& c) {
 Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
-    std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
-    msg += fmt::format(", got \"{}\"", shown);
+    msg += fmt::format(", got \"{}\"", EscapeForMessage(p.value));
   }
   msg += fmt::format(" (byte {})", offset_before_ + (p.pos - start_));
   if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {

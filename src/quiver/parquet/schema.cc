@@ -3,6 +3,7 @@
 #include "quiver/parquet/schema.h"
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/utf8.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +19,7 @@ namespace {
 
 constexpr int kMaxSchemaDepth = 1000;
 
-std::string Quote(std::string_view name) { return fmt::format("'{}'", name); }
+std::string Quote(std::string_view name) { return fmt::format("'{}'", EscapeForMessage(name)); }
 
 bool IsListAnnotated(const SchemaElement& e) {
   return (e.logicalType && e.logicalType->LIST) || (e.converted_type && *e.converted_type == ConvertedType::LIST);
