@@ -247,5 +247,25 @@ TEST_F(Convert, UnknownOutputFormatIsAnError) {
   EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
 }
 
+// A header cell that is not UTF-8 (a stray Windows-1252 byte) fails the conversion and leaves
+// no file, as an invalid value does; --replace-invalid-utf8 repairs it as it repairs values.
+TEST_F(Convert, HeaderNameThatIsNotUtf8) {
+  const std::string in = Path("survey.csv");
+  std::ofstream(in) << "id,How satisfied were you with the caf\xe9?\n1,4\n2,5\n";
+  auto r = RunCli("convert " + in + " " + Path("out.parquet"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + in + ":1:2: header: invalid UTF-8, got \"How satisfied were you with the caf\\xe9?\" "
+                   "(byte 3); pass --encoding latin1 if the file is Latin-1 or Windows-1252, or --replace-invalid-utf8\n");
+  EXPECT_FALSE(fs::exists(Path("out.parquet")));
+  r = RunCli("convert --replace-invalid-utf8 " + in + " " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("cat --format csv " + Path("out.parquet"));
+  EXPECT_EQ(r.out, "id,How satisfied were you with the caf\xEF\xBF\xBD?\n1,4\n2,5\n");
+  r = RunCli("convert --encoding latin1 " + in + " " + Path("latin.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("schema " + Path("latin.parquet"));
+  EXPECT_NE(r.out.find("How satisfied were you with the caf\xC3\xA9?: OPTIONAL INT64"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace quiver

@@ -749,6 +749,39 @@ Status CsvReader::Impl::Init() {
     for (int c = 0; c < ncols_; ++c) names_.push_back(DefaultName(c));
   }
 
+  // Names become Parquet metadata, which must be valid UTF-8: an invalid name fails as an
+  // invalid value does, or is repaired as values are (--replace-invalid-utf8).
+  bool repaired = false;
+  for (size_t c = 0; c < names_.size(); ++c) {
+    if (IsValidUtf8(names_[c])) continue;
+    if (opts_.replace_invalid_utf8) {
+      names_[c] = RepairUtf8(names_[c]);
+      repaired = true;
+      continue;
+    }
+    std::string where = fmt::format("{}: column {} name", name_, c + 1);
+    if (header && joined.empty() && opts_.column_names.empty()) {
+      const uint32_t at = static_cast<uint32_t>(start_) + padded(rows[0])[c].start;
+      where = fmt::format("{}:{}:{}: header", name_, LineAt(at), c + 1);
+      return Status::Invalid(fmt::format(
+          "{}: invalid UTF-8, got \"{}\" (byte {}); pass --encoding latin1 if the file is Latin-1 or Windows-1252, "
+          "or --replace-invalid-utf8",
+          where, EscapeForMessage(names_[c]), offset_before_ + (at - start_)));
+    }
+    return Status::Invalid(fmt::format("{}: invalid UTF-8, got \"{}\"; pass --encoding latin1 if the file is Latin-1 "
+                                       "or Windows-1252, or --replace-invalid-utf8",
+                                       where, EscapeForMessage(names_[c])));
+  }
+  if (repaired) {
+    // Two names may have become one.
+    std::set<std::string> used;
+    for (std::string& name : names_) {
+      std::string unique = name;
+      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
+      name = unique;
+    }
+  }
+
   // Types: explicit ones, then inference over the sample rows (the header excluded).
   // A joined header lies before the rows: every sampled row is data.
   const size_t header_rows = header && joined.empty() ? 1 : 0;
