@@ -247,6 +247,39 @@ TEST_F(Convert, UnknownOutputFormatIsAnError) {
   EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
 }
 
+// A header-only CSV keeps its header through cat --format csv and convert to CSV (as DuckDB
+// writes it); to Parquet it is a file with the schema and 0 rows; JSON Lines has no line.
+TEST_F(Convert, HeaderOnlyCsvKeepsItsHeader) {
+  const std::string in = Path("header.csv");
+  std::ofstream(in) << "id,name,when\n";
+  auto r = RunCli("cat --format csv " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,name,when\n");
+  r = RunCli("cat --format csv --columns when,id " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "when,id\n");
+  r = RunCli("convert " + in + " " + Path("out.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream f(Path("out.csv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}), "id,name,when\n");
+  r = RunCli("convert " + in + " " + Path("out.tsv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream t(Path("out.tsv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(t), {}), "id\tname\twhen\n");
+  r = RunCli("convert " + in + " " + Path("out.jsonl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(fs::file_size(Path("out.jsonl")), 0u);
+  r = RunCli("convert " + in + " " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("cat --format csv " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,name,when\n");
+  r = RunCli("convert " + Path("out.parquet") + " " + Path("back.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream b(Path("back.csv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(b), {}), "id,name,when\n");
+}
+
 // A header cell that is not UTF-8 (a stray Windows-1252 byte) fails the conversion and leaves
 // no file, as an invalid value does; --replace-invalid-utf8 repairs it as it repairs values.
 TEST_F(Convert, HeaderNameThatIsNotUtf8) {

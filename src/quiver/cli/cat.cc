@@ -326,6 +326,12 @@ Status RunCat(const CatArgs& a) {
     else if (a.format == "csv") QUIVER_RETURN_NOT_OK(csv_writer.Write(*batch));
     else if (a.format == "jsonl") QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
   }
+  if (a.format == "csv") {
+    // A table without rows still prints its header line.
+    std::vector<Field> fields;
+    for (int i : idx) fields.push_back(schema->field(i));
+    QUIVER_RETURN_NOT_OK(csv_writer.Finish(idx.empty() ? *schema : Schema(std::move(fields))));
+  }
   if (a.format == "none") {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     QUIVER_RETURN_NOT_OK(out->stream()->Write(

@@ -226,6 +226,7 @@ Status RunConvert(const ConvertArgs& a) {
     else QUIVER_RETURN_NOT_OK(csv_writer->Write(**batch));
     progress.Update(pos, rows);
   }
+  if (csv_writer) QUIVER_RETURN_NOT_OK(csv_writer->Finish(*schema));
   int64_t out_size = 0;
   if (parts) {
     QUIVER_RETURN_NOT_OK(parts->Commit());
