@@ -300,5 +300,28 @@ TEST_F(Convert, HeaderNameThatIsNotUtf8) {
   EXPECT_NE(r.out.find("How satisfied were you with the caf\xC3\xA9?: OPTIONAL INT64"), std::string::npos) << r.out;
 }
 
+// Files that are not text fail in one line that names what they look like, and no byte of
+// them reaches the terminal.
+TEST_F(Convert, BinaryInputIsRefusedInOneLine) {
+  std::string noise;
+  for (int i = 0; i < 2000; ++i) noise += static_cast<char>((i * 7919 + 13) % 256);
+  std::ofstream(Path("noise.csv"), std::ios::binary) << noise;
+  auto r = RunCli("cat " + Path("noise.csv"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + Path("noise.csv") + ": not CSV text: binary data (NUL byte at byte 61); if it is text, "
+                   "pass its encoding (--encoding utf-16 or --encoding latin1)\n");
+  EXPECT_TRUE(r.out.empty());
+  // A Parquet file that lost its first bytes, under a name that does not say Parquet.
+  ASSERT_EQ(RunCli("convert " + csv_ + " " + Path("t.parquet")).exit_code, 0);
+  std::ifstream pq(Path("t.parquet"), std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(pq), {});
+  std::ofstream(Path("cut.dat"), std::ios::binary) << bytes.substr(4);
+  r = RunCli("convert " + Path("cut.dat") + " " + Path("cut.parquet"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + Path("cut.dat") +
+                       ": not CSV text: a damaged Parquet file (its footer ends in PAR1, but it does not start with PAR1)\n");
+  EXPECT_FALSE(fs::exists(Path("cut.parquet")));
+}
+
 }  // namespace
 }  // namespace quiver
