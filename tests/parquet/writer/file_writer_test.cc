@@ -1015,10 +1015,12 @@ TEST(ParquetFileWriter, SecondsThatOverflowMillisecondsAreAnError) {
 // Truncated bounds of STRING columns end on a character boundary, in the footer, the page
 // headers and the column index, so they stay UTF-8.
 TEST(ParquetFileWriter, TruncatedStringStatisticsStayUtf8) {
+  // The minimum "aaa😀😀..." and the maximum "z😀😀..." both have a 4-byte character across
+  // byte 64 (the default truncation length).
   std::vector<std::string> values;
   for (int i = 0; i < 200; ++i) {
-    std::string v = std::string(static_cast<size_t>(i % 3), 'a');  // shifts where 64 bytes fall
-    for (int k = 0; k < 40; ++k) v += (i + k) % 2 ? "\xF0\x9F\x98\x80" : "\xC3\xA9";
+    std::string v = i % 4 == 3 ? "z" : std::string(static_cast<size_t>(i % 4 + 1), 'a');
+    for (int k = 0; k < 20; ++k) v += "\xF0\x9F\x98\x80";
     values.push_back(v);
   }
   auto batch = Strings("s", values);
@@ -1034,8 +1036,14 @@ TEST(ParquetFileWriter, TruncatedStringStatisticsStayUtf8) {
     ASSERT_TRUE(st.min_value && st.max_value);
     EXPECT_FALSE(*st.is_min_value_exact);
     EXPECT_LE((*st.min_value).size(), 64u);
+    std::string smiles;
+    for (int k = 0; k < 14; ++k) smiles += "\xF0\x9F\x98\x80";
+    // Cut back to the last whole character; the maximum's last one incremented (U+1F601).
+    EXPECT_EQ(*st.min_value, "aaa" + smiles + "\xF0\x9F\x98\x80");
+    EXPECT_EQ(*st.max_value, "z" + smiles + "\xF0\x9F\x98\x81");
     EXPECT_TRUE(IsValidUtf8(*st.min_value)) << EscapeForMessage(std::string(*st.min_value));
     EXPECT_TRUE(IsValidUtf8(*st.max_value)) << EscapeForMessage(std::string(*st.max_value));
+    EXPECT_FALSE(*st.is_max_value_exact);
   }
 }
 
