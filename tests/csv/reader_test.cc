@@ -181,7 +181,9 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
   EXPECT_EQ(d.quote, '\0');
   EXPECT_EQ(Rows(**sniffed), "1|x\"y\n");
   r = Read("a,b\n1,ok\n2,bad\xff\n");
-  EXPECT_EQ(r.status().message(), "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11)");
+  EXPECT_EQ(r.status().message(),
+            "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding: pass "
+            "--encoding latin1 (or --replace-invalid-utf8)");
 }
 
 TEST(CsvReader, ErrorsShowInputBytesEscapedAndCutShort) {
@@ -205,21 +207,21 @@ TEST(CsvReader, HeaderNamesMustBeUtf8OrAreRepairedLikeValues) {
   // A stray Windows-1252 byte in a header cell: the value error, with the cell's place.
   auto r = Read("id,Qu\xe9stion\n1,yes\n");
   EXPECT_EQ(r.status().message(),
-            "t.csv:1:2: header: invalid UTF-8, got \"Qu\\xe9stion\" (byte 3); pass --encoding latin1 if the file is "
-            "Latin-1 or Windows-1252, or --replace-invalid-utf8");
+            "t.csv:1:2: header: invalid UTF-8, got \"Qu\\xe9stion\" (byte 3); the file may be in another encoding: "
+            "pass --encoding latin1 (or --replace-invalid-utf8)");
   // After a preamble line, the header's own line and byte.
   CsvOptions skip;
   skip.skip_lines = 1;
   r = Read("title\nid,\xff\n1,2\n", skip);
   EXPECT_EQ(r.status().message(),
-            "t.csv:2:2: header: invalid UTF-8, got \"\\xff\" (byte 9); pass --encoding latin1 if the file is Latin-1 "
-            "or Windows-1252, or --replace-invalid-utf8");
+            "t.csv:2:2: header: invalid UTF-8, got \"\\xff\" (byte 9); the file may be in another encoding: pass "
+            "--encoding latin1 (or --replace-invalid-utf8)");
   CsvOptions named;
   named.column_names = {"a", "b\xc3"};
   r = Read("1,2\n", named);
   EXPECT_EQ(r.status().message(),
-            "t.csv: column 2 name: invalid UTF-8, got \"b\\xc3\"; pass --encoding latin1 if the file is Latin-1 or "
-            "Windows-1252, or --replace-invalid-utf8");
+            "t.csv: column 2 name: invalid UTF-8, got \"b\\xc3\"; the file may be in another encoding: pass --encoding "
+            "latin1 (or --replace-invalid-utf8)");
   // --replace-invalid-utf8: names repaired as values are, kept unique.
   CsvOptions fix;
   fix.replace_invalid_utf8 = true;
