@@ -247,5 +247,81 @@ TEST_F(Convert, UnknownOutputFormatIsAnError) {
   EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
 }
 
+// A header-only CSV keeps its header through cat --format csv and convert to CSV (as DuckDB
+// writes it); to Parquet it is a file with the schema and 0 rows; JSON Lines has no line.
+TEST_F(Convert, HeaderOnlyCsvKeepsItsHeader) {
+  const std::string in = Path("header.csv");
+  std::ofstream(in) << "id,name,when\n";
+  auto r = RunCli("cat --format csv " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,name,when\n");
+  r = RunCli("cat --format csv --columns when,id " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "when,id\n");
+  r = RunCli("convert " + in + " " + Path("out.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream f(Path("out.csv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}), "id,name,when\n");
+  r = RunCli("convert " + in + " " + Path("out.tsv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream t(Path("out.tsv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(t), {}), "id\tname\twhen\n");
+  r = RunCli("convert " + in + " " + Path("out.jsonl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(fs::file_size(Path("out.jsonl")), 0u);
+  r = RunCli("convert " + in + " " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("cat --format csv " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,name,when\n");
+  r = RunCli("convert " + Path("out.parquet") + " " + Path("back.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream b(Path("back.csv"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(b), {}), "id,name,when\n");
+}
+
+// A header cell that is not UTF-8 (a stray Windows-1252 byte) fails the conversion and leaves
+// no file, as an invalid value does; --replace-invalid-utf8 repairs it as it repairs values.
+TEST_F(Convert, HeaderNameThatIsNotUtf8) {
+  const std::string in = Path("survey.csv");
+  std::ofstream(in) << "id,How satisfied were you with the caf\xe9?\n1,4\n2,5\n";
+  auto r = RunCli("convert " + in + " " + Path("out.parquet"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + in + ":1:2: header: invalid UTF-8, got \"How satisfied were you with the caf\\xe9?\" "
+                   "(byte 3); the file may be in another encoding: pass --encoding latin1 (or --replace-invalid-utf8)\n");
+  EXPECT_FALSE(fs::exists(Path("out.parquet")));
+  r = RunCli("convert --replace-invalid-utf8 " + in + " " + Path("out.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("cat --format csv " + Path("out.parquet"));
+  EXPECT_EQ(r.out, "id,How satisfied were you with the caf\xEF\xBF\xBD?\n1,4\n2,5\n");
+  r = RunCli("convert --encoding latin1 " + in + " " + Path("latin.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("schema " + Path("latin.parquet"));
+  EXPECT_NE(r.out.find("How satisfied were you with the caf\xC3\xA9?: OPTIONAL INT64"), std::string::npos) << r.out;
+}
+
+// Files that are not text fail in one line that names what they look like, and no byte of
+// them reaches the terminal.
+TEST_F(Convert, BinaryInputIsRefusedInOneLine) {
+  std::string noise;
+  for (int i = 0; i < 2000; ++i) noise += static_cast<char>((i * 7919 + 13) % 256);
+  std::ofstream(Path("noise.csv"), std::ios::binary) << noise;
+  auto r = RunCli("cat " + Path("noise.csv"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + Path("noise.csv") + ": not CSV text: binary data (NUL byte at byte 61); if it is text, "
+                   "pass its encoding (--encoding utf-16 or --encoding latin1)\n");
+  EXPECT_TRUE(r.out.empty());
+  // A Parquet file that lost its first bytes, under a name that does not say Parquet.
+  ASSERT_EQ(RunCli("convert " + csv_ + " " + Path("t.parquet")).exit_code, 0);
+  std::ifstream pq(Path("t.parquet"), std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(pq), {});
+  std::ofstream(Path("cut.dat"), std::ios::binary) << bytes.substr(4);
+  r = RunCli("convert " + Path("cut.dat") + " " + Path("cut.parquet"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + Path("cut.dat") +
+                       ": not CSV text: a damaged Parquet file (its footer ends in PAR1, but it does not start with PAR1)\n");
+  EXPECT_FALSE(fs::exists(Path("cut.parquet")));
+}
+
 }  // namespace
 }  // namespace quiver

@@ -39,7 +39,7 @@ TEST(SchemaCommandTest, JsonAndColumnSelection) {
   EXPECT_NE(r.out.find("\"num_columns\":11,\"num_rows\":8"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("{\"name\":\"timestamp_col\",\"repetition\":\"OPTIONAL\",\"physical_type\":\"INT96\","
                        "\"column_index\":10,\"path\":\"timestamp_col\",\"max_definition_level\":1,"
-                       "\"max_repetition_level\":0,\"quiver_type\":\"timestamp[ns]\",\"nullable\":true}"),
+                       "\"max_repetition_level\":0,\"quiver_type\":\"timestamp[us]\",\"nullable\":true}"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("bool_col"), std::string::npos);

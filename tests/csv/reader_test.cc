@@ -185,6 +185,54 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
             "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding");
 }
 
+TEST(CsvReader, ErrorsShowInputBytesEscapedAndCutShort) {
+  // An ESC sequence, a bell and a quote in a bad value, and a value of 10,000 bytes.
+  CsvOptions o;
+  o.column_types = {{"n", int64()}};
+  auto r = Read("n\n\x1b[2J\x07\"\"x\n", o);
+  EXPECT_EQ(r.status().message(), "t.csv:2:1 'n': cannot convert to int64, got \"\\x1b[2J\\x07\\\"\\\"x\" (byte 2)");
+  r = Read("n\n" + std::string(10000, '9') + "\n", o);
+  EXPECT_EQ(r.status().message(),
+            "t.csv:2:1 'n': cannot convert to int64, got \"" + std::string(80, '9') + "... (10000 bytes)\" (byte 2)");
+  // A column name with control characters is escaped where errors name the column.
+  CsvOptions named;
+  named.column_names = {"n\x1b]0;x\x07"};
+  named.column_types = {{"n\x1b]0;x\x07", int64()}};
+  r = Read("1\nx\n", named);
+  EXPECT_EQ(r.status().message(), "t.csv:2:1 'n\\x1b]0;x\\x07': cannot convert to int64, got \"x\" (byte 2)");
+}
+
+TEST(CsvReader, HeaderNamesMustBeUtf8OrAreRepairedLikeValues) {
+  // A stray Windows-1252 byte in a header cell: the value error, with the cell's place.
+  auto r = Read("id,Qu\xe9stion\n1,yes\n");
+  EXPECT_EQ(r.status().message(),
+            "t.csv:1:2: header: invalid UTF-8, got \"Qu\\xe9stion\" (byte 3); the file may be in another encoding");
+  // After a preamble line, the header's own line and byte.
+  CsvOptions skip;
+  skip.skip_lines = 1;
+  r = Read("title\nid,\xff\n1,2\n", skip);
+  EXPECT_EQ(r.status().message(),
+            "t.csv:2:2: header: invalid UTF-8, got \"\\xff\" (byte 9); the file may be in another encoding");
+  CsvOptions named;
+  named.column_names = {"a", "b\xc3"};
+  r = Read("1,2\n", named);
+  EXPECT_EQ(r.status().message(),
+            "t.csv: column 2 name: invalid UTF-8, got \"b\\xc3\"; the file may be in another encoding");
+  // --replace-invalid-utf8: names repaired as values are, kept unique.
+  CsvOptions fix;
+  fix.replace_invalid_utf8 = true;
+  r = Read("id,Qu\xe9stion,Qu\xe8stion\n1,abc,no\xff\n", fix);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Types(**r), "id:int64 Qu\uFFFDstion:string Qu\uFFFDstion_1:string ");
+  EXPECT_EQ(Rows(**r), "1|abc|no\uFFFD\n");
+  // Latin-1 input is transcoded first, so its names are valid.
+  CsvOptions latin;
+  latin.encoding = Encoding::kLatin1;
+  r = Read("id,Qu\xe9stion\n1,yes\n", latin);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->schema()->field(1).name, "Qu\u00e9stion");
+}
+
 // Rejected rows reach the caller's handler once each, in file order (a field-count reject is
 // found before conversion, a value reject only during it), with kind, line, column and bytes.
 TEST(CsvReader, SkipHandsRejectedRowsToTheHandlerInFileOrder) {

@@ -70,8 +70,7 @@ std::string DuckDbName(const DataType& t) {
 }
 
 // Where DuckDB's reading differs from quiver's mapping on purpose. DuckDB maps TIME with
-// isAdjustedToUTC to "TIME WITH TIME ZONE" (quiver's time types carry no zone), INT96 to
-// TIMESTAMP (quiver: timestamp[ns]), GEOMETRY/GEOGRAPHY to GEOMETRY (quiver: the WKB bytes),
+// isAdjustedToUTC to "TIME WITH TIME ZONE" (quiver's time types carry no zone), GEOMETRY/GEOGRAPHY to GEOMETRY (quiver: the WKB bytes),
 // VARIANT groups to VARIANT (quiver: the struct of metadata/value), and legacy converted
 // TIMESTAMP_* to a zone-less TIMESTAMP (quiver follows LogicalTypes.md: adjusted to UTC).
 bool KnownDifference(std::string mine, std::string duck) {

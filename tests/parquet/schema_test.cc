@@ -110,7 +110,7 @@ TEST(SchemaTreeTest, MapsIncludingLegacyMapKeyValue) {
 
 TEST(SchemaTreeTest, PhysicalAndLogicalMappings) {
   auto leaf_type = [](SchemaElement e) { return TopType({{Root(1), e}}); };
-  EXPECT_EQ(leaf_type(Leaf("t", R::OPTIONAL, Type::INT96)), "timestamp[ns]");
+  EXPECT_EQ(leaf_type(Leaf("t", R::OPTIONAL, Type::INT96)), "timestamp[us]");
   SchemaElement ts = Leaf("t", R::OPTIONAL, Type::INT64);
   ts.logicalType.Emplace(ModelArena())->TIMESTAMP.emplace();
   ts.logicalType->TIMESTAMP->isAdjustedToUTC = true;

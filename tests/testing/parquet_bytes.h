@@ -8,6 +8,7 @@
 #include "quiver/core/result.h"
 #include "quiver/io/output_stream.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "testing/keep_parquet.h"
 
 namespace quiver::testing {
 
@@ -18,7 +19,9 @@ inline Result<std::shared_ptr<Buffer>> WriteParquetBytes(const SchemaPtr& schema
   QUIVER_ASSIGN_OR_RETURN(auto w, parquet::ParquetFileWriter::Open(&out, schema, opts));
   for (const auto& b : batches) QUIVER_RETURN_NOT_OK(w->Write(b));
   QUIVER_RETURN_NOT_OK(w->Close());
-  return out.Finish();
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, out.Finish());
+  KeepParquet(bytes->view());
+  return bytes;
 }
 
 }  // namespace quiver::testing

@@ -4,13 +4,41 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "testing/keep_parquet.h"
+
 namespace quiver::testing {
+
+// After a `convert` that succeeded: copies of the Parquet files it wrote (an argument naming a
+// .parquet file or a folder, written since `since`) for the suite's DuckDB check (keep_parquet.h).
+inline void KeepConvertOutputs(const std::string& args, std::filesystem::file_time_type since) {
+  if (args.rfind("convert ", 0) != 0 || std::getenv("QUIVER_KEEP_PARQUET_DIR") == nullptr) return;
+  namespace fs = std::filesystem;
+  std::istringstream words(args);
+  std::string w;
+  std::error_code ec;
+  auto fresh_parquet = [&](const fs::path& p) {
+    return p.extension() == ".parquet" && fs::is_regular_file(p, ec) && fs::last_write_time(p, ec) >= since;
+  };
+  while (words >> w) {
+    if (w.size() >= 2 && (w.front() == '\'' || w.front() == '"')) w = w.substr(1, w.size() - 2);
+    const fs::path p(w);
+    if (fresh_parquet(p)) {
+      KeepParquetFile(p, "cli");
+    } else if (w != "." && w != "/" && fs::is_directory(p, ec) && fs::last_write_time(p, ec) >= since) {
+      for (const auto& e : fs::recursive_directory_iterator(p, ec)) {
+        if (fresh_parquet(e.path())) KeepParquetFile(e.path(), "cli");
+      }
+    }
+  }
+}
 
 struct CliResult {
   int exit_code = -1;
@@ -24,6 +52,8 @@ inline CliResult RunCli(const std::string& args) {
   std::string err_path = "/tmp/quiver-cli-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".err";
   std::string cmd = std::string("QUIVER_PROGRESS=0 ") + QUIVER_CLI_PATH + " " + args + " 2>" + err_path;
   CliResult r;
+  // Coarse file system clocks: a second of slack (an input written just before is kept twice).
+  const auto since = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(1);
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   char buf[65536];
@@ -36,6 +66,7 @@ inline CliResult RunCli(const std::string& args) {
   ss << e.rdbuf();
   r.err = ss.str();
   std::remove(err_path.c_str());
+  if (r.exit_code == 0) KeepConvertOutputs(args, since);
   return r;
 }
 

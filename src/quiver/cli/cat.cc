@@ -13,6 +13,7 @@
 #include "quiver/cli/csv_options.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/utf8.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/writer.h"
@@ -65,7 +66,7 @@ Result<WhereText> ParseWhere(std::string_view text) {
   const size_t at = text.find_first_of("=!<>");
   auto bad = [&](std::string_view why) {
     return Status::Invalid(fmt::format("--where '{}': {}; expected 'column op literal' with op one of = != <> < <= > >=",
-                                       text, why));
+                                       EscapeForMessage(text), why));
   };
   if (at == std::string_view::npos) return bad("no operator");
   WhereText w;
@@ -211,6 +212,12 @@ Status RunCat(const CatArgs& a) {
     if (a.format == "table") shown.push_back(batch);
     else if (a.format == "csv") QUIVER_RETURN_NOT_OK(csv_writer.Write(*batch));
     else if (a.format == "jsonl") QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
+  }
+  if (a.format == "csv") {
+    // A table without rows still prints its header line.
+    std::vector<Field> fields;
+    for (int i : idx) fields.push_back(schema->field(i));
+    QUIVER_RETURN_NOT_OK(csv_writer.Finish(idx.empty() ? *schema : Schema(std::move(fields))));
   }
   if (a.format == "none") {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

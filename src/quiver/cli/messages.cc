@@ -12,7 +12,7 @@ namespace {
 
 struct Noted {
   std::mutex mu;
-  std::string where, reason;  // which error the hint belongs to
+  std::string where, reason;  // which error the hint belongs to (its file and reason)
   std::string hint;
 };
 Noted& noted() {
@@ -26,6 +26,8 @@ constexpr std::pair<std::string_view, std::string_view> kOptionFlags[] = {
     {"infer_all reads the input twice", "--infer-all reads the input twice"},
     {"(set the delimiter, quote and escape)", "(give --delimiter, --quote, --escape)"},
     {"say which century with two_digit_years_from (e.g.", "say which century with --two-digit-years-from YEAR (e.g."},
+    {"without a byte order mark, it seems: set the encoding to UTF-16", "without a byte order mark, it seems: pass --encoding utf-16"},
+    {"if it is text, set its encoding (UTF-16 or Latin-1)", "if it is text, pass its encoding (--encoding utf-16 or --encoding latin1)"},
 };
 
 }  // namespace
@@ -38,7 +40,7 @@ void NoteCsvFailure(const csv::Problem& p) {
     hint = fmt::format(": use --types '{}=string' or --infer-all", p.column_name);
   }
   std::lock_guard lock(noted().mu);
-  noted().where = fmt::format("{}:{}", p.file, p.line);
+  noted().where = p.file;
   noted().reason = p.reason;
   noted().hint = std::move(hint);
 }

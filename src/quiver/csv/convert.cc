@@ -10,6 +10,7 @@
 
 #include "quiver/core/bit_util.h"
 #include "quiver/core/buffer.h"
+#include "quiver/core/utf8.h"
 #include "quiver/csv/value_parse.h"
 
 namespace quiver::csv {
@@ -174,24 +175,6 @@ bool ParseFormatted(std::string_view s, const TypePtr& t, const DateFormat& f, i
     case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
   }
   return true;
-}
-
-// Replaces each invalid UTF-8 sequence by U+FFFD.
-std::string RepairUtf8(std::string_view s) {
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len > 0 && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
-      out.append(s.data() + i, len);
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
 }
 
 

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "quiver/csv/not_text.h"
+
 namespace quiver::csv {
 
 namespace {
@@ -20,6 +22,8 @@ class RawSource {
  public:
   virtual ~RawSource() = default;
   virtual Result<int64_t> Read(uint8_t* out, int64_t max) = 0;
+  // The last `n` bytes, when the source has a known end (a regular file, memory).
+  virtual bool ReadTail(uint8_t* /*out*/, size_t /*n*/) { return false; }
   int64_t position = 0;
   int64_t size = -1;
 };
@@ -40,6 +44,10 @@ class FdRawSource final : public RawSource {
       if (errno != EINTR) return Status::FromErrno(errno, name_);
     }
   }
+  bool ReadTail(uint8_t* out, size_t n) override {
+    if (size < static_cast<int64_t>(n)) return false;
+    return ::pread(fd_, out, n, size - static_cast<int64_t>(n)) == static_cast<ssize_t>(n);
+  }
 
  private:
   int fd_;
@@ -55,6 +63,11 @@ class MemoryRawSource final : public RawSource {
     if (n > 0) std::memcpy(out, buf_->data() + position, static_cast<size_t>(n));
     position += n;
     return n;
+  }
+  bool ReadTail(uint8_t* out, size_t n) override {
+    if (size < static_cast<int64_t>(n)) return false;
+    std::memcpy(out, buf_->data() + size - static_cast<int64_t>(n), n);
+    return true;
   }
 
  private:
@@ -88,6 +101,7 @@ class PeekableRaw {
   }
   int64_t position() const { return src_->position; }
   int64_t size() const { return src_->size; }
+  bool ReadTail(uint8_t* out, size_t n) { return src_->ReadTail(out, n); }
 
  private:
   std::unique_ptr<RawSource> src_;
@@ -216,6 +230,20 @@ class DecodedSource final : public ByteSource {
       big_endian_ = pending_[0] == 0xFE;
       pending_pos_ = 2;
     }
+    // Input that is not text is refused here, before the CSV reader splits it.
+    constexpr size_t kSample = 4096;
+    QUIVER_RETURN_NOT_OK(FillPending(kSample));
+    TextSample t;
+    t.head = std::string_view(reinterpret_cast<const char*>(pending_.data()) + pending_pos_,
+                              std::min(kSample, pending_.size() - pending_pos_));
+    uint8_t tail[4];
+    if (c == Compression::kNone && raw_.ReadTail(tail, sizeof tail)) {
+      t.tail = std::string_view(reinterpret_cast<const char*>(tail), sizeof tail);
+    }
+    t.compressed = c != Compression::kNone;
+    t.check_utf8 = encoding_ == Encoding::kUtf8;
+    t.check_controls = encoding_ != Encoding::kUtf16;
+    if (auto what = DescribeNotText(t)) return Status::Invalid(fmt::format("{}: not CSV text: {}", name(), *what));
     return Status::OK();
   }
 

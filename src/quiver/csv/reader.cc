@@ -15,6 +15,7 @@
 #include "quiver/columnar/concatenate.h"
 #include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
+#include "quiver/core/utf8.h"
 #include "quiver/csv/convert.h"
 #include "quiver/csv/infer.h"
 #include "quiver/csv/input.h"
@@ -136,28 +137,6 @@ struct RowRef {
 };
 
 constexpr std::string_view kInvalidUtf8 = "invalid UTF-8";
-
-// Input bytes as they may appear in a message: valid UTF-8 as it is, every other byte (control
-// characters, bytes outside a valid sequence) as \xHH, so that nothing raw reaches a terminal.
-std::string EscapeForMessage(std::string_view s) {
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 1 && c >= 0x20 && c != 0x7f) {
-      out.push_back(static_cast<char>(c));
-    } else if (len > 1 && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
-      out.append(s.data() + i, len);
-      i += len;
-      continue;
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-    }
-    ++i;
-  }
-  return out;
-}
 
 // A problem found in a chunk, resolved to line numbers only when it is reported.
 struct ChunkProblem {
@@ -582,7 +561,7 @@ std::string CsvReader::Impl::CannotConvert(int col) const {
 
 std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
   std::string w = fmt::format("{}:{}", name_, LineAt(pos));
-  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, names_[static_cast<size_t>(col)]);
+  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, EscapeForMessage(names_[static_cast<size_t>(col)]));
   return w;
 }
 
@@ -787,6 +766,46 @@ Status CsvReader::Impl::Init() {
     }
   } else {
     for (int c = 0; c < ncols_; ++c) names_.push_back(DefaultName(c));
+  }
+
+  // Names become Parquet metadata, which must be valid UTF-8: an invalid name fails as an
+  // invalid value does, or is repaired as values are (--replace-invalid-utf8).
+  bool repaired = false;
+  for (size_t c = 0; c < names_.size(); ++c) {
+    if (IsValidUtf8(names_[c])) continue;
+    if (opts_.replace_invalid_utf8) {
+      names_[c] = RepairUtf8(names_[c]);
+      repaired = true;
+      continue;
+    }
+    Problem p;
+    p.kind = ProblemKind::kInvalidUtf8;
+    p.file = name_;
+    p.column = static_cast<int>(c);
+    p.reason = "invalid UTF-8";
+    p.value = names_[c];
+    std::string where = fmt::format("{}: column {} name", name_, c + 1);
+    if (header && joined.empty() && opts_.column_names.empty()) {
+      const uint32_t at = static_cast<uint32_t>(start_) + padded(rows[0])[c].start;
+      p.line = LineAt(at);
+      p.byte = offset_before_ + (at - start_);
+      where = fmt::format("{}:{}:{}: header", name_, p.line, c + 1);
+      std::string msg = fmt::format("{}: invalid UTF-8, got \"{}\" (byte {}); the file may be in another encoding", where,
+                                    EscapeForMessage(names_[c]), p.byte);
+      return Fail(std::move(p), std::move(msg));
+    }
+    std::string msg = fmt::format("{}: invalid UTF-8, got \"{}\"; the file may be in another encoding", where,
+                                  EscapeForMessage(names_[c]));
+    return Fail(std::move(p), std::move(msg));
+  }
+  if (repaired) {
+    // Two names may have become one.
+    std::set<std::string> used;
+    for (std::string& name : names_) {
+      std::string unique = name;
+      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
+      name = unique;
+    }
   }
 
   // Types: explicit ones, then inference over the sample rows (the header excluded).
@@ -1448,9 +1467,7 @@ Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   problem.type_inferred = p.col >= 0 && inferred_[static_cast<size_t>(p.col)];
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
-    std::string shown = EscapeForMessage(std::string_view(p.value).substr(0, 80));
-    if (p.value.size() > 80) shown += "...";
-    msg += fmt::format(", got \"{}\"", shown);
+    msg += fmt::format(", got \"{}\"", EscapeForMessage(p.value));
   }
   msg += fmt::format(" (byte {})", problem.byte);
   // The diagnosis only: what to change is the caller's to say in its own terms (the CLI names

@@ -26,16 +26,26 @@ void CsvWriter::AppendField(std::string_view v, std::string* line) const {
   line->push_back('"');
 }
 
-Status CsvWriter::Write(const RecordBatch& batch) {
-  std::string text;
+void CsvWriter::AppendHeader(const Schema& schema, std::string* text) {
   if (!header_done_ && opts_.header) {
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      if (c) text.push_back(opts_.delimiter);
-      AppendField(batch.schema()->field(c).name, &text);
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      if (c) text->push_back(opts_.delimiter);
+      AppendField(schema.field(c).name, text);
     }
-    text.push_back('\n');
+    text->push_back('\n');
   }
   header_done_ = true;
+}
+
+Status CsvWriter::Finish(const Schema& schema) {
+  std::string text;
+  AppendHeader(schema, &text);
+  return text.empty() ? Status::OK() : out_->Write(text);
+}
+
+Status CsvWriter::Write(const RecordBatch& batch) {
+  std::string text;
+  AppendHeader(*batch.schema(), &text);
   std::string value;
   for (int64_t r = 0; r < batch.num_rows(); ++r) {
     for (int c = 0; c < batch.num_columns(); ++c) {

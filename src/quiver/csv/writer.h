@@ -19,10 +19,14 @@ class CsvWriter {
  public:
   CsvWriter(io::OutputStream* out, CsvWriteOptions options = {}) : out_(out), opts_(std::move(options)) {}
   Status Write(const RecordBatch& batch);
+  // Ends the output: the header line of `schema` when no batch was written, so that a table
+  // without rows keeps its column names (as DuckDB writes it).
+  Status Finish(const Schema& schema);
   int64_t rows_written() const { return rows_; }
 
  private:
   void AppendField(std::string_view v, std::string* line) const;
+  void AppendHeader(const Schema& schema, std::string* text);
 
   io::OutputStream* out_;
   CsvWriteOptions opts_;

@@ -3,6 +3,7 @@
 #include "quiver/parquet/schema.h"
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/utf8.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +19,7 @@ namespace {
 
 constexpr int kMaxSchemaDepth = 1000;
 
-std::string Quote(std::string_view name) { return fmt::format("'{}'", name); }
+std::string Quote(std::string_view name) { return fmt::format("'{}'", EscapeForMessage(name)); }
 
 bool IsListAnnotated(const SchemaElement& e) {
   return (e.logicalType && e.logicalType->LIST) || (e.converted_type && *e.converted_type == ConvertedType::LIST);
@@ -272,8 +273,9 @@ Result<TypePtr> SchemaTree::LeafType(const SchemaNode& n) const {
       return is64 ? int64() : int32();
     }
     case Type::INT96:
-      // Legacy Impala/Spark timestamps: nanoseconds in the day plus a Julian day.
-      return timestamp(quiver::TimeUnit::kNano);
+      // Legacy Impala/Spark timestamps: nanoseconds in the day plus a Julian day, read as
+      // microseconds (as Spark and DuckDB do) so that the years Spark writes all fit.
+      return timestamp(quiver::TimeUnit::kMicro);
     case Type::FLOAT:
       return float32();
     case Type::DOUBLE:

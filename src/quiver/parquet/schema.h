@@ -59,7 +59,7 @@ class SchemaTree {
   // sorted and unique; Invalid naming the first unknown name.
   Result<std::vector<int32_t>> ResolveColumns(const std::vector<std::string>& names) const;
 
-  // quiver's columnar type for a node (legacy LIST/MAP forms, INT96 as timestamp[ns]).
+  // quiver's columnar type for a node (legacy LIST/MAP forms, INT96 as timestamp[us]).
   Result<Field> ToField(int32_t node) const;
   // One field per child of the root.
   Result<std::vector<Field>> ToFields() const;

@@ -12,8 +12,10 @@ ReadStats CsvStreamReader::stats() const {
   return ReadStats{s.rows_written, s.bytes_read, reader_->input_position(), reader_->input_size()};
 }
 
-Result<std::unique_ptr<CsvStreamWriter>> CsvStreamWriter::Open(const std::string& path, csv::CsvWriteOptions options) {
+Result<std::unique_ptr<CsvStreamWriter>> CsvStreamWriter::Open(const std::string& path, SchemaPtr schema,
+                                                                    csv::CsvWriteOptions options) {
   auto w = std::unique_ptr<CsvStreamWriter>(new CsvStreamWriter());
+  w->schema_ = std::move(schema);
   QUIVER_ASSIGN_OR_RETURN(w->out_, io::OutputTarget::Open(path));
   w->writer_ = std::make_unique<csv::CsvWriter>(w->out_->stream(), std::move(options));
   return w;

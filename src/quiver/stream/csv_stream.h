@@ -34,10 +34,13 @@ class CsvStreamReader final : public BatchReader {
 class CsvStreamWriter final : public BatchWriter {
  public:
   // "-" writes stdout; a file is written beside its target and renamed into place by Finish.
-  static Result<std::unique_ptr<CsvStreamWriter>> Open(const std::string& path, csv::CsvWriteOptions options = {});
+  // `schema` gives the header line of a table without rows.
+  static Result<std::unique_ptr<CsvStreamWriter>> Open(const std::string& path, SchemaPtr schema,
+                                                       csv::CsvWriteOptions options = {});
 
   Status Write(const std::shared_ptr<RecordBatch>& batch) override { return writer_->Write(*batch); }
   Status Finish() override {
+    QUIVER_RETURN_NOT_OK(writer_->Finish(*schema_));
     bytes_ = out_->stream()->Tell();
     return out_->Commit();
   }
@@ -51,6 +54,7 @@ class CsvStreamWriter final : public BatchWriter {
   CsvStreamWriter() = default;
   std::unique_ptr<io::OutputTarget> out_;
   int64_t bytes_ = -1;  // once finished or aborted (the stream is gone then)
+  SchemaPtr schema_;
   std::unique_ptr<csv::CsvWriter> writer_;
 };
 

@@ -32,7 +32,7 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
   }
   if (format == "csv" || format == "tsv") {
     if (format == "tsv") options.csv.delimiter = '\t';
-    QUIVER_ASSIGN_OR_RETURN(auto w, CsvStreamWriter::Open(path, std::move(options.csv)));
+    QUIVER_ASSIGN_OR_RETURN(auto w, CsvStreamWriter::Open(path, schema, std::move(options.csv)));
     return std::unique_ptr<BatchWriter>(std::move(w));
   }
   if (format == "jsonl") {

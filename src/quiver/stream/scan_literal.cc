@@ -5,13 +5,15 @@
 #include <cctype>
 #include <charconv>
 
+#include "quiver/core/utf8.h"
 #include "quiver/csv/value_parse.h"
 
 namespace quiver::stream {
 
 Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& text, const std::string& column) {
   auto bad = [&](std::string_view what) {
-    return Status::Invalid(fmt::format("'{}' is not {} (column '{}' is {})", text, what, column, type.ToString()));
+    return Status::Invalid(fmt::format("'{}' is not {} (column '{}' is {})", EscapeForMessage(text), what,
+                                       EscapeForMessage(column), type.ToString()));
   };
   switch (type.id()) {
     case TypeId::kBool: {

@@ -111,6 +111,36 @@ TEST(FlatColumnReader, AllNullPageThenValues) {
   EXPECT_EQ(ArrayToString(*a), "[null, null, null, 5]");
 }
 
+// One INT96 value: nanoseconds in the day, then the Julian day (2440588 = 1970-01-01).
+std::string Int96(int64_t nanos, int32_t julian) {
+  return std::string(reinterpret_cast<const char*>(&nanos), 8) + std::string(reinterpret_cast<const char*>(&julian), 4);
+}
+
+TEST(FlatColumnReader, Int96AsMicrosecondsBeyondTheNanosecondRange) {
+  // 9999-12-31 03:00 is Julian day 5373484; +290000-12-30 23:00 is day 107641749. As nanoseconds
+  // since 1970 both overflow 64 bits (which printed 1816-03-29 before). Spark writes the second
+  // as its int64 Julian microseconds, wrapped: day -105862232, -32509551616000 ns
+  // (int96_from_spark.parquet), read as Spark and DuckDB read it.
+  std::string chunk;
+  AddPage(&chunk, DataV1(4, Encoding::PLAIN),
+          Int96(3ll * 3600 * 1000000000 + 123456789, 5373484) + Int96(23ll * 3600 * 1000000000, 107641749) +
+              Int96(-32509551616000, -105862232) + Int96(1, 2440587));
+  auto a = Read(Column(Type::INT96, 0), timestamp(quiver::TimeUnit::kMicro), chunk, 4);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(ArrayToString(*a),
+            "[9999-12-31 03:00:00.123456, 290000-12-30 23:00:00, 290000-12-30 23:00:00, 1969-12-31 00:00:00]");
+}
+
+TEST(FlatColumnReader, Int96OutsideTheMicrosecondRangeIsAnError) {
+  std::string chunk;
+  // Day 2^31-1 is about 5.8 million years from now; day -2^31 as far back.
+  AddPage(&chunk, DataV1(3, Encoding::PLAIN), Int96(0, 2440588) + Int96(5, 2147483647) + Int96(0, INT32_MIN));
+  auto a = Read(Column(Type::INT96, 0), timestamp(quiver::TimeUnit::kMicro), chunk, 3);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().message(),
+            "INT96 value 1 (Julian day 2147483647, 5 ns in the day) is outside the range of timestamp[us]");
+}
+
 std::string DictPage(std::string* chunk, const std::vector<std::string>& entries) {
   PageHeader h;
   h.type = PageType::DICTIONARY_PAGE;

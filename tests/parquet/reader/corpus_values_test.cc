@@ -427,10 +427,7 @@ Outcome CheckFile(const fs::path& file, const Oracle& oracle, bool verify_crc) {
 }
 
 // Files whose oracle quiver cannot match, with the reason.
-const std::map<std::string, std::string> kKnownDifferences = {
-    // Rows 2 and 5 lie outside the int64-nanosecond range of timestamp[ns].
-    {"data/int96_from_spark.parquet", "INT96 beyond timestamp[ns]"},
-};
+const std::map<std::string, std::string> kKnownDifferences = {};
 // bad_data reproducers DuckDB reads leniently; expected/README.md allows rejecting them, and
 // quiver does, with Corrupt naming the level problem.
 const std::set<std::string> kRejected = {

@@ -16,6 +16,7 @@
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
+#include "testing/keep_parquet.h"
 
 namespace quiver::parquet {
 namespace {
@@ -59,6 +60,7 @@ std::shared_ptr<Buffer> WriteFile(std::shared_ptr<RecordBatch>* batch_out) {
   EXPECT_TRUE((*w)->Close().ok());
   auto bytes = out.Finish();
   EXPECT_TRUE(bytes.ok());
+  quiver::testing::KeepParquet((*bytes)->view());
   return *bytes;
 }
 

@@ -11,6 +11,7 @@
 #include "quiver/columnar/builder.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/utf8.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
 #include "quiver/parquet/footer.h"
@@ -933,6 +934,116 @@ TEST(ParquetFileWriter, IncompressibleColumnsSkipTheCodecAndRetryEveryEighthChun
       return m.codec == static_cast<CompressionCodec>(codec) ? 'C' : '?';
     });
     EXPECT_EQ(codecs, (std::vector<std::string>{"CUUUUUUUCUU", "CCCCCCCCCCC"})) << compress::CodecName(codec);
+  }
+}
+
+}  // namespace
+}  // namespace quiver::parquet
+
+namespace quiver::parquet {
+namespace {
+
+// A one-column table of strings.
+std::shared_ptr<RecordBatch> Strings(const std::string& name, const std::vector<std::string>& values,
+                                     TypePtr type = utf8()) {
+  BinaryBuilder b(type);
+  for (const auto& v : values) EXPECT_TRUE(b.Append(v).ok());
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field(name, type)});
+  return std::make_shared<RecordBatch>(schema, static_cast<int64_t>(values.size()), std::vector<Array>{*b.Finish()});
+}
+
+// Every string of a Parquet footer is UTF-8, or DuckDB refuses the file ("Invalid unicode"):
+// the writer refuses names, key-value metadata and STRING values that are not, whoever built
+// the schema, before the file is finished.
+TEST(ParquetFileWriter, RefusesTextThatIsNotUtf8) {
+  io::BufferOutputStream out;
+  auto batch = Strings("Qu\xe9stion", {"a"});
+  auto w = ParquetFileWriter::Open(&out, batch->schema(), {});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(), "column name \"Qu\\xe9stion\" is not valid UTF-8 (Parquet names are UTF-8 text)");
+  auto nested = std::make_shared<const Schema>(
+      std::vector<Field>{field("s", struct_({field("ok", int64()), field("bad\xff", list(utf8()))}))});
+  w = ParquetFileWriter::Open(&out, nested, {});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(), "column name \"s.bad\\xff\" is not valid UTF-8 (Parquet names are UTF-8 text)");
+  ParquetWriterOptions kv;
+  kv.key_value_metadata = {{"origin", "caf\xe9"}};
+  w = ParquetFileWriter::Open(&out, Strings("s", {"a"})->schema(), kv);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(), "key-value metadata value of \"origin\" is not valid UTF-8: \"caf\\xe9\"");
+  kv.key_value_metadata = {{"\xc3", "x"}};
+  w = ParquetFileWriter::Open(&out, Strings("s", {"a"})->schema(), kv);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(), "key-value metadata key \"\\xc3\" is not valid UTF-8");
+
+  // STRING values, PLAIN or through the dictionary; also a value cut inside a character whose
+  // other half starts the next value (the bytes together are valid UTF-8).
+  for (bool dictionary : {true, false}) {
+    ParquetWriterOptions o;
+    o.dictionary = dictionary;
+    auto bad = WriteParquetBytes(Strings("s", {"fine", "also fine", "caf\xe9", "x"})->schema(),
+                                 {Strings("s", {"fine", "also fine", "caf\xe9", "x"})}, o);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.status().message(),
+              "row group 0, column 's': a string value is not valid UTF-8: \"caf\\xe9\" (Parquet STRING holds UTF-8; "
+              "store other bytes as binary)");
+    bad = WriteParquetBytes(Strings("s", {"caf\xc3", "\xa9"})->schema(), {Strings("s", {"caf\xc3", "\xa9"})}, o);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.status().message(),
+              "row group 0, column 's': a string value is not valid UTF-8: \"caf\\xc3\" (Parquet STRING holds UTF-8; "
+              "store other bytes as binary)");
+  }
+  // The same bytes as binary are fine.
+  auto fine = WriteParquetBytes(Strings("b", {"caf\xe9"}, binary())->schema(), {Strings("b", {"caf\xe9"}, binary())}, {});
+  EXPECT_TRUE(fine.ok()) << fine.status().ToString();
+}
+
+// Timestamps in seconds are written as milliseconds: one that does not fit is an error naming
+// it, never a wrapped instant.
+TEST(ParquetFileWriter, SecondsThatOverflowMillisecondsAreAnError) {
+  NumericBuilder<int64_t> b(timestamp(quiver::TimeUnit::kSecond));
+  for (int64_t v : {int64_t{0}, int64_t{-1}, INT64_MAX / 100, int64_t{5}}) ASSERT_TRUE(b.Append(v).ok());
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("t", timestamp(quiver::TimeUnit::kSecond))});
+  auto batch = std::make_shared<RecordBatch>(schema, 4, std::vector<Array>{*b.Finish()});
+  auto bytes = WriteParquetBytes(schema, {batch}, {});
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_EQ(bytes.status().message(),
+            "row group 0, column 't': 92233720368547758 seconds do not fit in 64-bit milliseconds (Parquet has no "
+            "seconds unit)");
+}
+
+// Truncated bounds of STRING columns end on a character boundary, in the footer, the page
+// headers and the column index, so they stay UTF-8.
+TEST(ParquetFileWriter, TruncatedStringStatisticsStayUtf8) {
+  // The minimum "aaa😀😀..." and the maximum "z😀😀..." both have a 4-byte character across
+  // byte 64 (the default truncation length).
+  std::vector<std::string> values;
+  for (int i = 0; i < 200; ++i) {
+    std::string v = i % 4 == 3 ? "z" : std::string(static_cast<size_t>(i % 4 + 1), 'a');
+    for (int k = 0; k < 20; ++k) v += "\xF0\x9F\x98\x80";
+    values.push_back(v);
+  }
+  auto batch = Strings("s", values);
+  for (bool dictionary : {true, false}) {
+    ParquetWriterOptions o;
+    o.dictionary = dictionary;
+    o.page_size = 1024;
+    auto bytes = WriteParquetBytes(batch->schema(), {batch}, o);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto r = ParquetFileReader::Open(io::MemorySource(*bytes));
+    ASSERT_TRUE(r.ok());
+    const auto& st = *(*r)->metadata().row_groups[0].columns[0].meta_data->statistics;
+    ASSERT_TRUE(st.min_value && st.max_value);
+    EXPECT_FALSE(*st.is_min_value_exact);
+    EXPECT_LE((*st.min_value).size(), 64u);
+    std::string smiles;
+    for (int k = 0; k < 14; ++k) smiles += "\xF0\x9F\x98\x80";
+    // Cut back to the last whole character; the maximum's last one incremented (U+1F601).
+    EXPECT_EQ(*st.min_value, "aaa" + smiles + "\xF0\x9F\x98\x80");
+    EXPECT_EQ(*st.max_value, "z" + smiles + "\xF0\x9F\x98\x81");
+    EXPECT_TRUE(IsValidUtf8(*st.min_value)) << EscapeForMessage(std::string(*st.min_value));
+    EXPECT_TRUE(IsValidUtf8(*st.max_value)) << EscapeForMessage(std::string(*st.max_value));
+    EXPECT_FALSE(*st.is_max_value_exact);
   }
 }
 

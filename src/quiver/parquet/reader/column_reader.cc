@@ -684,15 +684,29 @@ Result<Array> Assemble(FlatDecoder& d, const ColumnDescriptor& col, const TypePt
   } else if (pt == Type::INT96) {
     if (id != TypeId::kTimestamp) return mismatch();
     QUIVER_ASSIGN_OR_RETURN(uint8_t* out, converted());
-    // Nanoseconds of the day, then the Julian day; 2440588 is 1970-01-01. Wraps like the
-    // writers' int64 arithmetic for instants outside the int64-nanosecond range.
+    // Nanoseconds of the day, then the Julian day; 2440588 is 1970-01-01. Read as microseconds
+    // (as Spark and DuckDB do): nanoseconds since 1970 overflow 64 bits past 2262, and Spark
+    // writes instants up to year 294,000. Spark stores its int64 microseconds plus the epoch's
+    // Julian offset, which wraps for the last 2.1e17 microseconds of the range (years past
+    // about 287,000: a negative day and nanoseconds); that sum, when it fits 64 bits, has one
+    // int64 reading, taken as Spark and DuckDB take it. Anything else past int64 microseconds
+    // is an error, never a wrap.
+    constexpr __int128 kEpochMicros = __int128{2440588} * 86400000000;
     for (int64_t i = 0; i < n; ++i) {
-      uint64_t nanos;
+      int64_t nanos;
       int32_t julian;
       std::memcpy(&nanos, in + i * 12, 8);
       std::memcpy(&julian, in + i * 12 + 8, 4);
-      const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(julian) - 2440588) * 86400000000000ull + nanos;
-      std::memcpy(out + i * 8, &v, 8);
+      const __int128 julian_micros = __int128{julian} * 86400000000 + nanos / 1000;
+      __int128 v = julian_micros - kEpochMicros;
+      if (v < INT64_MIN && julian_micros >= INT64_MIN) v += __int128{1} << 64;  // Spark's wrapped sum
+      if (v < INT64_MIN || v > INT64_MAX) {
+        return Status::Corrupt(fmt::format(
+            "INT96 value {} (Julian day {}, {} ns in the day) is outside the range of timestamp[us]", i, julian,
+            nanos));
+      }
+      const int64_t out_value = static_cast<int64_t>(v);
+      std::memcpy(out + i * 8, &out_value, 8);
     }
   } else if (d.width() == out_width) {
     if (pt == Type::BOOLEAN || pt == Type::BYTE_ARRAY) return mismatch();

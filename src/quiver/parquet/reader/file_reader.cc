@@ -11,6 +11,7 @@
 
 #include "quiver/columnar/concatenate.h"
 #include "quiver/compress/codec.h"
+#include "quiver/core/utf8.h"
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/reader/column_reader.h"
 #include "quiver/parquet/reader/nested.h"
@@ -378,7 +379,8 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       if (st == nullptr || !st->null_count || *st->null_count != 0) po.output_pool = nullptr;
     }
     auto ctx = [&](Status st) {
-      return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g, col.dotted_path()));
+      return std::move(st).WithContext(
+          fmt::format("{}: row group {}, column '{}'", path_, g, EscapeForMessage(col.dotted_path())));
     };
     compress::Codec codec;
     int64_t num_values = 0;
@@ -490,7 +492,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       const int32_t node = tree_.root().children[static_cast<size_t>(chosen[k])];
       auto ctx = [&](Status st) {
         return std::move(st).WithContext(
-            fmt::format("{}: row group {}, column '{}'", path_, row_groups[gi], fields[k].name));
+            fmt::format("{}: row group {}, column '{}'", path_, row_groups[gi], EscapeForMessage(fields[k].name)));
       };
       auto a = reader::AssembleNested(tree_, node, fields[k].type, o.leaves, options_.pool);
       if (!a.ok()) return ctx(a.status());
@@ -583,7 +585,7 @@ Result<RowSelection> ParquetFileReader::PageRowsMayMatch(const BoundPredicate& p
   if (!p.type_order || !chunk.column_index_offset || !chunk.column_index_length) return RowSelection::All();
   auto ctx = [&](Status st) {
     return std::move(st).WithContext(fmt::format("{}: row group {}, column '{}'", path_, g,
-                                                 tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path()));
+                                                 EscapeForMessage(tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path())));
   };
   Arena arena(options_.pool);
   auto oi = ReadOffsetIndex(chunk, &arena);
@@ -679,7 +681,8 @@ Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) co
   auto filter = ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
   if (!filter.ok()) {
     return std::move(filter).status().WithContext(fmt::format(
-        "{}: row group {}, column '{}'", path_, g, tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path()));
+        "{}: row group {}, column '{}'", path_, g,
+        EscapeForMessage(tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path())));
   }
   if (!*filter) return true;
   return (*filter)->MightContain(plain);

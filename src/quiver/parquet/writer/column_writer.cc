@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "quiver/core/bit_util.h"
+#include "quiver/core/utf8.h"
 #include "quiver/parquet/encoding/byte_stream_split.h"
 #include "quiver/parquet/encoding/delta_binary_packed.h"
 #include "quiver/parquet/encoding/delta_byte_array.h"
@@ -445,13 +446,18 @@ class ChunkWriter {
   template <typename Out, typename In>
   Result<int64_t> DenseSecondsToMillis(const ArrayData& a, int64_t r, int64_t n) {
     bool overflow = false;
+    In first_bad = 0;
     QUIVER_ASSIGN_OR_RETURN(int64_t k, (Dense<Out, In>(a, r, n, [&](In x) {
                               Out y;
-                              if (__builtin_mul_overflow(static_cast<Out>(x), Out{1000}, &y)) overflow = true;
+                              if (__builtin_mul_overflow(static_cast<Out>(x), Out{1000}, &y) && !overflow) {
+                                overflow = true;
+                                first_bad = x;
+                              }
                               return y;
                             })));
     if (overflow) {
-      return Status::Invalid(fmt::format("column '{}': a value in seconds does not fit in milliseconds", field_.name));
+      return Status::Invalid(fmt::format("{} seconds do not fit in 64-bit milliseconds (Parquet has no seconds unit)",
+                                         first_bad));
     }
     return k;
   }
@@ -668,6 +674,7 @@ class ChunkWriter {
       const int32_t* offsets = a.values<int32_t>(1) + r;
       const uint8_t* data = a.buffers[2]->data();
       page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
+      if (utf8_) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, a.offset + r));
       if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, a.offset + r);
       ByteBounds bounds;
       for (int64_t i = 0; i < n; ++i) {
@@ -734,6 +741,32 @@ class ChunkWriter {
       default: return Status::NotImplemented("unexpected physical type");
     }
     return plain_.Append(d, k * width_);
+  }
+
+  // STRING values must be UTF-8 (other engines refuse the file otherwise). The slice's bytes
+  // are validated at once; since valid UTF-8 never starts with a continuation byte, values that
+  // do not either end on character boundaries, so each value is valid. Only a failure looks at
+  // values one by one, to name the first bad one (the bytes of null slots do not count).
+  Status CheckUtf8(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity, int64_t bit) {
+    const char* text = reinterpret_cast<const char*>(data);
+    bool ok = IsValidUtf8(std::string_view(text + offsets[0], static_cast<size_t>(offsets[n] - offsets[0])));
+    if (ok) {
+      uint8_t continuation = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        continuation |= static_cast<uint8_t>(offsets[i + 1] > offsets[i] && (data[offsets[i]] & 0xC0) == 0x80);
+      }
+      if (continuation == 0) return Status::OK();
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (validity != nullptr && !bit_util::GetBit(validity, bit + i)) continue;
+      const std::string_view value(text + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      if (!IsValidUtf8(value)) {
+        return Status::Invalid(fmt::format(
+            "a string value is not valid UTF-8: \"{}\" (Parquet STRING holds UTF-8; store other bytes as binary)",
+            EscapeForMessage(value)));
+      }
+    }
+    return Status::OK();
   }
 
   // Strings through the dictionary: the page's bounds come from the entries its indices name,

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "quiver/core/arena.h"
+#include "quiver/core/utf8.h"
 #include "quiver/parquet/footer.h"
 
 namespace quiver::parquet {
@@ -116,6 +117,41 @@ Status AppendSchema(const Field& f, FieldRepetitionType repetition, Arena* arena
   }
 }
 
+// Every string of the footer must be UTF-8, or other engines refuse the file (DuckDB:
+// "Invalid unicode"): names at every depth, and key-value metadata. Checked before a byte is
+// written, whoever built the schema.
+Status CheckNameText(const Field& f, std::string* path) {
+  const size_t before = path->size();
+  if (!path->empty()) path->push_back('.');
+  *path += f.name;
+  if (!IsValidUtf8(f.name)) {
+    return Status::Invalid(fmt::format("column name \"{}\" is not valid UTF-8 (Parquet names are UTF-8 text)",
+                                       EscapeForMessage(*path)));
+  }
+  for (int i = 0; i < f.type->num_fields(); ++i) QUIVER_RETURN_NOT_OK(CheckNameText(f.type->field(i), path));
+  path->resize(before);
+  return Status::OK();
+}
+
+Status CheckMetadataText(const Schema& schema, const KeyValueMetadata& extra) {
+  for (const Field& f : schema.fields()) {
+    std::string path;
+    QUIVER_RETURN_NOT_OK(CheckNameText(f, &path));
+  }
+  for (const KeyValueMetadata* kv : {&schema.metadata(), &extra}) {
+    for (const auto& [key, value] : *kv) {
+      if (!IsValidUtf8(key)) {
+        return Status::Invalid(fmt::format("key-value metadata key \"{}\" is not valid UTF-8", EscapeForMessage(key)));
+      }
+      if (!IsValidUtf8(value)) {
+        return Status::Invalid(fmt::format("key-value metadata value of \"{}\" is not valid UTF-8: \"{}\"",
+                                           EscapeForMessage(key), EscapeForMessage(value)));
+      }
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStream* out, SchemaPtr schema,
@@ -130,6 +166,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     // The Hadoop-framed LZ4 is deprecated and read inconsistently; LZ4_RAW replaces it.
     return Status::NotImplemented(fmt::format("writing {} pages", compress::CodecName(options.codec)));
   }
+  QUIVER_RETURN_NOT_OK(CheckMetadataText(*schema, options.key_value_metadata));
   std::unique_ptr<ParquetFileWriter> w(new ParquetFileWriter());
   for (int i = 0; i < schema->num_fields(); ++i) {
     const Field& f = schema->field(i);
