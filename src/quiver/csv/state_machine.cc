@@ -14,6 +14,8 @@ enum State : uint8_t {
 };
 }  // namespace
 
+bool InsideQuotes(const MachineState& state) { return state.state == kQuoted || state.state == kQuotedEscape; }
+
 const char* MachineErrorText(MachineError e) {
   switch (e) {
     case MachineError::kNone: return "";
@@ -82,8 +84,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           *o++ = static_cast<uint32_t>(i);
           s = kFieldStart;
           row_start = false;
-        } else if (quote != 0 && b == quote && !cfg.lenient) {
-          return fail(MachineError::kQuoteInUnquotedField, i);
+        } else if (quote != 0 && b == quote) {
+          if (!cfg.lenient) return fail(MachineError::kQuoteInUnquotedField, i);
+          ++r.stray_quotes;
         }
         break;
       case kQuoted:
@@ -104,6 +107,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         } else if (b == ' ' || b == '\t') {
         } else if (cfg.lenient) {
           s = kUnquoted;
+          ++r.stray_quotes;
         } else {
           return fail(MachineError::kTextAfterClosingQuote, i);
         }
@@ -119,6 +123,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           s = kAfterQuote;
         } else if (cfg.lenient) {
           s = kUnquoted;  // "a"b is read as the text "a"b
+          ++r.stray_quotes;
         } else {
           return fail(MachineError::kTextAfterClosingQuote, i);
         }

@@ -27,12 +27,15 @@ const char* MachineErrorText(MachineError e);
 struct MachineState {
   uint8_t state = 0;  // internal
 };
+// Whether the bytes split so far end inside a quoted field.
+bool InsideQuotes(const MachineState& state);
 
 struct MachineResult {
   size_t count = 0;
   int64_t line_breaks = 0;
   MachineError error = MachineError::kNone;
   size_t error_pos = 0;  // byte of the offending character
+  int64_t stray_quotes = 0;  // lenient: quotes read as text (inside an unquoted field, or text after a closing quote)
 };
 
 // Same output format as SplitKernel. Comment lines come out as one row whose first byte is
