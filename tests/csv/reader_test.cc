@@ -217,6 +217,37 @@ TEST(CsvReader, NullOnErrorCounts) {
   EXPECT_EQ(st.cells_nulled, 1);
 }
 
+// A row with too few or too many fields: --on-error null keeps it (missing cells null, extra
+// fields dropped), skip drops it, fail stops; with --lenient the same, except that fail (the
+// default) keeps it as null does.
+TEST(CsvReader, OnErrorDecidesRowsOfTheWrongWidth) {
+  const std::string text = "a,b\n1,x\n2\nzz,y\n3,w,extra\n4,v\n";
+  for (bool lenient : {false, true}) {
+    CsvOptions o;
+    o.lenient = lenient;
+    o.column_types = {{"a", int64()}};
+    o.on_error = OnError::kNull;
+    CsvReadStats st;
+    auto b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), "1|x\n2|null\nnull|y\n3|w\n4|v\n") << lenient;
+    EXPECT_EQ(st.rows_repaired, 2);
+    EXPECT_EQ(st.fields_dropped, 1);
+    EXPECT_EQ(st.cells_nulled, 1);
+    EXPECT_EQ(st.rows_rejected, 0);
+    o.on_error = OnError::kSkip;
+    b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), "1|x\n4|v\n") << lenient;
+    EXPECT_EQ(st.rows_repaired, 0);
+    EXPECT_EQ(st.rows_rejected, 3);
+    o.on_error = OnError::kFail;
+    b = Read(text, o, &st);
+    EXPECT_EQ(b.status().message(), lenient ? "t.csv:4:1 'a': cannot convert to int64, got \"zz\" (byte 10)"
+                                            : "t.csv:3: expected 2 fields, got 1 (byte 8)");
+  }
+}
+
 TEST(CsvReader, LenientRepairsMessyFiles) {
   CsvOptions o;
   o.lenient = true;
