@@ -56,12 +56,14 @@ struct RowShape {
   std::string_view first;  // the first field's text, unquoted when quoted
 };
 
+// Words (a space) that read as no number, date, time or timestamp.
 bool FreeText(std::string_view t) {
   if (t.find(' ') == std::string_view::npos) return false;
   double d;
   int32_t day;
+  int64_t nanos;
   ParsedTimestamp ts;
-  return !ParseFloat64(t, &d) && !ParseDate(t, &day) && !ParseTimestamp(t, &ts);
+  return !ParseFloat64(t, &d) && !ParseDate(t, &day) && !ParseTimestamp(t, &ts) && !ParseTimeOfDayNanos(t, &nanos);
 }
 
 // The first quote that closes a quoted field opened before `from` (doubled quotes and escaped
@@ -161,13 +163,15 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   }
   // The preamble: the leading rows that are not the table's. A row with fewer fields than the
   // table is one; so is a row with more fields unless only empty cells follow its first
-  // `mode` (a trailing delimiter: a polluted header or data row), and a row with the table's
-  // field count whose only non-empty cell is the first, holding free text (a title padded
-  // with delimiters). A row that splits into the table's fields otherwise starts the table.
+  // `mode` (a trailing delimiter: a polluted header or data row), and a row of three or more
+  // fields, the table's count, whose only non-empty cell is the first, holding words (a space)
+  // that read as no number, date or time (a title padded with delimiters; a single word could
+  // as well be a sparse data row). Any other row that splits into the table's fields starts
+  // the table.
   auto table_row = [&](const RowShape& row) {
     if (row.fields < mode) return false;
     if (row.fields > mode) return row.last_nonempty < mode;
-    return !(mode >= 2 && row.nonempty == 1 && !row.first.empty() && FreeText(row.first));
+    return !(mode >= 3 && row.nonempty == 1 && FreeText(row.first));
   };
   size_t first = 0;
   while (first < rows.size() && !table_row(rows[first])) ++first;
