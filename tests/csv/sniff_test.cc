@@ -3,6 +3,9 @@
 // the table, header rows with empty cells.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <random>
 #include <string>
 
 #include "testing/csv_read.h"
@@ -125,6 +128,59 @@ TEST(CsvSniff, HeaderWithEmptyCells) {
   b = Read("ann,,\nbob,x,y\ncy,z,w\n", {}, nullptr, &d);
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_FALSE(d.header);
+}
+
+// Generated tables with quoted fields over several lines at random rows (some of one delimiter
+// per line, which also split into the table's fields without quotes), of a few rows up to past
+// the 256 KiB the sniffer samples, with a long such field across that cut: read back equal,
+// everything detected, at one and two threads and with small blocks.
+TEST(CsvSniff, RandomTablesWithQuotedFieldsOverLines) {
+  std::mt19937_64 rng(19);
+  const std::vector<std::string> texts = {"alpha", "beta gamma", "two\nlines", "a\nb, c", "say \"hi\"", "x, y",
+                                          "start\nline, more\nline, more", "tab\there", "\xC3\xA9t\xC3\xA9"};
+  // Two columns, text that only rarely spans lines and then with one delimiter per line:
+  // the one quoted field in a while is all that tells the quote.
+  const std::vector<std::string> sparse = {"alpha", "beta gamma", "first\nsecond, part", "start\nline, more\nline, more"};
+  for (int round = 0; round < 12; ++round) {
+    const bool big = round % 2 == 1;
+    const bool two = round >= 4;
+    const int64_t rows = big ? (two ? 19500 : 9000) + static_cast<int64_t>(rng() % 2000) : 2 + static_cast<int64_t>(rng() % 400);
+    std::string csv = two ? "id,text\n" : "id,text,n,day\n", expected;
+    bool long_field_placed = false;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::string v = two ? sparse[rng() % 60 == 0 ? 2 + rng() % 2 : rng() % 2] : texts[rng() % texts.size()];
+      if (big && !long_field_placed && csv.size() > (256 << 10) - 2000) {
+        v = "long";
+        for (int i = 0; i < 300; ++i) v += "\nline " + std::to_string(i) + ", more";
+        long_field_placed = true;
+      }
+      std::string field = v;
+      if (v.find_first_of(",\"\n") != std::string::npos) {
+        field = "\"";
+        for (char c : v) field += c == '"' ? std::string("\"\"") : std::string(1, c);
+        field += "\"";
+      }
+      const double n = static_cast<double>(static_cast<int64_t>(rng() % 100000)) / 4.0;
+      const std::string day = fmt::format("2024-{:02}-{:02}", 1 + rng() % 12, 1 + rng() % 28);
+      csv += two ? fmt::format("{},{}\n", r, field) : fmt::format("{},{},{},{}\n", r, field, n, day);
+      expected += two ? fmt::format("{}|{}\n", r, v) : fmt::format("{}|{}|{}|{}\n", r, v, n, day);
+    }
+    ASSERT_EQ(long_field_placed, big) << round;
+    for (int threads : {1, 2}) {
+      for (int64_t block : {int64_t{4} << 20, int64_t{65536}}) {
+        CsvOptions o;
+        o.threads = threads;
+        o.block_size = block;
+        Dialect d;
+        auto b = Read(csv, o, nullptr, &d);
+        ASSERT_TRUE(b.ok()) << "round " << round << ": " << b.status().ToString();
+        EXPECT_EQ(d.quote, '"') << round;
+        EXPECT_EQ(Types(**b), two ? "id:int64 text:string " : "id:int64 text:string n:double day:date32 ") << round;
+        EXPECT_TRUE(testing::SameText(Rows(**b), expected)) << "round " << round << " rows " << rows << " threads " << threads
+                                                            << " block " << block;
+      }
+    }
+  }
 }
 
 }  // namespace
