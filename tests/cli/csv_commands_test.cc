@@ -38,6 +38,23 @@ TEST_F(CsvCommands, SniffShowsAJoinedHeader) {
             "columns: 3\n  id: int64\n  unit price: double\n  qty: int64\n");
 }
 
+// A date column that is not ISO shows the format it is read by; --types names one.
+TEST_F(CsvCommands, SniffShowsADateFormat) {
+  std::ofstream(path_) << "id,when,stamp\n1,24/08/2008,2015/01/01 01:00:00\n2,1/2/2008,2015/01/02 13:00:00\n";
+  auto r = RunCli("sniff " + path_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "delimiter: ,\nquote: \"\nescape: doubled quote\nheader: true\nskip_lines: 0\ncolumns: 3\n"
+            "  id: int64\n  when: date32 (format %d/%m/%Y)\n  stamp: timestamp[us] (format %Y/%m/%d %H:%M:%S)\n");
+  std::ofstream(path_) << "id,when\n1,1/2/2008\n2,3/4/08\n";
+  r = RunCli("cat " + path_ + " --format csv --types 'when=date:%m/%d/%y' --two-digit-years-from 1950");
+  EXPECT_EQ(r.err, "quiver: " + path_ + ":2:2 'when': cannot convert to date32 with format '%m/%d/%y', got \"1/2/2008\" (byte 10)\n");
+  std::ofstream(path_) << "id,when\n1,1/2/08\n2,3/4/49\n";
+  r = RunCli("cat " + path_ + " --format csv --types 'when=date:%m/%d/%y' --two-digit-years-from 1950");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,when\n1,2008-01-02\n2,2049-03-04\n");
+}
+
 TEST_F(CsvCommands, CatFormats) {
   auto r = RunCli("cat " + path_);
   ASSERT_EQ(r.exit_code, 0) << r.err;

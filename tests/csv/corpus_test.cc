@@ -166,7 +166,7 @@ TEST(CsvCorpus, DuckdbSweep) {
   // and now stops at its first such line with an error; three other comment files read right.
   EXPECT_GE(both_ok, 415);
   EXPECT_GE(shape_match, 377);
-  EXPECT_GE(types_match, 349);
+  EXPECT_GE(types_match, 358);  // 349 before leading-zero codes stayed text and non-ISO dates got formats
 }
 
 }  // namespace

@@ -181,7 +181,9 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
   EXPECT_EQ(d.quote, '\0');
   EXPECT_EQ(Rows(**sniffed), "1|x\"y\n");
   r = Read("a,b\n1,ok\n2,bad\xff\n");
-  EXPECT_EQ(r.status().message(), "t.csv:3:2 'b': invalid UTF-8, got \"bad\xff\" (byte 11)");
+  EXPECT_EQ(r.status().message(),
+            "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding: pass "
+            "--encoding latin1 (or --replace-invalid-utf8)");
 }
 
 TEST(CsvReader, SkipWithRejectsFile) {

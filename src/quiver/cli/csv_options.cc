@@ -40,7 +40,12 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   g->add_option("--on-error", o->on_error, "fail|skip|null: what a bad row or value does");
   g->add_option("--rejects", o->rejects, "With --on-error skip: write rejected lines, line numbers and reasons here");
   g->add_flag("--lenient", o->lenient, "Repair messy files: pad short rows, drop extra fields, literal stray quotes, skip preambles, join a header spread over lines");
-  g->add_option("--types", o->types, "Column types, e.g. 'id=int64,price=decimal(12,2),ts=timestamptz'");
+  g->add_option("--types", o->types,
+                "Column types, e.g. 'id=int64,price=decimal(12,2),ts=timestamptz,d=date:%d/%m/%Y' "
+                "(formats: %Y %y %m %d %H %M %S)");
+  g->add_option("--two-digit-years-from", o->two_digit_years_from,
+                "Read two-digit years (%y) as the 100 years from this one (1930: 30..99 -> 1930..1999); "
+                "without it %y is refused and never inferred");
   g->add_option("--names", o->column_names, "Comma-separated column names (for files without a header)");
   g->add_option("--infer-rows", o->infer_rows, "Rows sampled for type inference")->capture_default_str();
   g->add_flag("--infer-all", o->infer_all, "Infer types from the whole file (reads it twice)");
@@ -86,8 +91,9 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   o.rejects_path = rejects;
   o.lenient = lenient;
   if (!types.empty()) {
-    QUIVER_ASSIGN_OR_RETURN(o.column_types, csv::ParseColumnTypes(types));
+    QUIVER_ASSIGN_OR_RETURN(o.column_types, csv::ParseColumnTypes(types, &o.column_formats));
   }
+  if (two_digit_years_from >= 0) o.two_digit_years_from = two_digit_years_from;
   if (!column_names.empty()) o.column_names = SplitList(column_names);
   o.infer_rows = infer_rows;
   o.infer_all = infer_all;

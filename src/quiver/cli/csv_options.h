@@ -14,6 +14,7 @@ struct CsvCliOptions {
   std::string delimiter, quote, escape, header, comment, encoding = "utf8", on_error = "fail", rejects, types;
   std::string null_values, column_names;
   int64_t skip = -1;
+  int two_digit_years_from = -1;  // -1: not given
   bool lenient = false, trim = false, replace_utf8 = false, infer_all = false, all_strings = false;
   int64_t infer_rows = 20480;
   int threads = 0;

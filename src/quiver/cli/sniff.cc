@@ -29,7 +29,11 @@ Status RunSniff(const SniffArgs& a) {
              d.escape == d.quote ? "doubled quote" : show(d.escape), header, d.skip_lines);
   if (d.comment != '\0') fmt::print("comment: {}\n", show(d.comment));
   fmt::print("columns: {}\n", reader->schema()->num_fields());
-  for (const auto& f : reader->schema()->fields()) fmt::print("  {}: {}\n", f.name, f.type->ToString());
+  for (int c = 0; c < reader->schema()->num_fields(); ++c) {
+    const Field& f = reader->schema()->field(c);
+    const std::string format = reader->column_format(c);
+    fmt::print("  {}: {}{}\n", f.name, f.type->ToString(), format.empty() ? "" : fmt::format(" (format {})", format));
+  }
   return Status::OK();
 }
 

@@ -26,6 +26,7 @@ FieldSyntax FieldSyntax::From(const CsvOptions& o, const Dialect& d) {
   s.true_values = o.true_values;
   s.false_values = o.false_values;
   s.replace_invalid_utf8 = o.replace_invalid_utf8;
+  s.two_digit_years_from = o.two_digit_years_from;
   return s;
 }
 
@@ -159,6 +160,20 @@ bool ParseTime32Fn(std::string_view s, const TypePtr& t, const FieldSyntax&, int
 }
 bool ParseDecimalFn(std::string_view s, const TypePtr& t, const FieldSyntax&, __int128* out) {
   return ParseDecimal(s, t->precision(), t->scale(), out);
+}
+
+// A value of a date32 (days) or timestamp (its unit) column read by the column's format.
+bool ParseFormatted(std::string_view s, const TypePtr&, const DateFormat& f, int32_t* days) { return f.ParseDays(s, days); }
+bool ParseFormatted(std::string_view s, const TypePtr& t, const DateFormat& f, int64_t* out) {
+  int64_t micros;
+  if (!f.ParseMicros(s, &micros)) return false;
+  switch (t->unit()) {
+    case TimeUnit::kSecond: *out = micros / 1000000; break;
+    case TimeUnit::kMilli: *out = micros / 1000; break;
+    case TimeUnit::kMicro: *out = micros; break;
+    case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
+  }
+  return true;
 }
 
 // Replaces each invalid UTF-8 sequence by U+FFFD.
@@ -454,6 +469,38 @@ struct ColumnConverters {
     return Status::OK();
   }
 
+  // Dates and timestamps read by the column's format (chosen once, when the column starts).
+  template <typename T>
+  static Status Formatted(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows,
+                          const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
+    QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
+    QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
+    T* out = reinterpret_cast<T*>(b.values_.mutable_data() + b.values_.size());
+    const DateFormat& format = *b.format_;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::string_view text;
+      bool quoted;
+      if (!syn.Text(data, fields[r], false, &text, &quoted)) {
+        out[r] = T{};
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+        continue;
+      }
+      if (!ParseFormatted(text, b.type_, format, &out[r])) {
+        if (!null_on_error) {
+          error->row = r;
+          error->failure = ConvertFailure::kBadValue;
+          return Status::OK();
+        }
+        out[r] = T{};
+        ++*nulled;
+        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
+      }
+    }
+    b.values_.UnsafeSetSize(b.values_.size() + rows * static_cast<int64_t>(sizeof(T)));
+    b.length_ += rows;
+    return Status::OK();
+  }
+
   static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
                      bool null_on_error, int64_t* nulled, ConvertError* error) {
     // Bits past the column's length are kept zero, so a group only sets the true ones.
@@ -590,8 +637,9 @@ struct ColumnConverters {
   }
 };
 
-Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level) {
+Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level, const DateFormat* format) {
   type_ = type;
+  format_ = format;
   wide_ = level >= SimdLevel::kAvx512;
   pool_ = pool;
   values_ = BufferBuilder(pool);
@@ -601,6 +649,20 @@ Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel leve
   validity_bits_ = length_ = nulls_ = pending_end_ = expected_ = 0;
   value_width_ = 0;
   append_ = nullptr;
+  if (format != nullptr) {
+    if (type->id() == TypeId::kDate32) {
+      append_ = &ColumnConverters::Formatted<int32_t>;
+      value_width_ = 4;
+      return Status::OK();
+    }
+    if (type->id() == TypeId::kTimestamp) {
+      append_ = &ColumnConverters::Formatted<int64_t>;
+      value_width_ = 8;
+      return Status::OK();
+    }
+    return Status::Invalid(fmt::format("a format ('{}') is for date and timestamp columns, not {}", format->pattern(),
+                                       type->ToString()));
+  }
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);
         append_ = &ColumnConverters::Fixed<typename P::type, P::parse_padded, P::batch, P::wide>;
@@ -692,11 +754,18 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
   return b.Finish();
 }
 
-bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syn) {
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syn,
+                   const DateFormat* format) {
   std::string_view text;
   bool quoted;
   const bool is_string = type->id() == TypeId::kString || type->id() == TypeId::kBinary;
   if (!syn.Text(data, f, is_string, &text, &quoted)) return true;
+  if (format != nullptr) {
+    int64_t v;
+    int32_t days;
+    return type->id() == TypeId::kDate32 ? ParseFormatted(text, type, *format, &days)
+                                         : ParseFormatted(text, type, *format, &v);
+  }
   bool converts = true;
   if (VisitFixedParser(type->id(), [&](auto parser) {
         using P = decltype(parser);

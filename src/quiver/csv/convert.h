@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "quiver/columnar/array.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/memory_pool.h"
+#include "quiver/csv/date_format.h"
 #include "quiver/csv/options.h"
 
 namespace quiver::csv {
@@ -32,6 +34,7 @@ struct FieldSyntax {
   std::vector<std::string> true_values;
   std::vector<std::string> false_values;
   bool replace_invalid_utf8 = false;
+  std::optional<int> two_digit_years_from;  // CsvOptions::two_digit_years_from
 
   static FieldSyntax From(const CsvOptions& options, const Dialect& dialect);
 
@@ -77,7 +80,10 @@ class ColumnBuilder {
   // (Re)starts an empty column of `type`; buffers of the previous column were handed over.
   // At `level` kAvx512, int64, float64 and date32 columns convert 8 rows at a time in the
   // common shapes (short integers, decimals with a point, YYYY-MM-DD), the rest one by one.
-  Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
+  // A date32 or timestamp column with a `format` reads its values by that format (which must
+  // outlive the builder), one by one.
+  Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel(),
+              const DateFormat* format = nullptr);
   // Room for about `rows` more values, so that appends do not regrow the buffers (string
   // bytes are sized at the first append, from its bytes per row).
   Status Reserve(int64_t rows);
@@ -102,6 +108,7 @@ class ColumnBuilder {
   Status FillValidity(int64_t end);     // validity bits set up to row `end`
 
   TypePtr type_;
+  const DateFormat* format_ = nullptr;
   MemoryPool* pool_ = nullptr;
   AppendFn append_ = nullptr;
   int value_width_ = 0;  // bytes per fixed-width value; 0: bits (bool) or strings
@@ -119,8 +126,10 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
-// Whether the text of one field converts to `type` (for on_error=skip pre-validation).
-bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syntax);
+// Whether the text of one field converts to `type` (read by `format` when given), for
+// on_error=skip pre-validation and for finding the first bad cell of a failed group.
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syntax,
+                   const DateFormat* format = nullptr);
 
 // Parsers for one non-null text value, shared with type inference.
 bool ParseBool(std::string_view s, const FieldSyntax& syntax, bool* out);

@@ -4,6 +4,15 @@
 
 namespace quiver::csv {
 
+namespace {
+// A number written with a leading zero ("00501", "-01", "007.5"; not "0", "-0" or "0.5"):
+// codes such as ZIP or FIPS codes, whose zeros a numeric column would drop.
+bool HasLeadingZero(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return s.size() > 1 && s[0] == '0' && IsDigit(s[1]);
+}
+}  // namespace
+
 void TypeInferrer::AddValue(int col, std::string_view text) {
   Candidates& c = cols_[static_cast<size_t>(col)];
   c.any = true;
@@ -13,6 +22,9 @@ void TypeInferrer::AddValue(int col, std::string_view text) {
   int32_t day;
   int64_t nanos;
   ParsedTimestamp ts;
+  // One value with a leading zero makes the column text (as DuckDB does): a number type
+  // would lose the zero.
+  if ((c.int64 || c.float64) && HasLeadingZero(text)) c.int64 = c.float64 = false;
   if (c.int64 && !ParseInt64(text, &i)) c.int64 = false;
   if (c.float64 && !c.int64 && !ParseFloat64(text, &d)) c.float64 = false;
   if (c.boolean && !ParseBool(text, syntax_, &b)) c.boolean = false;
@@ -22,6 +34,10 @@ void TypeInferrer::AddValue(int col, std::string_view text) {
     else c.offset |= ts.has_offset;
   }
   if (c.time && !ParseTimeOfDayNanos(text, &nanos)) c.time = false;
+  for (uint64_t m = c.formats; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (!formats_[static_cast<size_t>(i)].ParseMicros(text, &nanos)) c.formats &= ~(uint64_t{1} << i);
+  }
 }
 
 void TypeInferrer::Add(const uint8_t* data, const FieldRef* fields, int64_t rows) {
@@ -44,14 +60,23 @@ TypePtr TypeInferrer::TypeOf(int col) const {
   if (c.date) return date32();
   if (c.timestamp) return timestamp(TimeUnit::kMicro, c.offset ? "UTC" : "");
   if (c.time) return time64(TimeUnit::kMicro);
+  if (const DateFormat* f = FormatOf(col)) return f->has_time() ? timestamp(TimeUnit::kMicro) : date32();
   return utf8();
+}
+
+const DateFormat* TypeInferrer::FormatOf(int col) const {
+  const Candidates& c = cols_[static_cast<size_t>(col)];
+  if (!c.any || c.int64 || c.float64 || c.boolean || c.date || c.timestamp || c.time) return nullptr;
+  const uint64_t m = c.formats;
+  if (m == 0 || (m & (m - 1)) != 0) return nullptr;
+  return &formats_[static_cast<size_t>(__builtin_ctzll(m))];
 }
 
 bool TypeInferrer::Contradicts(int col, std::string_view text) const {
   TypePtr t = TypeOf(col);
   if (t->id() == TypeId::kString) return false;
   FieldRef f{0, static_cast<uint32_t>(text.size())};
-  return !FieldConverts(t, reinterpret_cast<const uint8_t*>(text.data()), f, syntax_);
+  return !FieldConverts(t, reinterpret_cast<const uint8_t*>(text.data()), f, syntax_, FormatOf(col));
 }
 
 }  // namespace quiver::csv

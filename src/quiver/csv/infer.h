@@ -1,5 +1,6 @@
 // Type inference: which of int64, float64, bool, date, timestamp, time every sampled value of
-// a column parses as (string otherwise), and whether the first row is a header.
+// a column parses as (string otherwise), and for dates and timestamps not in ISO form, the one
+// format (date_format.h) every value fits.
 #pragma once
 
 #include <cstdint>
@@ -7,17 +8,25 @@
 
 #include "quiver/columnar/type.h"
 #include "quiver/csv/convert.h"
+#include "quiver/csv/date_format.h"
 
 namespace quiver::csv {
 
 class TypeInferrer {
  public:
-  TypeInferrer(int ncols, const FieldSyntax& syntax) : syntax_(syntax), cols_(static_cast<size_t>(ncols)) {}
+  TypeInferrer(int ncols, const FieldSyntax& syntax)
+      : syntax_(syntax), formats_(DateFormatCandidates(syntax.two_digit_years_from)), cols_(static_cast<size_t>(ncols)) {
+    for (Candidates& c : cols_) c.formats = formats_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << formats_.size()) - 1;
+  }
   // Rows laid out row-major, `ncols` fields each.
   void Add(const uint8_t* data, const FieldRef* fields, int64_t rows);
   void AddValue(int col, std::string_view text);
   // The narrowest type that holds every value seen (string when nothing was seen).
   TypePtr TypeOf(int col) const;
+  // The format of a date or timestamp column whose values are not ISO (null otherwise): the
+  // only candidate every value fits. A column that fits several (1/2/2008: month- or
+  // day-first) has none, and stays text.
+  const DateFormat* FormatOf(int col) const;
   // Whether `text` is a non-null value that the type inferred for `col` cannot hold.
   bool Contradicts(int col, std::string_view text) const;
 
@@ -26,8 +35,10 @@ class TypeInferrer {
     bool any = false;
     bool int64 = true, float64 = true, boolean = true, date = true, timestamp = true, time = true;
     bool offset = false;  // a timestamp carried a UTC offset
+    uint64_t formats = 0;  // the candidate formats every value fits, by bit
   };
   const FieldSyntax& syntax_;
+  const std::vector<DateFormat>& formats_;
   std::vector<Candidates> cols_;
 };
 

@@ -61,6 +61,11 @@ struct CsvOptions {
   int64_t infer_rows = 20480;  // rows sampled for type inference (as many as DuckDB samples)
   bool infer_all = false;      // infer over the whole file (a first pass), so no late value breaks the load
   std::vector<std::pair<std::string, TypePtr>> column_types;  // explicit types by column name
+  // Formats of date or timestamp columns named in column_types (date_format.h), by column name.
+  std::vector<std::pair<std::string, std::string>> column_formats;
+  // Two-digit years (%y) name years in the window of 100 starting here (1930: 30..99 are
+  // 1930..1999, 00..29 are 2000..2029). Without it, no format with %y is used or inferred.
+  std::optional<int> two_digit_years_from;
   std::vector<std::string> column_names;                      // names when the file has no header
 
   int64_t batch_rows = 65536;
@@ -76,8 +81,11 @@ struct CsvOptions {
   std::optional<SimdLevel> simd_level;
 };
 
-// Parses "id=int64,price=decimal(12,2),ts=timestamp" into column_types.
-Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(const std::string& spec);
+// Parses "id=int64,price=decimal(12,2),ts=timestamp" into column_types. A date, timestamp or
+// timestamptz entry may name its format ("d=date:%d/%m/%Y"), added to `formats` (an error
+// when `formats` is null).
+Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(
+    const std::string& spec, std::vector<std::pair<std::string, std::string>>* formats = nullptr);
 // Parses a type name: int64, float64, bool, date, timestamp, timestamptz, time, string, decimal(p,s).
 Result<TypePtr> ParseTypeName(const std::string& name);
 

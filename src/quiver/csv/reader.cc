@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <immintrin.h>
+#include <simdjson.h>
 
 #include <algorithm>
 #include <cstring>
@@ -135,6 +136,30 @@ struct RowRef {
   uint32_t end;    // its terminator (or the end of input)
 };
 
+constexpr std::string_view kInvalidUtf8 = "invalid UTF-8";
+
+// Input bytes as they may appear in a message: valid UTF-8 as it is, every other byte (control
+// characters, bytes outside a valid sequence) as \xHH, so that nothing raw reaches a terminal.
+std::string EscapeForMessage(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 1 && c >= 0x20 && c != 0x7f) {
+      out.push_back(static_cast<char>(c));
+    } else if (len > 1 && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
+      out.append(s.data() + i, len);
+      i += len;
+      continue;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+    ++i;
+  }
+  return out;
+}
+
 // A problem found in a chunk, resolved to line numbers only when it is reported.
 struct ChunkProblem {
   uint32_t pos = 0;   // byte offset (block-relative) of the field or row
@@ -264,6 +289,8 @@ class CsvReader::Impl {
   bool JoinHeaderLines(size_t preamble, std::vector<std::string>* names, size_t* header_start) const;
   Status WriteRejects(const Chunk& c);
   std::string Where(uint32_t pos, int col) const;
+  std::string CannotConvert(int col) const;  // "cannot convert to TYPE[ with format 'F']"
+  friend class CsvReader;
   std::string DefaultName(int col) const;
   // Positions (chunks, rows, fields, problems) are offsets from the buffer's start, which stays
   // put while any chunk task runs: blocks of both ring halves can be parsed at once.
@@ -318,6 +345,10 @@ class CsvReader::Impl {
   std::deque<std::shared_ptr<RecordBatch>> ready_;
   std::unique_ptr<io::AtomicFile> rejects_;
   std::vector<bool> inferred_;  // per column: the type came from a sample (errors then suggest --types)
+  // Per column: the format of a date or timestamp column that is not ISO (null: none); they
+  // point into explicit_formats_ or into the inference candidates, which live for good.
+  std::vector<const DateFormat*> formats_;
+  std::vector<std::unique_ptr<DateFormat>> explicit_formats_;
   // Last, so that they are destroyed first: their destructors wait for tasks that use the
   // members above.
   std::unique_ptr<TaskGroup> groups_[2];  // chunk tasks per ring half
@@ -533,6 +564,12 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
   eof_ = ahead_.eof;
   end_state_ = tail_state ^ ahead_.in_state ^ ahead_.out_state;
   return Status::OK();
+}
+
+std::string CsvReader::Impl::CannotConvert(int col) const {
+  std::string msg = fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
+  if (const DateFormat* f = formats_[static_cast<size_t>(col)]) msg += fmt::format(" with format '{}'", f->pattern());
+  return msg;
 }
 
 std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
@@ -766,18 +803,39 @@ Status CsvReader::Impl::Init() {
   }
   std::vector<Field> fields;
   for (int c = 0; c < ncols_; ++c) {
+    const std::string& name = names_[static_cast<size_t>(c)];
     TypePtr t = opts_.infer_types ? inferrer.TypeOf(c) : utf8();
+    const DateFormat* format = opts_.infer_types ? inferrer.FormatOf(c) : nullptr;
     bool inferred = opts_.infer_types;
     for (const auto& [n, explicit_type] : opts_.column_types) {
-      if (n == names_[static_cast<size_t>(c)]) {
+      if (n == name) {
         t = explicit_type;
+        format = nullptr;
         inferred = false;
       }
     }
+    for (const auto& [n, pattern] : opts_.column_formats) {
+      if (n != name) continue;
+      const bool timestamp = t->id() == TypeId::kTimestamp;
+      if (!timestamp && t->id() != TypeId::kDate32) {
+        return Status::Invalid(fmt::format("{}: column '{}' has a format ('{}') but is not a date or timestamp column",
+                                           name_, n, pattern));
+      }
+      auto compiled = DateFormat::Compile(pattern, timestamp, opts_.two_digit_years_from);
+      if (!compiled.ok()) return Status::Invalid(fmt::format("{}: column '{}': {}", name_, n, compiled.status().message()));
+      explicit_formats_.push_back(std::make_unique<DateFormat>(std::move(*compiled)));
+      format = explicit_formats_.back().get();
+    }
     inferred_.push_back(inferred);
-    fields.push_back(field(names_[static_cast<size_t>(c)], t));
+    formats_.push_back(format);
+    fields.push_back(field(name, t));
   }
   for (const auto& [n, t] : opts_.column_types) {
+    if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
+      return Status::Invalid(fmt::format("{}: --types names column '{}', which the file does not have", name_, n));
+    }
+  }
+  for (const auto& [n, pattern] : opts_.column_formats) {
     if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
       return Status::Invalid(fmt::format("{}: --types names column '{}', which the file does not have", name_, n));
     }
@@ -893,7 +951,8 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.columns.resize(static_cast<size_t>(ncols_));
   for (int col = 0; col < ncols_; ++col) {
     QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, RecyclingPool::Get(),
-                                                                  opts_.simd_level.value_or(ActiveSimdLevel())));
+                                                                  opts_.simd_level.value_or(ActiveSimdLevel()),
+                                                                  formats_[static_cast<size_t>(col)]));
   }
   return Status::OK();
 }
@@ -1267,11 +1326,14 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
     for (size_t r = 0; r < c.rows.size(); ++r) {
       int bad = -1;
       for (int col = 0; col < ncols_ && bad < 0; ++col) {
-        if (!FieldConverts(schema_->field(col).type, data, c.fields.at(r, static_cast<size_t>(col)), syntax_)) bad = col;
+        if (!FieldConverts(schema_->field(col).type, data, c.fields.at(r, static_cast<size_t>(col)), syntax_,
+                           formats_[static_cast<size_t>(col)])) {
+          bad = col;
+        }
       }
       if (bad >= 0) {
-        c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': cannot convert to {}", bad + 1,
-                                                       names_[static_cast<size_t>(bad)], schema_->field(bad).type->ToString()));
+        c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': {}", bad + 1, names_[static_cast<size_t>(bad)],
+                                                       CannotConvert(bad)));
         continue;
       }
       if (kept != r) {
@@ -1312,11 +1374,29 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
         return;
       }
       if (err.failure != ConvertFailure::kNone) {
+        // Columns convert one after another over the group, so a later column may hold a bad
+        // cell in an earlier row: the first in file order is reported. Only a failed read
+        // pays for this look.
+        int bad_col = col;
+        for (int later = col + 1; later < ncols_; ++later) {
+          for (int64_t r = 0; r < err.row; ++r) {
+            const FieldRef& lf = c.fields.at(static_cast<size_t>(g + r), static_cast<size_t>(later));
+            if (!FieldConverts(schema_->field(later).type, data, lf, syntax_, formats_[static_cast<size_t>(later)])) {
+              err.row = r;
+              // A string cell fails only on its encoding.
+              err.failure = schema_->field(later).type->id() == TypeId::kString ? ConvertFailure::kInvalidUtf8
+                                                                                 : ConvertFailure::kBadValue;
+              bad_col = later;
+              break;
+            }
+          }
+        }
+        col = bad_col;
         const FieldRef& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
         std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
         std::string msg = err.failure == ConvertFailure::kInvalidUtf8
-                              ? std::string("invalid UTF-8")
-                              : fmt::format("cannot convert to {}", schema_->field(col).type->ToString());
+                              ? std::string(kInvalidUtf8)
+                              : CannotConvert(col);
         c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
         return;
       }
@@ -1350,10 +1430,14 @@ void CsvReader::Impl::FinishChunk(Chunk& c) {
 Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
-    std::string shown = p.value.size() > 80 ? p.value.substr(0, 80) + "..." : p.value;
+    std::string shown = EscapeForMessage(std::string_view(p.value).substr(0, 80));
+    if (p.value.size() > 80) shown += "...";
     msg += fmt::format(", got \"{}\"", shown);
   }
   msg += fmt::format(" (byte {})", offset_before_ + (p.pos - start_));
+  if (p.col >= 0 && p.message == kInvalidUtf8) {
+    msg += "; the file may be in another encoding: pass --encoding latin1 (or --replace-invalid-utf8)";
+  }
   if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {
     msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
                        opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
@@ -1549,9 +1633,14 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
   for (int c = 0; c < schema->num_fields(); ++c) {
     const std::string& name = schema->field(c).name;
     TypePtr t = inferrer.TypeOf(c);
+    const DateFormat* format = inferrer.FormatOf(c);
     for (const auto& [n, explicit_type] : options.column_types) {
-      if (n == name) t = explicit_type;
+      if (n == name) {
+        t = explicit_type;
+        format = nullptr;
+      }
     }
+    if (format != nullptr) second.column_formats.emplace_back(name, format->pattern());
     types.emplace_back(name, t);
   }
   second.column_types = std::move(types);
@@ -1591,6 +1680,10 @@ Result<std::unique_ptr<CsvReader>> CsvReader::OpenBuffer(std::shared_ptr<Buffer>
 
 const Dialect& CsvReader::dialect() const { return impl_->dialect_; }
 const SchemaPtr& CsvReader::schema() const { return impl_->schema_; }
+std::string CsvReader::column_format(int col) const {
+  const DateFormat* f = impl_->formats_[static_cast<size_t>(col)];
+  return f != nullptr ? f->pattern() : std::string();
+}
 Result<std::shared_ptr<RecordBatch>> CsvReader::Next() { return impl_->Next(); }
 const CsvReadStats& CsvReader::stats() const { return impl_->stats_; }
 int64_t CsvReader::input_position() const { return impl_->src_->raw_position(); }

@@ -34,6 +34,9 @@ class CsvReader {
 
   const Dialect& dialect() const;
   const SchemaPtr& schema() const;
+  // The format a date or timestamp column is read by (date_format.h), empty for ISO text and
+  // for other columns.
+  std::string column_format(int col) const;
   // The next batch, or nullptr after the last one.
   Result<std::shared_ptr<RecordBatch>> Next();
   // Every remaining row in one batch.
