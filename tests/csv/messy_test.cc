@@ -48,7 +48,10 @@ std::vector<std::string> Lines(const Table& t, char delim) {
   std::vector<std::string> lines;
   for (const auto& row : t) {
     std::string line;
-    for (size_t c = 0; c < row.size(); ++c) line += (c ? std::string(1, delim) : "") + Field(row[c], delim);
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) line.push_back(delim);
+      line.append(Field(row[c], delim));
+    }
     lines.push_back(line);
   }
   return lines;
@@ -68,9 +71,9 @@ struct Pollution {
   char delim = ',';
   std::string eol = "\n";
   // Edits the table (values) and then the lines (one per table row, the header first).
-  std::function<void(Table&, std::set<int>&)> edit_table;
-  std::function<void(std::vector<std::string>&, std::set<int>&)> edit_lines;
-  std::string before, after;  // lines added before the header and after the rows (each with its line end)
+  std::function<void(Table&, std::set<int>&)> edit_table = nullptr;
+  std::function<void(std::vector<std::string>&, std::set<int>&)> edit_lines = nullptr;
+  std::string before = "", after = "";  // lines added before the header and after the rows (each with its line end)
 };
 
 Variant Make(const Pollution& p, const Table& clean, Table* expected) {
@@ -154,7 +157,7 @@ std::vector<Pollution> Pollutions() {
        }});
   add({.name = "row with an extra delimiter",
        .edit_lines = [](std::vector<std::string>& l, std::set<int>& broken) {
-         l[10].insert(l[10].find(",2024-"), ",");
+         l[10].insert(l[10].find(",2024-"), 1, ',');
          broken.insert(10);
        }});
   add({.name = "row with a missing delimiter",
@@ -168,7 +171,7 @@ std::vector<Pollution> Pollutions() {
   add({.name = "extra empty header cell",
        .edit_lines = [](std::vector<std::string>& l, std::set<int>&) { l[0] += ","; }});
   add({.name = "header over two lines",
-       .edit_lines = [](std::vector<std::string>& l, std::set<int>&) { l[0].replace(l[0].find(",amount"), 1, "\n"); }});
+       .edit_lines = [](std::vector<std::string>& l, std::set<int>&) { l[0][l[0].find(",amount")] = '\n'; }});
   add({.name = "blank lines",
        .edit_lines = [](std::vector<std::string>& l, std::set<int>&) {
          l[3] += "\n";
@@ -199,7 +202,7 @@ std::vector<Pollution> Pollutions() {
   add({.name = "table's-width preamble + extra delimiter + |",
        .delim = '|',
        .edit_lines = [](std::vector<std::string>& l, std::set<int>& broken) {
-         l[6].insert(l[6].find("|2024-"), "|");
+         l[6].insert(l[6].find("|2024-"), 1, '|');
          broken.insert(6);
        },
        .before = "Quarterly report|||||\n"});

@@ -50,13 +50,17 @@ struct Candidate {
 
 struct RowShape {
   int fields;
-  size_t start;
-  int nonempty;           // fields holding text (a quoted "" counts as empty)
-  int last_nonempty;      // index of the last field holding text (-1: none)
+  size_t start;  // byte offset
+  size_t end;    // byte offset of its line end (or the sample's end)
+};
+
+// What the preamble rule needs of a row, worked out only for the leading rows it looks at.
+struct RowCells {
+  int nonempty = 0;        // fields holding text (a quoted "" counts as empty)
+  int last_nonempty = -1;  // index of the last field holding text
   std::string_view first;  // the first field's text, unquoted when quoted
 };
 
-// Words (a space) that read as no number, date, time or timestamp.
 bool FreeText(std::string_view t) {
   if (t.find(' ') == std::string_view::npos) return false;
   double d;
@@ -103,41 +107,37 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   const uint8_t q = static_cast<uint8_t>(d.quote), delim = static_cast<uint8_t>(d.delimiter);
   std::vector<RowShape> rows;
   size_t start = 0, field = 0;
-  RowShape cur{1, 0, 0, -1, {}};
+  int fields = 1;
   const std::string special{d.delimiter, d.quote, '\n', '\r'};
+  // A quoted field (opened at its start, closed at its end) holding a delimiter, quote or line
+  // break: it changes the split.
   auto end_field = [&](size_t end, bool row_end) {
-    if (row_end && end > field && data[end - 1] == '\r') --end;
-    std::string_view text(sample.data() + field, end - field);
-    if (q != 0 && text.size() >= 2 && text.front() == d.quote && text.back() == d.quote) {
-      std::string_view inner = text.substr(1, text.size() - 2);
-      if (inner.find_first_of(special) != std::string_view::npos) ++c.spans;
-      text = inner;
+    if (q != 0 && data[field] == q) {
+      if (row_end && end > field && data[end - 1] == '\r') --end;
+      if (end - field >= 2 && data[end - 1] == q &&
+          std::string_view(sample.data() + field + 1, end - field - 2).find_first_of(special) != std::string_view::npos) {
+        ++c.spans;
+      }
     }
-    if (!text.empty()) {
-      ++cur.nonempty;
-      cur.last_nonempty = cur.fields - 1;
-    }
-    if (cur.fields == 1) cur.first = text;
-    field = end + 1;
   };
   for (size_t i = 0; i < r.count; ++i) {
     const size_t p = pos[i] & kPositionMask;
+    if (field < p) end_field(p, (pos[i] & kRowEndFlag) != 0);
     if (pos[i] & kRowEndFlag) {
-      end_field(p, true);
       const bool blank = p == start || (p == start + 1 && data[start] == '\r');
       const bool comment = d.comment != '\0' && p > start && data[start] == static_cast<uint8_t>(d.comment);
-      if (!blank && !comment) rows.push_back(cur);
+      if (!blank && !comment) rows.push_back(RowShape{fields, start, p});
       start = field = p + 1;
-      cur = RowShape{1, start, 0, -1, {}};
+      fields = 1;
     } else {
-      end_field(p, false);
-      ++cur.fields;
+      field = p + 1;
+      ++fields;
     }
   }
   const bool open_quote = q != 0 && InsideQuotes(st);
   if (at_end && start < sample.size()) {
-    end_field(sample.size(), true);
-    rows.push_back(cur);
+    if (field < sample.size()) end_field(sample.size(), true);
+    rows.push_back(RowShape{fields, start, sample.size()});
     if (open_quote) ++c.stray_quotes;  // a quote that never closes
   } else if (open_quote && start < sample.size()) {
     // A quoted field still open where the input we have ends: evidence for the quote only
@@ -168,10 +168,34 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   // that read as no number, date or time (a title padded with delimiters; a single word could
   // as well be a sparse data row). Any other row that splits into the table's fields starts
   // the table.
+  auto cells = [&](const RowShape& row) {
+    RowCells out;
+    const size_t n = row.end - row.start;
+    std::vector<uint32_t> at(n + 1);
+    MachineState rs;
+    const MachineResult rr = SplitWithStateMachine(data + row.start, n, row.end < sample.size() ? '\n' : -1, true, mc, &rs, at.data());
+    size_t f0 = 0;
+    for (size_t i = 0; i <= rr.count; ++i) {
+      const bool last = i == rr.count;
+      const size_t f1 = last ? n : (at[i] & kPositionMask);
+      std::string_view text(sample.data() + row.start + f0, f1 - f0);
+      if (last && !text.empty() && text.back() == '\r') text.remove_suffix(1);
+      if (q != 0 && text.size() >= 2 && text.front() == d.quote && text.back() == d.quote) text = text.substr(1, text.size() - 2);
+      if (!text.empty()) {
+        ++out.nonempty;
+        out.last_nonempty = static_cast<int>(i);
+      }
+      if (i == 0) out.first = text;
+      f0 = f1 + 1;
+    }
+    return out;
+  };
   auto table_row = [&](const RowShape& row) {
     if (row.fields < mode) return false;
-    if (row.fields > mode) return row.last_nonempty < mode;
-    return !(mode >= 3 && row.nonempty == 1 && FreeText(row.first));
+    if (row.fields > mode) return cells(row).last_nonempty < mode;
+    if (mode < 3) return true;
+    const RowCells rc = cells(row);
+    return !(rc.nonempty == 1 && FreeText(rc.first));
   };
   size_t first = 0;
   while (first < rows.size() && !table_row(rows[first])) ++first;
