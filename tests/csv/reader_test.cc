@@ -13,35 +13,15 @@
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_stream.h"
+#include "testing/csv_read.h"
 
 namespace quiver::csv {
 namespace {
 
-std::shared_ptr<Buffer> Bytes(const std::string& s) {
-  return *Buffer::CopyOf(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
-}
-
-Result<std::shared_ptr<RecordBatch>> Read(const std::string& text, CsvOptions o = {}, CsvReadStats* stats = nullptr,
-                                          Dialect* dialect = nullptr) {
-  QUIVER_ASSIGN_OR_RETURN(auto r, CsvReader::OpenBuffer(Bytes(text), o, "t.csv"));
-  QUIVER_ASSIGN_OR_RETURN(auto b, r->ReadAll());
-  if (stats) *stats = r->stats();
-  if (dialect) *dialect = r->dialect();
-  return b;
-}
-
-// Every row as "v|v|v" lines, values printed by the pretty printer.
-std::string Rows(const RecordBatch& b) {
-  std::string s;
-  for (int64_t r = 0; r < b.num_rows(); ++r) {
-    for (int c = 0; c < b.num_columns(); ++c) {
-      if (c) s += "|";
-      FormatValue(b.column(c), r, &s);
-    }
-    s += "\n";
-  }
-  return s;
-}
+using testing::Bytes;
+using testing::Read;
+using testing::Rows;
+using testing::Types;
 
 // Reads batch by batch to the end or the first error, as a caller of Next() does: the rows as
 // Rows() prints them and the error (OK at the end). Stops once the rows pass `limit` bytes, so
@@ -62,12 +42,6 @@ BatchesRead ReadBatches(CsvReader& r, size_t limit = SIZE_MAX) {
     out.rows += Rows(**b);
   }
   return out;
-}
-
-std::string Types(const RecordBatch& b) {
-  std::string s;
-  for (const auto& f : b.schema()->fields()) s += f.name + ":" + f.type->ToString() + " ";
-  return s;
 }
 
 TEST(CsvReader, InfersTypesAndHeader) {
