@@ -38,7 +38,7 @@ struct Candidate {
   Dialect dialect;
   bool valid = false;
   bool quote_used = false;  // the quote character opens a field somewhere in the sample
-  int64_t stray_quotes = 0;  // quotes read as text (mid-field, after a closing quote) and unterminated ones at the end
+  int64_t stray_quotes = 0;  // quotes read as text (MachineResult::stray_quotes)
   int64_t spans = 0;  // quoted fields, opened at a field start and closed at its end, holding a delimiter, quote or line break
   int64_t consistent = 0;  // rows with the dominant field count
   int ncols = 0;
@@ -61,6 +61,7 @@ struct RowCells {
   std::string_view first;  // the first field's text, unquoted when quoted
 };
 
+// Words (a space) that read as no number, date, time or timestamp: a title, not a value.
 bool FreeText(std::string_view t) {
   if (t.find(' ') == std::string_view::npos) return false;
   double d;
@@ -138,7 +139,6 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   if (at_end && start < sample.size()) {
     if (field < sample.size()) end_field(sample.size(), true);
     rows.push_back(RowShape{fields, start, sample.size()});
-    if (open_quote) ++c.stray_quotes;  // a quote that never closes
   } else if (open_quote && start < sample.size()) {
     // A quoted field still open where the input we have ends: evidence for the quote only
     // while it does not take most of the sample.
