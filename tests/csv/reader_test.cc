@@ -13,35 +13,15 @@
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_stream.h"
+#include "testing/csv_read.h"
 
 namespace quiver::csv {
 namespace {
 
-std::shared_ptr<Buffer> Bytes(const std::string& s) {
-  return *Buffer::CopyOf(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
-}
-
-Result<std::shared_ptr<RecordBatch>> Read(const std::string& text, CsvOptions o = {}, CsvReadStats* stats = nullptr,
-                                          Dialect* dialect = nullptr) {
-  QUIVER_ASSIGN_OR_RETURN(auto r, CsvReader::OpenBuffer(Bytes(text), o, "t.csv"));
-  QUIVER_ASSIGN_OR_RETURN(auto b, r->ReadAll());
-  if (stats) *stats = r->stats();
-  if (dialect) *dialect = r->dialect();
-  return b;
-}
-
-// Every row as "v|v|v" lines, values printed by the pretty printer.
-std::string Rows(const RecordBatch& b) {
-  std::string s;
-  for (int64_t r = 0; r < b.num_rows(); ++r) {
-    for (int c = 0; c < b.num_columns(); ++c) {
-      if (c) s += "|";
-      FormatValue(b.column(c), r, &s);
-    }
-    s += "\n";
-  }
-  return s;
-}
+using testing::Bytes;
+using testing::Read;
+using testing::Rows;
+using testing::Types;
 
 // Reads batch by batch to the end or the first error, as a caller of Next() does: the rows as
 // Rows() prints them and the error (OK at the end). Stops once the rows pass `limit` bytes, so
@@ -62,12 +42,6 @@ BatchesRead ReadBatches(CsvReader& r, size_t limit = SIZE_MAX) {
     out.rows += Rows(**b);
   }
   return out;
-}
-
-std::string Types(const RecordBatch& b) {
-  std::string s;
-  for (const auto& f : b.schema()->fields()) s += f.name + ":" + f.type->ToString() + " ";
-  return s;
 }
 
 TEST(CsvReader, InfersTypesAndHeader) {
@@ -299,6 +273,37 @@ TEST(CsvReader, NullOnErrorCounts) {
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(Rows(**b), "1\nnull\n3\n");
   EXPECT_EQ(st.cells_nulled, 1);
+}
+
+// A row with too few or too many fields: --on-error null keeps it (missing cells null, extra
+// fields dropped), skip drops it, fail stops; with --lenient the same, except that fail (the
+// default) keeps it as null does.
+TEST(CsvReader, OnErrorDecidesRowsOfTheWrongWidth) {
+  const std::string text = "a,b\n1,x\n2\nzz,y\n3,w,extra\n4,v\n";
+  for (bool lenient : {false, true}) {
+    CsvOptions o;
+    o.lenient = lenient;
+    o.column_types = {{"a", int64()}};
+    o.on_error = OnError::kNull;
+    CsvReadStats st;
+    auto b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), "1|x\n2|null\nnull|y\n3|w\n4|v\n") << lenient;
+    EXPECT_EQ(st.rows_repaired, 2);
+    EXPECT_EQ(st.fields_dropped, 1);
+    EXPECT_EQ(st.cells_nulled, 1);
+    EXPECT_EQ(st.rows_rejected, 0);
+    o.on_error = OnError::kSkip;
+    b = Read(text, o, &st);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Rows(**b), "1|x\n4|v\n") << lenient;
+    EXPECT_EQ(st.rows_repaired, 0);
+    EXPECT_EQ(st.rows_rejected, 3);
+    o.on_error = OnError::kFail;
+    b = Read(text, o, &st);
+    EXPECT_EQ(b.status().message(), lenient ? "t.csv:4:1 'a': cannot convert to int64, got \"zz\" (byte 10)"
+                                            : "t.csv:3: expected 2 fields, got 1 (byte 8)");
+  }
 }
 
 TEST(CsvReader, LenientRepairsMessyFiles) {

@@ -185,6 +185,39 @@ TEST(StateMachine, ErrorsAndLenience) {
   EXPECT_EQ(r.count, 4u);
 }
 
+// Lenient: a quote that opens a field and never closes, or closes lines later before text
+// (its own closing quote missing, it paired with the next field's opening one), is text: the
+// field is split again from after it, and the output and line count are those of that reading.
+TEST(StateMachine, LenientRereadsAQuoteLeftOpenOrClosedBeforeText) {
+  MachineConfig mc;
+  mc.lenient = true;
+  std::vector<uint32_t> out(64);
+  // Every separator as "offset" with "/" after row ends.
+  auto split = [&](const std::string& text, bool at_end, MachineResult* r) {
+    MachineState st;
+    *r = SplitWithStateMachine(reinterpret_cast<const uint8_t*>(text.data()), text.size(), -1, at_end, mc, &st, out.data());
+    std::string s;
+    for (size_t i = 0; i < r->count; ++i) s += std::to_string(out[i] & kPositionMask) + ((out[i] & kRowEndFlag) ? "/ " : " ");
+    return s;
+  };
+  MachineResult r;
+  // Open to the end: rows 2 and 3 are still rows.
+  EXPECT_EQ(split("a,b\n1,\"x\n2,y\n", true, &r), "1 3/ 5 8/ 10 12/ ");
+  EXPECT_EQ(r.stray_quotes, 1);
+  EXPECT_EQ(r.line_breaks, 3);
+  // Before the end of the input the field may still close: kept open.
+  EXPECT_EQ(split("a,b\n1,\"x\n2,y\n", false, &r), "1 3/ 5 ");
+  EXPECT_EQ(r.stray_quotes, 0);
+  // Closed on a later line before text ("two): read again from after the first quote; the
+  // second opens a field of its own that closes on its line.
+  EXPECT_EQ(split("1,\"x\n2,\"two\"\n", true, &r), "1 4/ 6 12/ ");
+  EXPECT_EQ(r.stray_quotes, 1);
+  EXPECT_EQ(r.line_breaks, 2);
+  // A quoted field over lines that closes before a delimiter is a field.
+  EXPECT_EQ(split("1,\"x\ny\",2\n", true, &r), "1 7 9/ ");
+  EXPECT_EQ(r.stray_quotes, 0);
+}
+
 TEST(StateMachine, CommentLinesIgnoreQuotesAndDelimiters) {
   MachineConfig mc;
   mc.comment = '#';

@@ -39,9 +39,9 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   g->add_flag("--trim", o->trim, "Trim spaces and tabs around unquoted values");
   g->add_option("--encoding", o->encoding, "utf8|latin1|utf-16 (UTF-16 is also recognised by its BOM)");
   g->add_flag("--replace-invalid-utf8", o->replace_utf8, "Replace invalid UTF-8 by U+FFFD instead of failing");
-  g->add_option("--on-error", o->on_error, "fail|skip|null: what a bad row or value does");
+  g->add_option("--on-error", o->on_error, "fail|skip|null: what a bad value, or a row of the wrong field count, does (null: the cell null; the row kept, padded with nulls or cut to the columns)");
   g->add_option("--rejects", o->rejects, "With --on-error skip: write rejected lines, line numbers and reasons here");
-  g->add_flag("--lenient", o->lenient, "Repair messy files: pad short rows, drop extra fields, literal stray quotes, skip preambles, join a header spread over lines");
+  g->add_flag("--lenient", o->lenient, "Repair messy files: pad short rows, drop extra fields (unless --on-error skip drops the row), literal stray quotes, skip preambles, join a header spread over lines");
   g->add_option("--types", o->types,
                 "Column types, e.g. 'id=int64,price=decimal(12,2),ts=timestamptz,d=date:%d/%m/%Y' "
                 "(formats: %Y %y %m %d %H %M %S)");

@@ -668,7 +668,11 @@ Status CsvReader::Impl::Init() {
         mode = w;
       }
     }
-    ncols_ = static_cast<int>(rows[0].size() == mode || !opts_.lenient ? rows[0].size() : mode);
+    // The first row's width, unless it is wider only by empty cells (a trailing delimiter
+    // after a header) or the read is lenient.
+    bool extras_empty = rows[0].size() > mode;
+    for (size_t f = mode; f < rows[0].size() && extras_empty; ++f) extras_empty = rows[0][f].end == rows[0][f].start;
+    ncols_ = static_cast<int>(rows[0].size() == mode || (!opts_.lenient && !extras_empty) ? rows[0].size() : mode);
   }
   if (!opts_.column_names.empty()) ncols_ = static_cast<int>(opts_.column_names.size());
   if (ncols_ == 0) ncols_ = 1;
@@ -694,6 +698,8 @@ Status CsvReader::Impl::Init() {
     bool contradicts = false, all_string = true, any_null = false;
     std::set<std::string> seen;
     bool dup = false;
+    // The first row's own cells typed alone: a header's cells read as no number, date or boolean.
+    TypeInferrer only(ncols_, syntax_);
     for (int c = 0; c < ncols_; ++c) {
       std::string_view text;
       bool quoted;
@@ -701,20 +707,22 @@ Status CsvReader::Impl::Init() {
         any_null = true;
         continue;
       }
+      only.AddValue(c, text);
       if (body.TypeOf(c)->id() != TypeId::kString) all_string = false;
       if (body.Contradicts(c, text)) contradicts = true;
       dup |= !seen.insert(std::string(text)).second;
     }
+    bool typed = false;
+    for (int c = 0; c < ncols_; ++c) typed |= only.TypeOf(c)->id() != TypeId::kString;
     if (rows.size() == 1) {
       // One row: a header only if none of its values reads as a number, date or boolean.
-      TypeInferrer only(ncols_, syntax_);
-      only.Add(data, first.data(), 1);
-      bool typed = false;
-      for (int c = 0; c < ncols_; ++c) typed |= only.TypeOf(c)->id() != TypeId::kString;
       header = !typed && !any_null;
     } else {
-      // All-text files: a first row with no empty and no repeated value reads as a header.
-      header = contradicts || (all_string && !any_null && !dup);
+      // Otherwise a header when a cell is text over a typed column, or when every non-empty
+      // cell sits over a text column, no value repeats and either no cell is empty or at
+      // least two cells are text that reads as no number, date or boolean (survey exports
+      // leave header cells empty; they get generated names).
+      header = contradicts || (all_string && !dup && (!any_null || (seen.size() >= 2 && !typed)));
     }
   }
   // Lenient: a header spread over the last lines that sniffing took for a preamble, when the
@@ -1151,7 +1159,9 @@ void CsvReader::Impl::EmitRow(Chunk& c, RowCursor& rc, uint32_t end) {
   RowRef row{rc.row_start, end};
   if (c.fields.ncols != static_cast<size_t>(ncols_)) c.fields.Init(static_cast<size_t>(ncols_));
   if (static_cast<int>(nf) != ncols_) {
-    if (opts_.lenient) {
+    // Kept, padded with nulls or cut to the columns, with --on-error null, and with --lenient
+    // unless --on-error skip drops it.
+    if (opts_.on_error == OnError::kNull || (opts_.lenient && opts_.on_error == OnError::kFail)) {
       ++c.repaired;
       if (static_cast<int>(nf) > ncols_) c.dropped += static_cast<int64_t>(nf) - ncols_;
       c.fields.Reserve(1);

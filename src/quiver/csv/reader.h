@@ -17,8 +17,8 @@ struct CsvReadStats {
   int64_t rows_written = 0;     // rows delivered in batches
   int64_t rows_rejected = 0;    // dropped by on_error=skip
   int64_t cells_nulled = 0;     // turned to null by on_error=null
-  int64_t rows_repaired = 0;    // lenient: padded or truncated rows
-  int64_t fields_dropped = 0;   // lenient: extra fields dropped
+  int64_t rows_repaired = 0;    // lenient or --on-error null: rows padded with nulls or cut to the columns
+  int64_t fields_dropped = 0;   // lenient or --on-error null: extra fields dropped
   int64_t blank_lines = 0;      // skipped
   int64_t header_lines_joined = 0;  // lenient: physical lines joined into one header (0: none)
   int64_t bytes_read = 0;       // decoded bytes consumed

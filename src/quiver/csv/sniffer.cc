@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "quiver/csv/state_machine.h"
+#include "quiver/csv/value_parse.h"
 
 namespace quiver::csv {
 
@@ -32,60 +33,126 @@ size_t SkipLines(const uint8_t* data, size_t n, int64_t lines) {
 
 namespace {
 
+// What one dialect makes of the sample.
 struct Candidate {
   Dialect dialect;
   bool valid = false;
-  bool clean = false;  // parsed without a quoting error
   bool quote_used = false;  // the quote character opens a field somewhere in the sample
+  int64_t stray_quotes = 0;  // quotes read as text (MachineResult::stray_quotes)
+  int64_t spans = 0;  // quoted fields, opened at a field start and closed at its end, holding a delimiter, quote or line break
   int64_t consistent = 0;  // rows with the dominant field count
   int ncols = 0;
   int64_t preamble_rows = 0;
-  size_t region_start = 0;  // byte offset of the first row of the consistent region
+  size_t region_start = 0;  // byte offset of the first row of the table
   int64_t rows = 0;
+  bool swallowed = false;  // a quote still open where the input we have ends took most of the sample
 };
 
-Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const CsvOptions& o,
-                   std::unique_ptr<uint32_t[]>& pos_storage) {
+struct RowShape {
+  int fields;
+  size_t start;  // byte offset
+  size_t end;    // byte offset of its line end (or the sample's end)
+};
+
+// What the preamble rule needs of a row, worked out only for the leading rows it looks at.
+struct RowCells {
+  int nonempty = 0;        // fields holding text (a quoted "" counts as empty)
+  int last_nonempty = -1;  // index of the last field holding text
+  std::string_view first;  // the first field's text, unquoted when quoted
+};
+
+// Words (a space) that read as no number, date, time or timestamp: a title, not a value.
+bool FreeText(std::string_view t) {
+  if (t.find(' ') == std::string_view::npos) return false;
+  double d;
+  int32_t day;
+  int64_t nanos;
+  ParsedTimestamp ts;
+  return !ParseFloat64(t, &d) && !ParseDate(t, &day) && !ParseTimestamp(t, &ts) && !ParseTimeOfDayNanos(t, &nanos);
+}
+
+// The first quote that closes a quoted field opened before `from` (doubled quotes and escaped
+// characters skipped), or npos.
+size_t ClosingQuote(std::string_view text, size_t from, char quote, char escape) {
+  const bool doubled = escape == '\0' || escape == quote;
+  for (size_t i = from; i < text.size(); ++i) {
+    if (!doubled && text[i] == escape) {
+      ++i;
+    } else if (text[i] == quote) {
+      if (doubled && i + 1 < text.size() && text[i + 1] == quote) ++i;
+      else return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::unique_ptr<uint32_t[]>& pos_storage,
+                   size_t* pos_capacity) {
   Candidate c;
   c.dialect = d;
+  if (sample.size() + 1 > *pos_capacity) {
+    pos_storage.reset(new uint32_t[sample.size() + 1]);
+    *pos_capacity = sample.size() + 1;
+  }
   MachineConfig mc;
   mc.split = SplitConfig{static_cast<uint8_t>(d.delimiter), static_cast<uint8_t>(d.quote), static_cast<uint8_t>(d.escape)};
   mc.comment = d.comment;
-  mc.lenient = false;
+  // Stray quotes are read as text and counted: one of them must not hide the quoting that the
+  // rest of the sample shows.
+  mc.lenient = true;
   uint32_t* pos = pos_storage.get();
   MachineState st;
   const auto* data = reinterpret_cast<const uint8_t*>(sample.data());
   MachineResult r = SplitWithStateMachine(data, sample.size(), -1, at_end, mc, &st, pos);
-  size_t usable = r.count;
-  // An open quote at the end of a partial sample is not evidence against the dialect; other
-  // errors rank the candidate below every clean one, judged on the rows before the error.
-  c.clean = r.error == MachineError::kNone || (r.error == MachineError::kUnterminatedQuote && !at_end);
-  // Field counts per row; a trailing unterminated row only counts at the end of input.
-  std::vector<std::pair<int, size_t>> rows;  // (fields, start offset)
-  size_t start = 0;
+  c.stray_quotes = r.stray_quotes;
+  const uint8_t q = static_cast<uint8_t>(d.quote), delim = static_cast<uint8_t>(d.delimiter);
+  std::vector<RowShape> rows;
+  size_t start = 0, field = 0;
   int fields = 1;
-  for (size_t i = 0; i < usable; ++i) {
+  const std::string special{d.delimiter, d.quote, '\n', '\r'};
+  // A quoted field (opened at its start, closed at its end) holding a delimiter, quote or line
+  // break: it changes the split.
+  auto end_field = [&](size_t end, bool row_end) {
+    if (q != 0 && data[field] == q) {
+      if (row_end && end > field && data[end - 1] == '\r') --end;
+      if (end - field >= 2 && data[end - 1] == q &&
+          std::string_view(sample.data() + field + 1, end - field - 2).find_first_of(special) != std::string_view::npos) {
+        ++c.spans;
+      }
+    }
+  };
+  for (size_t i = 0; i < r.count; ++i) {
+    const size_t p = pos[i] & kPositionMask;
+    if (field < p) end_field(p, (pos[i] & kRowEndFlag) != 0);
     if (pos[i] & kRowEndFlag) {
-      size_t end = pos[i] & kPositionMask;
-      bool blank = end == start || (end == start + 1 && data[start] == '\r');
-      bool comment = d.comment != '\0' && end > start && data[start] == static_cast<uint8_t>(d.comment);
-      if (!blank && !comment) rows.emplace_back(fields, start);
-      start = end + 1;
+      const bool blank = p == start || (p == start + 1 && data[start] == '\r');
+      const bool comment = d.comment != '\0' && p > start && data[start] == static_cast<uint8_t>(d.comment);
+      if (!blank && !comment) rows.push_back(RowShape{fields, start, p});
+      start = field = p + 1;
       fields = 1;
     } else {
+      field = p + 1;
       ++fields;
     }
   }
-  if (at_end && r.error == MachineError::kNone && start < sample.size()) rows.emplace_back(fields, start);
+  const bool open_quote = q != 0 && InsideQuotes(st);
+  if (at_end && start < sample.size()) {
+    if (field < sample.size()) end_field(sample.size(), true);
+    rows.push_back(RowShape{fields, start, sample.size()});
+  } else if (open_quote && start < sample.size()) {
+    // A quoted field still open where the input we have ends: evidence for the quote only
+    // while it does not take most of the sample.
+    const int64_t tail = CountLineBreaks(data + start, sample.size() - start);
+    c.swallowed = tail > CountLineBreaks(data, start);
+  }
   if (rows.empty()) return c;
-  if (d.quote != '\0') {
+  if (q != 0) {
     for (size_t i = 0; i < sample.size() && !c.quote_used; ++i) {
-      c.quote_used = data[i] == static_cast<uint8_t>(d.quote) &&
-                     (i == 0 || data[i - 1] == static_cast<uint8_t>(d.delimiter) || data[i - 1] == '\n' || data[i - 1] == '\r');
+      c.quote_used = data[i] == q && (i == 0 || data[i - 1] == delim || data[i - 1] == '\n' || data[i - 1] == '\r');
     }
   }
   std::map<int, int64_t> freq;
-  for (auto& [f, s] : rows) ++freq[f];
+  for (const RowShape& row : rows) ++freq[row.fields];
   int mode = 0;
   int64_t best = -1;
   for (auto& [f, n] : freq) {
@@ -94,30 +161,96 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, const
       mode = f;
     }
   }
+  // The preamble: the leading rows that are not the table's. A row with fewer fields than the
+  // table is one; so is a row with more fields unless only empty cells follow its first
+  // `mode` (a trailing delimiter: a polluted header or data row), and a row of three or more
+  // fields, the table's count, whose only non-empty cell is the first, holding words (a space)
+  // that read as no number, date or time (a title padded with delimiters; a single word could
+  // as well be a sparse data row). Any other row that splits into the table's fields starts
+  // the table.
+  auto cells = [&](const RowShape& row) {
+    RowCells out;
+    const size_t n = row.end - row.start;
+    std::vector<uint32_t> at(n + 1);
+    MachineState rs;
+    const MachineResult rr = SplitWithStateMachine(data + row.start, n, row.end < sample.size() ? '\n' : -1, true, mc, &rs, at.data());
+    size_t f0 = 0;
+    for (size_t i = 0; i <= rr.count; ++i) {
+      const bool last = i == rr.count;
+      const size_t f1 = last ? n : (at[i] & kPositionMask);
+      std::string_view text(sample.data() + row.start + f0, f1 - f0);
+      if (last && !text.empty() && text.back() == '\r') text.remove_suffix(1);
+      if (q != 0 && text.size() >= 2 && text.front() == d.quote && text.back() == d.quote) text = text.substr(1, text.size() - 2);
+      if (!text.empty()) {
+        ++out.nonempty;
+        out.last_nonempty = static_cast<int>(i);
+      }
+      if (i == 0) out.first = text;
+      f0 = f1 + 1;
+    }
+    return out;
+  };
+  auto table_row = [&](const RowShape& row) {
+    if (row.fields < mode) return false;
+    if (row.fields > mode) return cells(row).last_nonempty < mode;
+    if (mode < 3) return true;
+    const RowCells rc = cells(row);
+    return !(rc.nonempty == 1 && FreeText(rc.first));
+  };
   size_t first = 0;
-  while (first < rows.size() && rows[first].first != mode) ++first;
+  while (first < rows.size() && !table_row(rows[first])) ++first;
+  if (first == rows.size()) {
+    first = 0;
+    while (rows[first].fields != mode) ++first;
+  }
   c.valid = true;
   c.ncols = mode;
   c.consistent = best;
   c.preamble_rows = static_cast<int64_t>(first);
-  c.region_start = rows[first].second;
+  c.region_start = rows[first].start;
   c.rows = static_cast<int64_t>(rows.size());
   return c;
 }
 
+// Whether `c` reads the sample better than `b`.
+bool Better(const Candidate& c, const Candidate& b) {
+  if (!b.valid) return true;
+  if (c.swallowed != b.swallowed) return !c.swallowed;
+  // A single-column reading agrees trivially; it only wins when nothing splits.
+  const bool c_multi = c.ncols > 1, b_multi = b.ncols > 1;
+  if (c_multi != b_multi) return c_multi;
+  // The share of rows with the table's field count: quoting changes how many rows there are
+  // (a quoted field may span lines), so counts alone would favour splitting at every line.
+  const __int128 lhs = static_cast<__int128>(c.consistent) * b.rows, rhs = static_cast<__int128>(b.consistent) * c.rows;
+  if (lhs != rhs) return lhs > rhs;
+  // As consistent either way: a quote whose fields hold delimiters or line breaks (so that it
+  // changes the split) and that is more often used so than stray wins.
+  const bool c_quotes = c.spans > c.stray_quotes, b_quotes = b.spans > b.stray_quotes;
+  if (c_quotes != b_quotes) return c_quotes;
+  if (c.consistent != b.consistent) return c.consistent > b.consistent;
+  if (c.ncols != b.ncols) return c.ncols > b.ncols;
+  if (c.stray_quotes != b.stray_quotes) return c.stray_quotes < b.stray_quotes;
+  return c.quote_used && !b.quote_used;  // a quote the file really uses; else earlier candidates win ties
+}
+
 }  // namespace
 
-Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const CsvOptions& o) {
+Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, const CsvOptions& o) {
   // A bounded prefix is evidence enough and keeps sniffing cheap for every candidate; the
-  // cut is moved back to a line end so the last sampled row is whole.
+  // cut is moved back to a line end so the last sampled row is whole. A candidate whose
+  // quoted field is still open at the cut reads on through the rest of `input` to the end of
+  // the line where that field closes.
   constexpr size_t kMaxSniff = 256 << 10;
+  std::string_view sample = input;
+  bool at_end = input_is_all;
   if (sample.size() > kMaxSniff) {
     size_t cut = sample.rfind('\n', kMaxSniff);
     sample = sample.substr(0, cut == std::string_view::npos ? kMaxSniff : cut + 1);
     at_end = false;
   }
   // Positions are written before they are read: no need to zero them.
-  std::unique_ptr<uint32_t[]> pos_storage(new uint32_t[sample.size() + 1]);
+  size_t pos_capacity = sample.size() + 1;
+  std::unique_ptr<uint32_t[]> pos_storage(new uint32_t[pos_capacity]);
   std::vector<char> delims = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
   std::vector<char> quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\0', '\''};
   // A delimiter or quote character that the sample does not contain splits it exactly as
@@ -126,6 +259,19 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   // the tie, so only that one is evaluated.
   bool present[256] = {};
   for (unsigned char ch : sample) present[ch] = true;
+  auto evaluate = [&](const Dialect& dialect) {
+    Candidate c = Evaluate(sample, at_end, dialect, pos_storage, &pos_capacity);
+    if (c.swallowed && sample.size() < input.size()) {
+      // Read on to the closing quote, if the input we have holds it, and the end of its line.
+      size_t close = ClosingQuote(input, sample.size(), dialect.quote, dialect.escape);
+      size_t line_end = close == std::string_view::npos ? std::string_view::npos : input.find('\n', close);
+      std::string_view longer = line_end == std::string_view::npos ? input : input.substr(0, line_end + 1);
+      if (longer.size() > sample.size()) {
+        c = Evaluate(longer, input_is_all && longer.size() == input.size(), dialect, pos_storage, &pos_capacity);
+      }
+    }
+    return c;
+  };
   auto search = [&](char comment) {
     Candidate best;
     std::set<std::tuple<int, int, int>> seen;
@@ -144,21 +290,8 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
           dialect.quote = q;
           dialect.escape = e;
           dialect.comment = comment;
-          Candidate c = Evaluate(sample, at_end, dialect, o, pos_storage);
-          if (!c.valid) continue;
-          // More agreeing rows first; then more columns; earlier candidates win exact ties.
-          bool better = !best.valid;
-          if (!better && c.clean != best.clean) {
-            better = c.clean;
-          } else if (!better) {
-            // A single-column reading agrees trivially; it only wins when nothing splits.
-            bool c_multi = c.ncols > 1, b_multi = best.ncols > 1;
-            if (c_multi != b_multi) better = c_multi;
-            else if (c.consistent != best.consistent) better = c.consistent > best.consistent;
-            else if (c.ncols != best.ncols) better = c.ncols > best.ncols;
-            else better = c.quote_used && !best.quote_used;  // a quote the file really uses
-          }
-          if (better) best = c;
+          Candidate c = evaluate(dialect);
+          if (c.valid && Better(c, best)) best = c;
         }
       }
     }
@@ -166,10 +299,10 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   };
   Candidate best = search(o.comment);
   // Comment lines without --comment: when a line of the sample starts with '#', the search
-  // runs again with '#' as the comment character. That reading wins when it is no less clean
-  // and either splits into columns where the plain one could not, or keeps the same columns
-  // with as many agreeing rows and fewer odd ones: the '#' lines were what did not fit. A
-  // '#' line shaped like the data (a header "#id,name") keeps the plain reading.
+  // runs again with '#' as the comment character. That reading wins when it has no more stray
+  // quotes and either splits into columns where the plain one could not, or keeps the same
+  // columns with as many agreeing rows and fewer odd ones: the '#' lines were what did not
+  // fit. A '#' line shaped like the data (a header "#id,name") keeps the plain reading.
   if (best.valid && o.comment == '\0') {
     const auto* bytes = reinterpret_cast<const uint8_t*>(sample.data());
     bool hash_line = false;
@@ -181,7 +314,7 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
       const bool splits = c.ncols > 1 && best.ncols == 1;
       const bool fewer_odd = c.ncols == best.ncols && c.consistent >= best.consistent &&
                              c.rows - c.consistent < best.rows - best.consistent;
-      if (c.valid && (c.clean || !best.clean) && (splits || fewer_odd)) best = c;
+      if (c.valid && c.stray_quotes <= best.stray_quotes && (splits || fewer_odd)) best = c;
     }
   }
   if (!best.valid) {
@@ -192,7 +325,7 @@ Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const Csv
   out.dialect = best.dialect;
   out.num_columns = best.ncols;
   out.rows_sampled = best.rows;
-  const auto* data = reinterpret_cast<const uint8_t*>(sample.data());
+  const auto* data = reinterpret_cast<const uint8_t*>(input.data());
   out.dialect.skip_lines = o.skip_lines ? *o.skip_lines : CountLineBreaks(data, best.region_start);
   return out;
 }

@@ -1,8 +1,9 @@
 // Dialect sniffing: tries delimiter, quote and escape candidates on a sample and keeps the
-// one under which the most rows agree on a field count (more columns win ties), skipping a
-// preamble of lines that do not. Without --comment, lines starting with '#' are taken as
-// comments when that reading splits into columns where the plain one could not, or removes
-// only rows that did not fit.
+// one under which the largest share of rows agrees on a field count, then the one whose quote
+// changes the split more often than it is stray, skipping a preamble of lines that are not
+// the table's (rules in docs/csv-conformance.md). Without --comment, lines starting with '#'
+// are taken as comments when that reading splits into columns where the plain one could not,
+// or removes only rows that did not fit.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,9 @@ struct SniffResult {
   int64_t rows_sampled = 0;
 };
 
-// `sample` is the start of the input (BOM already removed); `at_end` when it is all of it.
-Result<SniffResult> SniffDialect(std::string_view sample, bool at_end, const CsvOptions& options);
+// `input` is the start of the input (BOM already removed); `at_end` when it is all of it. The
+// first 256 KiB are sampled; a quoted field open there is read on through the rest.
+Result<SniffResult> SniffDialect(std::string_view input, bool at_end, const CsvOptions& options);
 
 // Physical lines (LF, or CR not followed by LF) in text.
 int64_t CountLineBreaks(const uint8_t* data, size_t n);

@@ -14,6 +14,8 @@ enum State : uint8_t {
 };
 }  // namespace
 
+bool InsideQuotes(const MachineState& state) { return state.state == kQuoted || state.state == kQuotedEscape; }
+
 const char* MachineErrorText(MachineError e) {
   switch (e) {
     case MachineError::kNone: return "";
@@ -36,6 +38,11 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
   bool row_start = true;  // only meaningful in kFieldStart; reset on every field separator
   uint32_t* o = out;
   size_t open_at = 0;  // where the current quoted field opened, for the unterminated error
+  // Lenient: a quote opened here that never closes, or that closes lines later before text,
+  // is read again as text, from just after it, with the output and line count it had then.
+  bool opened_here = false;
+  uint32_t* o_at_open = out;
+  int64_t breaks_at_open = 0;
   // Stops at a malformed byte: what was split so far is kept, with the error and its position.
   auto fail = [&](MachineError e, size_t at) {
     r.error = e;
@@ -44,7 +51,17 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
     st->state = s;
     return r;
   };
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0;; ++i) {
+    if (i == n) {
+      if (!(at_end && cfg.lenient && opened_here && (s == kQuoted || s == kQuotedEscape))) break;
+      o = o_at_open;
+      r.line_breaks = breaks_at_open;
+      s = kUnquoted;
+      opened_here = false;
+      ++r.stray_quotes;
+      i = open_at + 1;
+      if (i == n) break;
+    }
     const uint8_t b = data[i];
     const bool lf = b == '\n';
     const bool cr = b == '\r';
@@ -73,6 +90,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         } else if (quote != 0 && b == quote) {
           s = kQuoted;
           open_at = i;
+          opened_here = true;
+          o_at_open = o;
+          breaks_at_open = r.line_breaks;
         } else {
           s = kUnquoted;
         }
@@ -82,8 +102,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           *o++ = static_cast<uint32_t>(i);
           s = kFieldStart;
           row_start = false;
-        } else if (quote != 0 && b == quote && !cfg.lenient) {
-          return fail(MachineError::kQuoteInUnquotedField, i);
+        } else if (quote != 0 && b == quote) {
+          if (!cfg.lenient) return fail(MachineError::kQuoteInUnquotedField, i);
+          ++r.stray_quotes;
         }
         break;
       case kQuoted:
@@ -104,6 +125,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         } else if (b == ' ' || b == '\t') {
         } else if (cfg.lenient) {
           s = kUnquoted;
+          ++r.stray_quotes;
         } else {
           return fail(MachineError::kTextAfterClosingQuote, i);
         }
@@ -117,8 +139,18 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           row_start = false;
         } else if (b == ' ' || b == '\t') {
           s = kAfterQuote;
+        } else if (cfg.lenient && opened_here && r.line_breaks > breaks_at_open) {
+          // A quoted field over lines that closes before text: its opening quote was stray
+          // (a closing quote missing) and paired with a later one. Read again from after it.
+          o = o_at_open;
+          r.line_breaks = breaks_at_open;
+          s = kUnquoted;
+          opened_here = false;
+          ++r.stray_quotes;
+          i = open_at;
         } else if (cfg.lenient) {
           s = kUnquoted;  // "a"b is read as the text "a"b
+          ++r.stray_quotes;
         } else {
           return fail(MachineError::kTextAfterClosingQuote, i);
         }

@@ -13,7 +13,7 @@ namespace quiver::csv {
 struct MachineConfig {
   SplitConfig split;
   char comment = '\0';
-  bool lenient = false;  // stray quotes are literal text instead of errors
+  bool lenient = false;  // stray quotes (see MachineResult::stray_quotes) are literal text instead of errors
 };
 
 enum class MachineError : uint8_t {
@@ -27,12 +27,18 @@ const char* MachineErrorText(MachineError e);
 struct MachineState {
   uint8_t state = 0;  // internal
 };
+// Whether the bytes split so far end inside a quoted field.
+bool InsideQuotes(const MachineState& state);
 
 struct MachineResult {
   size_t count = 0;
   int64_t line_breaks = 0;
   MachineError error = MachineError::kNone;
   size_t error_pos = 0;  // byte of the offending character
+  // Lenient: quotes read as text (inside an unquoted field, after a closing quote, or opening a
+  // field that the end of the input leaves open or that closes lines later before text, which
+  // is then split again from after the opening quote).
+  int64_t stray_quotes = 0;
 };
 
 // Same output format as SplitKernel. Comment lines come out as one row whose first byte is
