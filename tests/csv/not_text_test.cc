@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "quiver/csv/not_text.h"
+#include "quiver/csv/not_text_internal.h"
 #include "quiver/csv/reader.h"
 
 namespace quiver::csv {

@@ -1,4 +1,4 @@
-#include "quiver/csv/not_text.h"
+#include "quiver/csv/not_text_internal.h"
 
 #include <fmt/format.h>
 

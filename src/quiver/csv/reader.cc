@@ -16,12 +16,12 @@
 #include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/core/utf8.h"
-#include "quiver/csv/convert.h"
-#include "quiver/csv/infer.h"
-#include "quiver/csv/input.h"
+#include "quiver/csv/convert_internal.h"
+#include "quiver/csv/infer_internal.h"
+#include "quiver/csv/input_internal.h"
 #include "quiver/csv/sniffer.h"
-#include "quiver/csv/splitter.h"
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/splitter_internal.h"
+#include "quiver/csv/state_machine_internal.h"
 
 namespace quiver::csv {
 

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/state_machine_internal.h"
 #include "quiver/csv/value_parse.h"
 
 namespace quiver::csv {

@@ -13,9 +13,9 @@
 #include "quiver/compress/codec.h"
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/bloom_filter.h"
-#include "quiver/parquet/reader/column_reader.h"
-#include "quiver/parquet/reader/nested.h"
-#include "quiver/parquet/reader/output_arena.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/parquet/reader/nested_internal.h"
+#include "quiver/parquet/reader/output_arena_internal.h"
 
 namespace quiver::parquet {
 namespace {
