@@ -11,6 +11,7 @@
 #include <random>
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/csv/split_level_internal.h"
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_stream.h"
 #include "testing/csv_read.h"
@@ -657,10 +658,12 @@ TEST(CsvReader, RandomTablesRoundTrip) {
       expected += std::to_string(i) + "|" + (null_s ? "null" : sv) + "|" + fmt::format("{}", d) + "|" +
                   (flag ? "true" : "false") + "\n";
     }
+    // Readers opened after the test take the CPU's best level again.
+    struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
     for (SimdLevel level : SupportedSimdLevels()) {
       for (int threads : {1, 2}) {
         CsvOptions o;
-        o.simd_level = level;
+        SetSplitLevelForTesting(level);
         o.threads = threads;
         o.block_size = 1000 + static_cast<int64_t>(rng() % 5000);
         o.header = true;
@@ -701,11 +704,13 @@ TEST(CsvReader, QuoteHeavyInputAcrossSliceAndChunkBoundaries) {
     // Unquoted empty text is null; quoted, it is an empty string.
     expected += fmt::format("{}|{}|{}.{}|{}\n", r, s, r % 97, 1 + r % 9, t.empty() && !quote_t ? "null" : t);
   }
+  // Readers opened after the test take the CPU's best level again.
+  struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
   for (SimdLevel level : SupportedSimdLevels()) {
     for (int64_t slice : {64, 65, 127, 301, 4096}) {
       for (int threads : {1, 2}) {
         CsvOptions o;
-        o.simd_level = level;
+        SetSplitLevelForTesting(level);
         o.threads = threads;
         o.slice_bytes = slice;
         o.block_size = 3000 + static_cast<int64_t>(rng() % 9000);

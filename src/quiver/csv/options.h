@@ -11,7 +11,6 @@
 
 #include "quiver/columnar/type.h"
 #include "quiver/core/result.h"
-#include "quiver/core/simd_dispatch.h"
 #include "quiver/csv/problems.h"
 
 namespace quiver::csv {
@@ -80,8 +79,6 @@ struct CsvOptions {
   // Bytes of a chunk split, assembled into rows and converted in one go, so that the text,
   // its positions and field spans are still in L2 when the values are parsed.
   int64_t slice_bytes = int64_t{128} << 10;
-  // Splitting kernels of this level instead of the CPU's best (tests run every level).
-  std::optional<SimdLevel> simd_level;
 };
 
 // Parses "id=int64,price=decimal(12,2),ts=timestamp" into column_types. A date, timestamp or

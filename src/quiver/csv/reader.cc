@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -20,6 +21,7 @@
 #include "quiver/csv/infer_internal.h"
 #include "quiver/csv/input_internal.h"
 #include "quiver/csv/sniffer.h"
+#include "quiver/csv/split_level_internal.h"
 #include "quiver/csv/splitter_internal.h"
 #include "quiver/csv/state_machine_internal.h"
 
@@ -231,6 +233,19 @@ struct RowCursor {
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_split_level{-1};  // -1: none set
+}  // namespace
+
+void SetSplitLevelForTesting(std::optional<SimdLevel> level) {
+  g_split_level.store(level ? static_cast<int>(*level) : -1);
+}
+std::optional<SimdLevel> SplitLevelForTesting() {
+  const int v = g_split_level.load();
+  if (v < 0) return std::nullopt;
+  return static_cast<SimdLevel>(v);
+}
+
 class CsvReader::Impl {
  public:
   Impl(std::unique_ptr<ByteSource> src, CsvOptions options) : src_(std::move(src)), opts_(std::move(options)) {
@@ -288,6 +303,7 @@ class CsvReader::Impl {
   int64_t Limit() const { return ring_ ? (cur_ + 1) * half_ - 64 : buf_->size() - 64; }
 
   CsvOptions opts_;
+  std::optional<SimdLevel> split_level_ = SplitLevelForTesting();  // nullopt: the CPU's best
   std::string name_;
   FieldSyntax syntax_;
   SplitConfig split_;
@@ -429,7 +445,7 @@ Status CsvReader::Impl::LeaveRing(int64_t want) {
 void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
   // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
   const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
-  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
   uint8_t* data = buf_->mutable_data();
   const int64_t first = half * half_ + headroom_;
   const int64_t stop = first + want;
@@ -539,7 +555,7 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
   // The cut row starts outside quotes, so the state after it is its own quote parity.
   uint64_t tail_state = 0;
   if (split_.quote != 0 && tail > 0) {
-    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
     uint64_t esc = 0;
     tail_state = k.quote_parity(buf_->data() + first - tail, static_cast<size_t>(tail), split_, &esc);
   }
@@ -974,7 +990,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.columns.resize(static_cast<size_t>(ncols_));
   for (int col = 0; col < ncols_; ++col) {
     QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, RecyclingPool::Get(),
-                                                                  opts_.simd_level.value_or(ActiveSimdLevel()),
+                                                                  split_level_.value_or(ActiveSimdLevel()),
                                                                   formats_[static_cast<size_t>(col)]));
   }
   return Status::OK();
@@ -986,7 +1002,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
 // is parsed in slices (slice_bytes) so that a slice's bytes and spans stay in L2 while its
 // columns are converted one after another. Each chunk becomes one batch (sliced to batch_rows).
 void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
-  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
   std::vector<Chunk>& chunks = chunks_[cur_];
   const uint8_t* data = base();
   const uint32_t len = end - begin;
@@ -1017,7 +1033,7 @@ void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
 void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
   Chunk* c = &chunks_[cur_][i];
   groups_[cur_]->Submit([this, c, first = i == 0, len, at_end] {
-    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
     Status st = StartChunk(*c);
     if (!st.ok()) {
       c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
@@ -1274,7 +1290,7 @@ bool CsvReader::Impl::TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, siz
   // anything else (a short or long row, a row across slices, comments) takes the general
   // path one position at a time, and the fast path resumes at the next row.
   const bool fast = dialect_.comment == '\0';
-  const bool wide = nc >= 2 && nc <= 16 && opts_.simd_level.value_or(ActiveSimdLevel()) >= SimdLevel::kAvx512;
+  const bool wide = nc >= 2 && nc <= 16 && split_level_.value_or(ActiveSimdLevel()) >= SimdLevel::kAvx512;
   uint32_t row_start = rc.row_start, field_start = rc.field_start;
   for (;;) {
     if (c.problem && opts_.on_error == OnError::kFail) return true;
