@@ -9,6 +9,7 @@
 
 #include "quiver/csv/not_text_internal.h"
 #include "quiver/csv/reader.h"
+#include "testing/gzip.h"
 
 namespace quiver::csv {
 namespace {
@@ -24,19 +25,7 @@ std::string Error(const std::string& text, CsvOptions o = {}) {
   return r.ok() ? "read as CSV" : r.status().message();
 }
 
-std::string Gzip(const std::string& s) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
-  std::string out(compressBound(s.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  z.avail_in = static_cast<uInt>(s.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+using quiver::testing::Gzip;
 
 // Bytes as a Thrift or protobuf footer holds them: varints, NULs, field headers.
 std::string Junk(size_t n) {

@@ -15,6 +15,7 @@
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_stream.h"
 #include "testing/csv_read.h"
+#include "testing/gzip.h"
 
 namespace quiver::csv {
 namespace {
@@ -581,19 +582,7 @@ TEST(CsvReader, CommentLinesDetectedWithoutTheOption) {
   EXPECT_EQ(Rows(**b), "#a|1\n#b|2\nc|3\n");
 }
 
-std::string Gzip(const std::string& s) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
-  std::string out(compressBound(s.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  z.avail_in = static_cast<uInt>(s.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+using quiver::testing::Gzip;
 
 TEST(CsvReader, CompressedAndTranscodedInput) {
   const std::string text = "a,b\n1,x\n2,y\n";

@@ -12,26 +12,18 @@
 #include "quiver/dataset/hive.h"
 #include "quiver/dataset/partitioned_writer.h"
 #include "quiver/parquet/reader/file_reader.h"
+#include "testing/scratch_dir.h"
 
 namespace quiver::dataset {
 namespace {
 
 namespace fs = std::filesystem;
 
-class PartitionedWriter : public ::testing::Test {
+class PartitionedWriter : public testing::ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::path("/tmp") / ("quiver-dataset-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     schema_ = std::make_shared<const Schema>(std::vector<Field>{{"k", utf8()}, {"v", int64()}});
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
   }
   // Rows (k[i], v = first + i); a null k where keys[i] is "<null>".
   std::shared_ptr<RecordBatch> Batch(const std::vector<std::string>& keys, int64_t first) const {

@@ -9,33 +9,20 @@
 
 #include "quiver/io/atomic_file.h"
 #include "quiver/io/file.h"
+#include "testing/scratch_dir.h"
 
 namespace quiver::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-class IoTest : public ::testing::Test {
+class IoTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("quiver-io-test-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& content) {
     std::string p = (dir_ / name).string();
     std::ofstream(p, std::ios::binary) << content;
     return p;
   }
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  fs::path dir_;
 };
 
 TEST_F(IoTest, MmapAndPreadReadTheSameBytes) {

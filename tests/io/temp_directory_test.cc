@@ -13,6 +13,7 @@
 
 #include "quiver/io/atomic_file.h"
 #include "quiver/io/temp_directory.h"
+#include "testing/scratch_dir.h"
 
 namespace quiver::io {
 namespace {
@@ -74,20 +75,7 @@ TEST(TempDirectory, SignalRemovesTheRegisteredTree) {
   fs::remove_all(dir);
 }
 
-class TempDir : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::path("/tmp") / ("quiver-tempdir-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
-    return out;
-  }
-  fs::path dir_;
-};
+class TempDir : public testing::ScratchDirTest {};
 
 TEST_F(TempDir, CommitRenamesTheFolderWithItsFilesIntoPlace) {
   const std::string target = (dir_ / "tree").string();

@@ -12,33 +12,21 @@
 #include "quiver/stream/copy.h"
 #include "quiver/stream/open.h"
 #include "quiver/stream/read_ahead.h"
+#include "testing/scratch_dir.h"
 
 namespace quiver::stream {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Stream : public ::testing::Test {
+class Stream : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path("/tmp") / ("quiver-stream-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
   std::string WriteCsv(const std::string& name, int rows) const {
     std::ofstream o(Path(name));
     o << "id,name\n";
     for (int i = 0; i < rows; ++i) o << i << ",n" << i * 7 << "\n";
     return Path(name);
   }
-  std::vector<std::string> Entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  fs::path dir_;
 };
 
 // A reader of `batches` batches of one int64 column (values 0, 1, ...), then `error` if not OK.
