@@ -50,6 +50,30 @@ TEST(CsvSniff, QuotedFieldOverLinesThatSplitAlikeWithoutQuotes) {
   }
 }
 
+// A quoted field longer than all the input the reader holds when it sniffs (4 MiB): whether
+// the quote is the dialect's cannot be told from the lines, which split alike both ways, so
+// the read stops and says what to pass; given the quote, the field reads whole.
+TEST(CsvSniff, QuotedFieldLongerThanTheReadAheadStopsTheRead) {
+  std::string value;
+  const std::string text = OneLongQuotedField(300000, &value);
+  ASSERT_GT(text.size(), size_t{5} << 20);
+  auto b = Read(text);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("could not detect the CSV quoting: a field opened by \" near the start is "
+                                      "still open after "),
+            std::string::npos)
+      << b.status().message();
+  EXPECT_NE(b.status().message().find("give --quote '\"' if it is one long quoted field, or --quote none"),
+            std::string::npos)
+      << b.status().message();
+  CsvOptions o;
+  o.quote = '"';
+  Dialect d;
+  b = Read(text, o, nullptr, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_TRUE(testing::SameText(Rows(**b), "1|" + value + "\n2|plain\n3|other\n"));
+}
+
 // One stray or mid-field quote among quoted fields holding commas: the quote is still the
 // dialect's (no rows split at quoted commas, no invented preamble). Strict reading then stops
 // at the stray quote; --lenient reads it as text.

@@ -272,6 +272,10 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
     }
     return c;
   };
+  // A quote that opens a field and is still open at the end of all the input we hold: the
+  // file may be one quoted field longer than that, or the quote may be text. Another reading
+  // could still split every line alike, so nothing here can tell; the read stops instead.
+  char unclosed_quote = '\0';
   auto search = [&](char comment) {
     Candidate best;
     std::set<std::tuple<int, int, int>> seen;
@@ -291,6 +295,9 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
           dialect.escape = e;
           dialect.comment = comment;
           Candidate c = evaluate(dialect);
+          if (q != '\0' && c.swallowed && !input_is_all) unclosed_quote = q;
+          // A quote the caller gave is the dialect's, however long its field runs.
+          if (o.quote) c.swallowed = false;
           if (c.valid && Better(c, best)) best = c;
         }
       }
@@ -320,6 +327,12 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
   if (!best.valid) {
     return Status::Invalid("could not detect the CSV dialect: no delimiter and quote candidate parses the first "
                            "rows (set the delimiter, quote and escape)");
+  }
+  if (unclosed_quote != '\0' && best.dialect.quote != unclosed_quote && !o.quote) {
+    return Status::Invalid(fmt::format(
+        "could not detect the CSV quoting: a field opened by {} near the start is still open after {} bytes, the "
+        "most read ahead; give --quote '{}' if it is one long quoted field, or --quote none if the quote is text",
+        unclosed_quote, input.size(), unclosed_quote));
   }
   SniffResult out;
   out.dialect = best.dialect;
