@@ -9,7 +9,7 @@
 
 #include "quiver/csv/generate.h"
 #include "quiver/csv/reader.h"
-#include "quiver/csv/splitter.h"
+#include "quiver/csv/splitter_internal.h"
 #include "quiver/csv/value_parse.h"
 #include "quiver/io/output_stream.h"
 
@@ -189,7 +189,7 @@ BENCHMARK(BM_ParseValues<int32_t, ParseDatePadded>)->Arg(2)->Name("BM_ParseDate/
 }  // namespace
 }  // namespace quiver::csv
 
-#include "quiver/csv/convert.h"
+#include "quiver/csv/convert_internal.h"
 
 namespace quiver::csv {
 namespace {

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "quiver/core/bit_util.h"
-#include "quiver/parquet/encoding/bit_unpack.h"
-#include "quiver/parquet/encoding/byte_stream_split.h"
-#include "quiver/parquet/encoding/delta_binary_packed.h"
-#include "quiver/parquet/encoding/delta_length_byte_array.h"
-#include "quiver/parquet/encoding/dictionary.h"
-#include "quiver/parquet/encoding/plain.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/bit_unpack_internal.h"
+#include "quiver/parquet/encoding/byte_stream_split_internal.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
+#include "quiver/parquet/encoding/delta_length_byte_array_internal.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
+#include "quiver/parquet/encoding/plain_internal.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 
 namespace quiver::parquet::encoding {
 namespace {

@@ -1,11 +1,11 @@
-# `cmake --install`: the public headers, libquiver (static and shared), the quiver program, a
+# `cmake --install`: the public headers (not *_internal.h, see src/quiver/api.h), libquiver (static and shared), the quiver program, a
 # CMake package (find_package(quiver CONFIG): quiver::quiver static, quiver::shared) and
 # quiver.pc. The package finds the same Debian libraries the build did.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/quiver DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "cli" EXCLUDE)
+  FILES_MATCHING PATTERN "*.h" PATTERN "*_internal.h" EXCLUDE PATTERN "cli" EXCLUDE)
 install(TARGETS quiver quiver_shared EXPORT quiverTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

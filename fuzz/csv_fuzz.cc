@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "quiver/csv/reader.h"
-#include "quiver/csv/splitter.h"
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/splitter_internal.h"
+#include "quiver/csv/state_machine_internal.h"
 
 using namespace quiver;
 

@@ -85,5 +85,61 @@ TEST_F(CsvCommands, ErrorsAndOptions) {
   EXPECT_EQ(r.err, "quiver: /nonexistent.csv: No such file or directory\n");
 }
 
+// The library's errors name options and problem kinds; the program says which flag to pass.
+TEST_F(CsvCommands, ErrorsNameTheFlagsToPass) {
+  std::ofstream(path_) << "id,name\n1,a\n2,b\nthree,c\n";
+  auto r = RunCli("cat " + path_ + " --infer-rows 1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: " + path_ + ":4:1 'id': cannot convert to int64, got \"three\" (byte 16); the type was "
+                   "inferred from the first 1 rows: use --types 'id=string' or --infer-all\n");
+  // A type given, not inferred: no hint.
+  r = RunCli("cat " + path_ + " --types id=int64");
+  EXPECT_EQ(r.err, "quiver: " + path_ + ":4:1 'id': cannot convert to int64, got \"three\" (byte 16)\n");
+  std::ofstream(path_) << "a,b\n1,ok\n2,bad\xff\n";
+  r = RunCli("cat " + path_);
+  EXPECT_EQ(r.err, "quiver: " + path_ + ":3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another "
+                   "encoding: pass --encoding latin1 (or --replace-invalid-utf8)\n");
+  r = RunCli("cat " + path_ + " --types nope=int64");
+  EXPECT_EQ(r.err, "quiver: " + path_ + ": --types names column 'nope', which the file does not have\n");
+  r = RunCli("cat " + path_ + " --types 'a=int64:%Y'");
+  EXPECT_EQ(r.err, "quiver: --types entry 'a=int64:%Y': only date, timestamp and timestamptz take a format\n");
+  r = RunCli("cat " + path_ + " --types 'a=date:%m/%d/%y'");
+  EXPECT_EQ(r.err, "quiver: " + path_ + ": column 'a': date format '%m/%d/%y' has a two-digit year (%y): say which "
+                   "century with --two-digit-years-from YEAR (e.g. 1930 reads 30..99 as 1930..1999 and 00..29 as "
+                   "2000..2029)\n");
+  r = RunCli("cat - --infer-all < " + path_);
+  EXPECT_EQ(r.err, "quiver: --infer-all reads the input twice: give a file, not stdin\n");
+  r = RunCli("cat " + path_ + " --rejects /tmp/r.csv");
+  EXPECT_EQ(r.err, "quiver: --rejects needs --on-error skip\n");
+}
+
+// --rejects: the dropped rows in file order, written by the CSV writer; only after the whole
+// input was read.
+TEST_F(CsvCommands, RejectsFileListsDroppedRowsInFileOrder) {
+  std::ofstream(path_) << "a,b\n1,x\nzz,y\n3\n4,w\n";
+  const std::string rejects = path_ + ".rejects.csv";
+  auto r = RunCli("cat " + path_ + " --types a=int64 --on-error skip --format csv --rejects " + rejects);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "a,b\n1,x\n4,w\n");
+  std::ifstream f(rejects);
+  std::string content((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_EQ(content,
+            "line,reason,record\n"
+            "3,column 1 'a': cannot convert to int64,\"zz,y\"\n"
+            "4,\"expected 2 fields, got 1\",3\n");
+  std::filesystem::remove(rejects);
+  r = RunCli("cat " + path_ + " --types a=int64 --on-error skip --limit 1 --format csv --rejects " + rejects);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(rejects));
+  const std::string out = path_ + ".parquet";
+  r = RunCli("convert " + path_ + " " + out + " --types a=int64 --on-error skip --rejects " + rejects);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream g(rejects);
+  std::string again((std::istreambuf_iterator<char>(g)), {});
+  EXPECT_EQ(again, content);
+  std::filesystem::remove(rejects);
+  std::filesystem::remove(out);
+}
+
 }  // namespace
 }  // namespace quiver

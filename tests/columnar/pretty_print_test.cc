@@ -39,6 +39,22 @@ TEST(PrettyPrint, TimestampsAndTimes) {
   EXPECT_EQ(s, "12:34:56.000000001");
 }
 
+// The Parquet statistics printer's style of the same functions: 'T' and every digit of the unit.
+TEST(PrettyPrint, TimestampsWithEveryDigitAndT) {
+  std::string s;
+  FormatTimestamp(1700000000000000, TimeUnit::kMicro, true, &s, 'T', true);
+  EXPECT_EQ(s, "2023-11-14T22:13:20.000000Z");
+  s.clear();
+  FormatTimestamp(-1000, TimeUnit::kMilli, false, &s, 'T', true);
+  EXPECT_EQ(s, "1969-12-31T23:59:59.000");
+  s.clear();
+  FormatTimeOfDay(45296000, TimeUnit::kMilli, &s, true);
+  EXPECT_EQ(s, "12:34:56.000");
+  s.clear();
+  FormatTimeOfDay(45296, TimeUnit::kSecond, &s, true);
+  EXPECT_EQ(s, "12:34:56");
+}
+
 TEST(PrettyPrint, Decimals) {
   auto dec = [](__int128 v, int s) {
     std::string out;

@@ -1,6 +1,6 @@
 // Column conversion at every SIMD level: the 8-row AVX-512 parsers and the one-by-one path give
 // exactly what the plain parsers (and strtod, and the date printer) give, nulls and errors too.
-#include "quiver/csv/convert.h"
+#include "quiver/csv/convert_internal.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

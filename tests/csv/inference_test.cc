@@ -133,8 +133,7 @@ TEST(CsvInference, ExplicitFormatsAndLateValues) {
       EXPECT_EQ(r.types, "id:int64,when:date32 %d/%m/%Y");
       EXPECT_EQ(r.status.message(),
                 fmt::format("t.csv:3002:2 'when': cannot convert to date32 with format '%d/%m/%Y', got \"2020-10-01\" "
-                            "(byte {}); the type was inferred from the first 100 rows: use --types 'when=string' or "
-                            "--infer-all",
+                            "(byte {}); the type was inferred from the first 100 rows",
                             bad_byte))
           << threads << " threads, block " << block;
     }
@@ -159,15 +158,15 @@ TEST(CsvInference, ExplicitFormatsAndLateValues) {
 TEST(CsvInference, FormatErrorsSayWhatToPass) {
   std::vector<std::pair<std::string, std::string>> formats;
   EXPECT_EQ(ParseColumnTypes("a=int64:%Y", &formats).status().message(),
-            "--types entry 'a=int64:%Y': only date, timestamp and timestamptz take a format");
+            "column type 'a=int64:%Y': only date, timestamp and timestamptz take a format");
   EXPECT_EQ(ParseColumnTypes("a=date:%Y").status().message(),
-            "--types entry 'a=date:%Y': formats are not accepted here");
+            "column type 'a=date:%Y': formats are not accepted here");
   CsvOptions o;
   o.column_types = {{"d", date32()}};
   o.column_formats = {{"d", "%m/%d/%y"}};
   EXPECT_EQ(ReadText("d\n1/2/08\n", o).status.message(),
             "t.csv: column 'd': date format '%m/%d/%y' has a two-digit year (%y): say which century with "
-            "--two-digit-years-from YEAR (e.g. 1930 reads 30..99 as 1930..1999 and 00..29 as 2000..2029)");
+            "two_digit_years_from (e.g. 1930 reads 30..99 as 1930..1999 and 00..29 as 2000..2029)");
   o.column_formats = {{"d", "%d/%m/%Y %H"}};
   EXPECT_EQ(ReadText("d\n1/2/2008 3\n", o).status.message(),
             "t.csv: column 'd': date format '%d/%m/%Y %H' has time fields: use timestamp:%d/%m/%Y %H");

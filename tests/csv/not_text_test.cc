@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "quiver/csv/not_text.h"
+#include "quiver/csv/not_text_internal.h"
 #include "quiver/csv/reader.h"
 #include "testing/gzip.h"
 
@@ -61,12 +61,12 @@ TEST(NotText, BinaryDataByNulBytesOrMostlyInvalidUtf8) {
   for (char& c : random) c = static_cast<char>(rng() % 255 + 1);  // no NUL
   random[1234] = '\0';
   EXPECT_EQ(Error(random),
-            "in.bin: not CSV text: binary data (NUL byte at byte 1234); if it is text, pass its encoding "
-            "(--encoding utf-16 or --encoding latin1)");
+            "in.bin: not CSV text: binary data (NUL byte at byte 1234); if it is text, set its encoding "
+            "(UTF-16 or Latin-1)");
   random[1234] = 'x';
   const std::string shown = Error(random);
   EXPECT_EQ(shown.rfind("in.bin: not CSV text: binary data (", 0), 0u) << shown;
-  EXPECT_NE(shown.find(" of the first 3000 bytes are control bytes or not UTF-8); if it is text, pass its encoding"),
+  EXPECT_NE(shown.find(" of the first 3000 bytes are control bytes or not UTF-8); if it is text, set its encoding"),
             std::string::npos)
       << shown;
   // Valid UTF-8 without a NUL, but a quarter of it control bytes.
@@ -74,11 +74,11 @@ TEST(NotText, BinaryDataByNulBytesOrMostlyInvalidUtf8) {
   for (int i = 0; i < 20; ++i) controls += "a,\x01\n";
   EXPECT_EQ(Error(controls),
             "in.bin: not CSV text: binary data (20 of the first 80 bytes are control bytes or not UTF-8); if it is "
-            "text, pass its encoding (--encoding utf-16 or --encoding latin1)");
+            "text, set its encoding (UTF-16 or Latin-1)");
   // UTF-16LE text without a byte order mark.
   std::string utf16;
   for (char c : std::string("k,v\n1,2\n")) utf16 += std::string(1, c) + '\0';
-  EXPECT_EQ(Error(utf16), "in.bin: not CSV text: UTF-16 text without a byte order mark, it seems: pass --encoding utf-16");
+  EXPECT_EQ(Error(utf16), "in.bin: not CSV text: UTF-16 text without a byte order mark, it seems: set the encoding to UTF-16");
   CsvOptions o;
   o.encoding = Encoding::kUtf16;
   auto b = Read(utf16, o);

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/csv/split_level_internal.h"
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_stream.h"
 #include "testing/csv_read.h"
@@ -126,7 +127,7 @@ TEST(CsvReader, ExplicitTypes) {
   EXPECT_EQ(Types(**b), "id:int32 price:decimal128(12, 2) flag:bool z:string ");
   EXPECT_EQ(Rows(**b), "7|12.50|true|007\n-3|-0.01|false|x\n");
   o.column_types = {{"nope", int64()}};
-  EXPECT_EQ(Read("a\n1\n", o).status().message(), "t.csv: --types names column 'nope', which the file does not have");
+  EXPECT_EQ(Read("a\n1\n", o).status().message(), "t.csv: column_types names column 'nope', which the file does not have");
   EXPECT_EQ(ParseColumnTypes("a=decimal(40,2)").status().message(),
             "bad decimal type 'decimal(40,2)': want decimal(precision 1..38, scale 0..precision)");
 }
@@ -138,7 +139,7 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
   auto r = Read("id,name\n1,\"two\nlines\"\n2,x\nthree,y\n", sample);
   EXPECT_EQ(r.status().message(),
             "t.csv:5:1 'id': cannot convert to int64, got \"three\" (byte 26); the type was inferred from the "
-            "first 2 rows: use --types 'id=string' or --infer-all");
+            "first 2 rows");
   CsvOptions o;
   o.infer_rows = 1;
   r = Read("a,b\n1,2\n3,4\n5\n", o);
@@ -157,8 +158,7 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
   EXPECT_EQ(Rows(**sniffed), "1|x\"y\n");
   r = Read("a,b\n1,ok\n2,bad\xff\n");
   EXPECT_EQ(r.status().message(),
-            "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding: pass "
-            "--encoding latin1 (or --replace-invalid-utf8)");
+            "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding");
 }
 
 TEST(CsvReader, ErrorsShowInputBytesEscapedAndCutShort) {
@@ -182,21 +182,18 @@ TEST(CsvReader, HeaderNamesMustBeUtf8OrAreRepairedLikeValues) {
   // A stray Windows-1252 byte in a header cell: the value error, with the cell's place.
   auto r = Read("id,Qu\xe9stion\n1,yes\n");
   EXPECT_EQ(r.status().message(),
-            "t.csv:1:2: header: invalid UTF-8, got \"Qu\\xe9stion\" (byte 3); the file may be in another encoding: "
-            "pass --encoding latin1 (or --replace-invalid-utf8)");
+            "t.csv:1:2: header: invalid UTF-8, got \"Qu\\xe9stion\" (byte 3); the file may be in another encoding");
   // After a preamble line, the header's own line and byte.
   CsvOptions skip;
   skip.skip_lines = 1;
   r = Read("title\nid,\xff\n1,2\n", skip);
   EXPECT_EQ(r.status().message(),
-            "t.csv:2:2: header: invalid UTF-8, got \"\\xff\" (byte 9); the file may be in another encoding: pass "
-            "--encoding latin1 (or --replace-invalid-utf8)");
+            "t.csv:2:2: header: invalid UTF-8, got \"\\xff\" (byte 9); the file may be in another encoding");
   CsvOptions named;
   named.column_names = {"a", "b\xc3"};
   r = Read("1,2\n", named);
   EXPECT_EQ(r.status().message(),
-            "t.csv: column 2 name: invalid UTF-8, got \"b\\xc3\"; the file may be in another encoding: pass --encoding "
-            "latin1 (or --replace-invalid-utf8)");
+            "t.csv: column 2 name: invalid UTF-8, got \"b\\xc3\"; the file may be in another encoding");
   // --replace-invalid-utf8: names repaired as values are, kept unique.
   CsvOptions fix;
   fix.replace_invalid_utf8 = true;
@@ -212,26 +209,61 @@ TEST(CsvReader, HeaderNamesMustBeUtf8OrAreRepairedLikeValues) {
   EXPECT_EQ((*r)->schema()->field(1).name, "Qu\u00e9stion");
 }
 
-TEST(CsvReader, SkipWithRejectsFile) {
-  std::string rejects = std::filesystem::temp_directory_path() / ("quiver-rejects-" + std::to_string(getpid()) + ".csv");
+// Rejected rows reach the caller's handler once each, in file order (a field-count reject is
+// found before conversion, a value reject only during it), with kind, line, column and bytes.
+TEST(CsvReader, SkipHandsRejectedRowsToTheHandlerInFileOrder) {
   CsvOptions o;
   o.on_error = OnError::kSkip;
-  o.rejects_path = rejects;
   o.column_types = {{"a", int64()}};
+  std::string seen;
+  o.on_reject = [&seen](const RejectedRow& r) {
+    const Problem& p = r.problem;
+    seen += fmt::format("{} line {} col {} '{}' byte {}: {} [{}]\n", ProblemKindName(p.kind), p.line, p.column,
+                        p.column_name, p.byte, p.reason, r.record);
+    return Status::OK();
+  };
   CsvReadStats st;
-  auto b = Read("a,b\n1,x\nzz,y\n3\n4,w\n", o, &st);
+  auto b = Read("a,b\n1,x\nzz,y\n3\r\n4,w\n", o, &st);
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_EQ(Rows(**b), "1|x\n4|w\n");
   EXPECT_EQ(st.rows_read, 4);
   EXPECT_EQ(st.rows_written, 2);
   EXPECT_EQ(st.rows_rejected, 2);
-  std::ifstream f(rejects);
-  std::string content((std::istreambuf_iterator<char>(f)), {});
-  EXPECT_EQ(content,
-            "line,reason,record\n"
-            "4,\"expected 2 fields, got 1\",\"3\"\n"
-            "3,\"column 1 'a': cannot convert to int64\",\"zz,y\"\n");
-  std::filesystem::remove(rejects);
+  EXPECT_EQ(seen,
+            "conversion line 3 col 0 'a' byte 8: cannot convert to int64 [zz,y]\n"
+            "field count line 4 col -1 '' byte 13: expected 2 fields, got 1 [3]\n");
+  // The handler's error stops the read.
+  o.on_reject = [](const RejectedRow&) { return Status::IOError("disk full"); };
+  EXPECT_EQ(Read("a,b\n1,x\nzz,y\n", o).status().message(), "disk full");
+  // A handler without on_error = skip is refused.
+  o.on_error = OnError::kFail;
+  EXPECT_EQ(Read("a,b\n1,x\n", o).status().message(), "a reject handler (on_reject) needs on_error = skip");
+}
+
+// The problem that fails a read reaches on_failure typed: its kind, where, and whether the
+// column's type was inferred (what a caller's hint depends on).
+TEST(CsvReader, FailureHandlerGetsTheTypedProblem) {
+  std::vector<Problem> got;
+  CsvOptions o;
+  o.infer_rows = 1;
+  o.on_failure = [&got](const Problem& p) { got.push_back(p); };
+  EXPECT_FALSE(Read("a,b\n1,x\nzz,y\n", o).ok());
+  EXPECT_FALSE(Read("a,b\n1,x\n2\n", o).ok());
+  EXPECT_FALSE(Read("a,b\n1,ok\n2,bad\xff\n", o).ok());
+  o.quote = '"';
+  EXPECT_FALSE(Read("a,b\n1,\"open\n2,3\n", o).ok());
+  ASSERT_EQ(got.size(), 4u);
+  std::string s;
+  for (const Problem& p : got) {
+    s += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}\n", ProblemKindName(p.kind), p.file, p.line, p.column, p.column_name, p.byte,
+                     p.reason, p.type_inferred);
+  }
+  EXPECT_EQ(s,
+            "conversion|t.csv|3|0|a|8|cannot convert to int64|true\n"
+            "field count|t.csv|3|-1||8|expected 2 fields, got 1|false\n"
+            "invalid UTF-8|t.csv|3|1|b|11|invalid UTF-8|true\n"
+            "quoting|t.csv|2|1|b|6|quoted field is not terminated|false\n");
+  EXPECT_EQ(got[0].value, "zz");
 }
 
 TEST(CsvReader, NullOnErrorCounts) {
@@ -615,10 +647,12 @@ TEST(CsvReader, RandomTablesRoundTrip) {
       expected += std::to_string(i) + "|" + (null_s ? "null" : sv) + "|" + fmt::format("{}", d) + "|" +
                   (flag ? "true" : "false") + "\n";
     }
+    // Readers opened after the test take the CPU's best level again.
+    struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
     for (SimdLevel level : SupportedSimdLevels()) {
       for (int threads : {1, 2}) {
         CsvOptions o;
-        o.simd_level = level;
+        SetSplitLevelForTesting(level);
         o.threads = threads;
         o.block_size = 1000 + static_cast<int64_t>(rng() % 5000);
         o.header = true;
@@ -659,11 +693,13 @@ TEST(CsvReader, QuoteHeavyInputAcrossSliceAndChunkBoundaries) {
     // Unquoted empty text is null; quoted, it is an empty string.
     expected += fmt::format("{}|{}|{}.{}|{}\n", r, s, r % 97, 1 + r % 9, t.empty() && !quote_t ? "null" : t);
   }
+  // Readers opened after the test take the CPU's best level again.
+  struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
   for (SimdLevel level : SupportedSimdLevels()) {
     for (int64_t slice : {64, 65, 127, 301, 4096}) {
       for (int threads : {1, 2}) {
         CsvOptions o;
-        o.simd_level = level;
+        SetSplitLevelForTesting(level);
         o.threads = threads;
         o.slice_bytes = slice;
         o.block_size = 3000 + static_cast<int64_t>(rng() % 9000);

@@ -1,4 +1,4 @@
-#include "quiver/csv/splitter.h"
+#include "quiver/csv/splitter_internal.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/state_machine_internal.h"
 
 namespace quiver::csv {
 namespace {

@@ -13,6 +13,7 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/stream/scan_literal.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
@@ -90,7 +91,7 @@ class InteropBloom : public ::testing::Test {
       filters.push_back(std::move(*f));
     }
     for (const auto& v : values) {
-      auto bytes = parquet::BloomProbeBytes(tree->columns()[static_cast<size_t>(c)], v);
+      auto bytes = stream::BloomProbeBytes(*tree, c, v);
       EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
       std::string flags;
       for (const auto& f : filters) flags += f && !f->MightContain(*bytes) ? '1' : '0';

@@ -402,26 +402,5 @@ TEST(BloomFilterHostile, LocationsOutsideTheFile) {
                         c2.size()));
 }
 
-TEST(BloomFilter, ProbeBytesFromText) {
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("i", int32()), field("l", int64()),
-                                                                  field("d", float64()), field("s", utf8()),
-                                                                  field("day", date32()), field("f", float32())});
-  ASSERT_OK_AND_ASSIGN(auto bytes, testing::WriteParquetBytes(schema, {}, {}));
-  ASSERT_OK_AND_ASSIGN(auto footer, ReadFooter(*io::MemorySource(bytes)));
-  ASSERT_OK_AND_ASSIGN(auto tree, SchemaTree::Make(footer->metadata().schema));
-  const auto& c = tree.columns();
-  auto as = [](auto v) { return std::string(reinterpret_cast<const char*>(&v), sizeof(v)); };
-  EXPECT_EQ(*BloomProbeBytes(c[0], "-17"), as(int32_t{-17}));
-  EXPECT_EQ(*BloomProbeBytes(c[1], "9000000000"), as(int64_t{9000000000}));
-  EXPECT_EQ(*BloomProbeBytes(c[2], "2.5"), as(2.5));
-  EXPECT_EQ(*BloomProbeBytes(c[3], "text"), "text");
-  EXPECT_EQ(*BloomProbeBytes(c[4], "1970-01-02"), as(int32_t{1}));
-  EXPECT_EQ(*BloomProbeBytes(c[4], "2024-03-01"), as(int32_t{19783}));
-  EXPECT_EQ(*BloomProbeBytes(c[5], "0.5"), as(0.5f));
-  EXPECT_EQ(BloomProbeBytes(c[0], "3000000000").status().ToString(), "Invalid: column 'i': '3000000000' is not a 32-bit integer");
-  EXPECT_EQ(BloomProbeBytes(c[4], "2024-02-30").status().ToString(), "Invalid: column 'day': '2024-02-30' is not a date");
-  EXPECT_EQ(BloomProbeBytes(c[2], "x").status().ToString(), "Invalid: column 'd': 'x' is not a number");
-}
-
 }  // namespace
 }  // namespace quiver::parquet

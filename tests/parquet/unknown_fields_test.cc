@@ -4,8 +4,8 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
-#include "quiver/thrift/compact_reader.h"
-#include "quiver/thrift/compact_writer.h"
+#include "quiver/thrift/compact_reader_internal.h"
+#include "quiver/thrift/compact_writer_internal.h"
 #include "testing/corpus.h"
 
 namespace quiver::parquet {

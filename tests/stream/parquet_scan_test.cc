@@ -6,10 +6,14 @@
 #include <filesystem>
 
 #include "quiver/columnar/builder.h"
+#include "quiver/io/file.h"
 #include "quiver/io/output_target.h"
+#include "quiver/parquet/footer.h"
+#include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/parquet_scan.h"
 #include "quiver/stream/scan_literal.h"
+#include "testing/parquet_bytes.h"
 
 namespace quiver::stream {
 namespace {
@@ -138,6 +142,37 @@ TEST(ScanLiteral, ValuesOfTheColumnsTypeOrANamedError) {
             "'1970-01-01 00:00:01.5' is not a timestamp in whole seconds (column 't' is timestamp[s])");
   EXPECT_EQ(ParseLiteral(*list(int64()), "1", "l").status().message(),
             "comparisons on column 'l' (list<item: int64>) are not supported");
+}
+
+// A bloom probe's bytes come from ParseLiteral: PLAIN bytes of the parsed value, with the
+// literal errors, and an integer outside an INT32 column refused.
+TEST(ScanLiteral, BloomProbeBytesParseAsLiterals) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      field("i", int32()), field("l", int64()), field("d", float64()), field("s", utf8()), field("day", date32()),
+      field("f", float32()), field("ts", timestamp(TimeUnit::kMicro))});
+  auto bytes = testing::WriteParquetBytes(schema, {}, {});
+  ASSERT_TRUE(bytes.ok());
+  auto footer = parquet::ReadFooter(*io::MemorySource(*bytes));
+  ASSERT_TRUE(footer.ok());
+  auto tree = parquet::SchemaTree::Make((*footer)->metadata().schema);
+  ASSERT_TRUE(tree.ok());
+  auto as = [](auto v) { return std::string(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  auto probe = [&](int c, const std::string& text) {
+    auto b = BloomProbeBytes(*tree, c, text);
+    return b.ok() ? *b : b.status().message();
+  };
+  EXPECT_EQ(probe(0, "-17"), as(int32_t{-17}));
+  EXPECT_EQ(probe(0, "+17"), as(int32_t{17}));
+  EXPECT_EQ(probe(1, "9000000000"), as(int64_t{9000000000}));
+  EXPECT_EQ(probe(2, "2.5"), as(2.5));
+  EXPECT_EQ(probe(3, "text"), "text");
+  EXPECT_EQ(probe(4, "1970-01-02"), as(int32_t{1}));
+  EXPECT_EQ(probe(4, "2024-03-01"), as(int32_t{19783}));
+  EXPECT_EQ(probe(5, "0.5"), as(0.5f));
+  EXPECT_EQ(probe(6, "1970-01-01 00:00:01.5"), as(int64_t{1500000}));
+  EXPECT_EQ(probe(0, "5000000000"), "'5000000000' is out of range for column 'i' (int32)");
+  EXPECT_EQ(probe(4, "2024-02-30"), "'2024-02-30' is not a date (YYYY-MM-DD) (column 'day' is date32)");
+  EXPECT_EQ(probe(2, "x"), "'x' is not a number (column 'd' is double)");
 }
 
 }  // namespace

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "quiver/parquet/footer.h"
-#include "quiver/parquet/metadata_fields.h"
-#include "quiver/thrift/compact_reader.h"
-#include "quiver/thrift/compact_writer.h"
+#include "quiver/parquet/metadata_fields_internal.h"
+#include "quiver/thrift/compact_reader_internal.h"
+#include "quiver/thrift/compact_writer_internal.h"
 
 namespace quiver::thrift {
 namespace {

@@ -202,7 +202,10 @@ Status RunCat(const CatArgs& a) {
   int64_t rows = 0;
   while (limit < 0 || rows < limit) {
     QUIVER_ASSIGN_OR_RETURN(auto batch, next());
-    if (!batch) break;
+    if (!batch) {
+      QUIVER_RETURN_NOT_OK(a.csv->CommitRejects());  // the whole input was read
+      break;
+    }
     if (limit >= 0 && rows + batch->num_rows() > limit) batch = batch->Slice(0, limit - rows);
     rows += batch->num_rows();
     QUIVER_ASSIGN_OR_RETURN(batch, Project(batch, project));

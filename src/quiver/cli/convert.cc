@@ -66,8 +66,8 @@ Status RunConvert(const ConvertArgs& a) {
 
   stream::ReadOptions ro;
   ro.format = from;
+  CsvCliOptions copts = *a.csv;
   if (from != "parquet") {
-    CsvCliOptions copts = *a.csv;
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
   }
@@ -129,6 +129,7 @@ Status RunConvert(const ConvertArgs& a) {
   stream::CopyOptions co;
   co.progress = [&progress](const stream::ReadStats& s) { progress.Update(s.input_position, s.rows_read); };
   QUIVER_ASSIGN_OR_RETURN(const int64_t rows, stream::Copy(read_ahead, *writer, co));
+  QUIVER_RETURN_NOT_OK(copts.CommitRejects());
   const int64_t out_size = writer->bytes_written();
   progress.Finish();
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "quiver/cli/messages.h"
+
 namespace quiver::cli {
 
 namespace {
@@ -88,10 +90,15 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   else if (on_error == "skip") o.on_error = csv::OnError::kSkip;
   else if (on_error == "null") o.on_error = csv::OnError::kNull;
   else return Status::Invalid(fmt::format("--on-error must be fail, skip or null, got '{}'", on_error));
-  o.rejects_path = rejects;
+  if (!rejects.empty()) {
+    if (o.on_error != csv::OnError::kSkip) return Status::Invalid("--rejects needs --on-error skip");
+    QUIVER_ASSIGN_OR_RETURN(rejects_file, RejectsFile::Open(rejects));
+    o.on_reject = [file = rejects_file](const csv::RejectedRow& row) { return file->Add(row); };
+  }
+  o.on_failure = [](const csv::Problem& p) { NoteCsvFailure(p); };
   o.lenient = lenient;
   if (!types.empty()) {
-    QUIVER_ASSIGN_OR_RETURN(o.column_types, csv::ParseColumnTypes(types, &o.column_formats));
+    QUIVER_ASSIGN_OR_RETURN(o.column_types, csv::ParseColumnTypes(types, &o.column_formats, "--types entry"));
   }
   if (two_digit_years_from >= 0) o.two_digit_years_from = two_digit_years_from;
   if (!column_names.empty()) o.column_names = SplitList(column_names);
@@ -100,6 +107,13 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   o.infer_types = !all_strings;
   o.threads = threads;
   return o;
+}
+
+Status CsvCliOptions::CommitRejects() const {
+  if (!rejects_file) return Status::OK();
+  Status st = rejects_file->Commit();
+  rejects_file.reset();
+  return st;
 }
 
 }  // namespace quiver::cli

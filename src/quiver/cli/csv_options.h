@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "quiver/cli/rejects.h"
 #include "quiver/csv/options.h"
 
 namespace quiver::cli {
@@ -19,7 +20,12 @@ struct CsvCliOptions {
   int64_t infer_rows = csv::CsvOptions{}.infer_rows;
   int threads = 0;
 
+  // Also opens the --rejects file, which the reader's reject handler fills.
   Result<csv::CsvOptions> ToOptions() const;
+  // After a read that succeeded: the --rejects file renamed into place (no-op without one).
+  Status CommitRejects() const;
+
+  mutable std::shared_ptr<RejectsFile> rejects_file;
 };
 
 void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o);

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "quiver/cli/command.h"
+#include "quiver/cli/messages.h"
 #include "quiver/core/memory_pool.h"
 #include "quiver/io/atomic_file.h"
 
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
     if (sub->parsed()) {
       Status st = run();
       if (!st.ok()) {
-        std::fprintf(stderr, "quiver: %s\n", st.message().c_str());
+        std::fprintf(stderr, "quiver: %s\n", cli::ErrorMessage(st).c_str());
         return 1;
       }
       return 0;

@@ -13,6 +13,7 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/stream/scan_literal.h"
 
 namespace quiver::cli {
 namespace {
@@ -177,7 +178,7 @@ Status RunProbe(const MetaArgs& a, io::RandomAccessFile& file) {
   const int c = tree.FindColumn(column);
   if (c < 0) return Status::Invalid(fmt::format("--bloom-probe: no column '{}'", column));
   const ColumnDescriptor& col = tree.columns()[static_cast<size_t>(c)];
-  QUIVER_ASSIGN_OR_RETURN(std::string bytes, BloomProbeBytes(col, value));
+  QUIVER_ASSIGN_OR_RETURN(std::string bytes, stream::BloomProbeBytes(tree, c, value));
   DecodeOptions options;
   options.columns = std::vector<int32_t>{c};
   options.statistics = false;

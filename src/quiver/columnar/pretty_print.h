@@ -8,6 +8,7 @@
 
 #include "quiver/columnar/array.h"
 #include "quiver/columnar/record_batch.h"
+#include "quiver/columnar/value_text.h"
 
 namespace quiver {
 
@@ -15,13 +16,6 @@ namespace quiver {
 void FormatValue(const Array& array, int64_t i, std::string* out, bool quote_strings = false);
 std::string FormatValue(const Array& array, int64_t i);
 
-// Value helpers shared with writers: days since 1970-01-01 as YYYY-MM-DD, a timestamp in
-// `unit` as ISO 8601 ("1970-01-01 00:00:00.123456", with "Z" when `utc`), a decimal.
-void FormatDate(int64_t days, std::string* out);
-void FormatTimestamp(int64_t value, TimeUnit unit, bool utc, std::string* out);
-void FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out);
-void FormatDecimal(__int128 value, int32_t scale, std::string* out);
-float HalfToFloat(uint16_t half);
 // Appends s as a JSON string literal (quotes, backslash escapes, \u00XX for control bytes).
 void AppendJsonQuoted(std::string_view s, std::string* out);
 

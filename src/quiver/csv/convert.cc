@@ -1,4 +1,4 @@
-#include "quiver/csv/convert.h"
+#include "quiver/csv/convert_internal.h"
 
 #include <fmt/format.h>
 #include <immintrin.h>

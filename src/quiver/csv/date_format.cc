@@ -37,7 +37,7 @@ Result<DateFormat> DateFormat::Compile(std::string_view pattern, bool timestamp,
     if (op == Op::kYear2) {
       if (!two_digit_years_from) {
         return Status::Invalid(fmt::format(
-            "date format '{}' has a two-digit year (%y): say which century with --two-digit-years-from YEAR "
+            "date format '{}' has a two-digit year (%y): say which century with two_digit_years_from "
             "(e.g. 1930 reads 30..99 as 1930..1999 and 00..29 as 2000..2029)",
             pattern));
       }

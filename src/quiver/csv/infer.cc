@@ -1,4 +1,4 @@
-#include "quiver/csv/infer.h"
+#include "quiver/csv/infer_internal.h"
 
 #include "quiver/csv/value_parse.h"
 

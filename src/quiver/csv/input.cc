@@ -1,4 +1,4 @@
-#include "quiver/csv/input.h"
+#include "quiver/csv/input_internal.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "quiver/csv/not_text.h"
+#include "quiver/csv/not_text_internal.h"
 
 namespace quiver::csv {
 

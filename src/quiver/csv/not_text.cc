@@ -1,4 +1,4 @@
-#include "quiver/csv/not_text.h"
+#include "quiver/csv/not_text_internal.h"
 
 #include <fmt/format.h>
 
@@ -46,7 +46,7 @@ std::optional<std::string> DescribeNotText(const TextSample& s) {
   }
   // ASCII text in UTF-16LE: every second byte NUL, the others not.
   if (h.size() >= 16 && even_nul == 0 && odd_nul * 4 >= h.size()) {
-    return "UTF-16 text without a byte order mark, it seems: pass --encoding utf-16";
+    return "UTF-16 text without a byte order mark, it seems: set the encoding to UTF-16";
   }
   const size_t invalid = s.check_utf8 ? CountInvalidUtf8Bytes(h) : 0;
   if (h.size() < 64 || (controls + invalid) * 5 <= h.size()) return std::nullopt;
@@ -61,7 +61,7 @@ std::optional<std::string> DescribeNotText(const TextSample& s) {
   if (s.tail.size() >= 4 && s.tail.substr(s.tail.size() - 4) == "PAR1") {
     return "a damaged Parquet file (its footer ends in PAR1, but it does not start with PAR1)";
   }
-  return fmt::format("binary data ({}); if it is text, pass its encoding (--encoding utf-16 or --encoding latin1)",
+  return fmt::format("binary data ({}); if it is text, set its encoding (UTF-16 or Latin-1)",
                      what);
 }
 

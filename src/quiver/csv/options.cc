@@ -61,7 +61,7 @@ Result<TypePtr> ParseTypeName(const std::string& raw) {
 }
 
 Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(
-    const std::string& spec, std::vector<std::pair<std::string, std::string>>* formats) {
+    const std::string& spec, std::vector<std::pair<std::string, std::string>>* formats, std::string_view what) {
   std::vector<std::pair<std::string, TypePtr>> out;
   size_t i = 0;
   while (i < spec.size()) {
@@ -75,16 +75,16 @@ Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(
     }
     std::string item = spec.substr(i, j - i);
     size_t eq = item.find('=');
-    if (eq == std::string::npos) return Status::Invalid(fmt::format("--types entry '{}' is not name=type", item));
+    if (eq == std::string::npos) return Status::Invalid(fmt::format("{} '{}' is not name=type", what, item));
     std::string type_name = item.substr(eq + 1);
     const size_t colon = type_name.find(':');
     if (colon != std::string::npos) {
       // date:FORMAT, timestamp:FORMAT, timestamptz:FORMAT (the format may hold colons).
       const std::string base = Strip(type_name.substr(0, colon));
       if (base != "date" && base != "timestamp" && base != "timestamptz") {
-        return Status::Invalid(fmt::format("--types entry '{}': only date, timestamp and timestamptz take a format", item));
+        return Status::Invalid(fmt::format("{} '{}': only date, timestamp and timestamptz take a format", what, item));
       }
-      if (formats == nullptr) return Status::Invalid(fmt::format("--types entry '{}': formats are not accepted here", item));
+      if (formats == nullptr) return Status::Invalid(fmt::format("{} '{}': formats are not accepted here", what, item));
       formats->emplace_back(Strip(item.substr(0, eq)), type_name.substr(colon + 1));
       type_name = base;
     }

@@ -5,18 +5,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "quiver/columnar/type.h"
 #include "quiver/core/result.h"
-#include "quiver/core/simd_dispatch.h"
+#include "quiver/csv/problems.h"
 
 namespace quiver::csv {
 
 enum class OnError {
   kFail,  // stop at the first bad row with file:line:column, the value and the reason
-  kSkip,  // drop the row (written to the rejects file when one is given), count it
+  kSkip,  // drop the row (handed to on_reject when set), count it
   kNull,  // a cell that does not convert becomes null, counted
 };
 
@@ -52,7 +53,8 @@ struct CsvOptions {
   bool replace_invalid_utf8 = false;  // else invalid UTF-8 in a string column is an error
 
   OnError on_error = OnError::kFail;
-  std::string rejects_path;  // with kSkip: the rejected lines, their line numbers and reasons
+  RejectHandler on_reject;     // with kSkip: each dropped row, in file order
+  FailureHandler on_failure;   // the problem that fails the read (the CLI adds its flag hint)
   // Messy files: short rows padded with nulls, extra fields dropped, stray quotes literal,
   // blank lines and preambles skipped; every repair is counted.
   bool lenient = false;
@@ -77,15 +79,14 @@ struct CsvOptions {
   // Bytes of a chunk split, assembled into rows and converted in one go, so that the text,
   // its positions and field spans are still in L2 when the values are parsed.
   int64_t slice_bytes = int64_t{128} << 10;
-  // Splitting kernels of this level instead of the CPU's best (tests run every level).
-  std::optional<SimdLevel> simd_level;
 };
 
 // Parses "id=int64,price=decimal(12,2),ts=timestamp" into column_types. A date, timestamp or
 // timestamptz entry may name its format ("d=date:%d/%m/%Y"), added to `formats` (an error
-// when `formats` is null).
+// when `formats` is null). Errors name an entry as `what` (the CLI: its flag).
 Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(
-    const std::string& spec, std::vector<std::pair<std::string, std::string>>* formats = nullptr);
+    const std::string& spec, std::vector<std::pair<std::string, std::string>>* formats = nullptr,
+    std::string_view what = "column type");
 // Parses a type name: int64, float64, bool, date, timestamp, timestamptz, time, string, decimal(p,s).
 Result<TypePtr> ParseTypeName(const std::string& name);
 

@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -16,13 +17,13 @@
 #include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/core/utf8.h"
-#include "quiver/csv/convert.h"
-#include "quiver/csv/infer.h"
-#include "quiver/csv/input.h"
+#include "quiver/csv/convert_internal.h"
+#include "quiver/csv/infer_internal.h"
+#include "quiver/csv/input_internal.h"
 #include "quiver/csv/sniffer.h"
-#include "quiver/csv/splitter.h"
-#include "quiver/csv/state_machine.h"
-#include "quiver/io/atomic_file.h"
+#include "quiver/csv/split_level_internal.h"
+#include "quiver/csv/splitter_internal.h"
+#include "quiver/csv/state_machine_internal.h"
 
 namespace quiver::csv {
 
@@ -145,6 +146,15 @@ struct ChunkProblem {
   int col = -1;       // -1: the whole row
   std::string message;
   std::string value;
+  ProblemKind kind = ProblemKind::kOther;
+};
+
+// A row dropped by on_error=skip, reported to the reject handler once the block is merged.
+struct Reject {
+  RowRef row;
+  ProblemKind kind;
+  int col;  // -1: the whole row
+  std::string reason;
 };
 
 // Structural positions; grows without zero-filling: positions are always written before they are read.
@@ -207,7 +217,7 @@ struct Chunk {
   std::vector<ColumnBuilder> columns;
 
   int64_t unfinished = -1;  // start of a row that runs past the end of the block
-  std::vector<std::pair<RowRef, std::string>> rejected;  // with reasons
+  std::vector<Reject> rejected;
   std::vector<std::shared_ptr<RecordBatch>> batches;
   std::optional<ChunkProblem> problem;
   int64_t blank = 0, repaired = 0, dropped = 0, nulled = 0, rows_seen = 0;
@@ -222,6 +232,19 @@ struct RowCursor {
 };
 
 }  // namespace
+
+namespace {
+std::atomic<int> g_split_level{-1};  // -1: none set
+}  // namespace
+
+void SetSplitLevelForTesting(std::optional<SimdLevel> level) {
+  g_split_level.store(level ? static_cast<int>(*level) : -1);
+}
+std::optional<SimdLevel> SplitLevelForTesting() {
+  const int v = g_split_level.load();
+  if (v < 0) return std::nullopt;
+  return static_cast<SimdLevel>(v);
+}
 
 class CsvReader::Impl {
  public:
@@ -266,7 +289,8 @@ class CsvReader::Impl {
   void FinishChunk(Chunk& c);
   Status ReportProblem(const ChunkProblem& p) const;
   bool JoinHeaderLines(size_t preamble, std::vector<std::string>* names, size_t* header_start) const;
-  Status WriteRejects(const Chunk& c);
+  Status HandleRejects(Chunk& c);
+  Status Fail(Problem p, std::string message) const;
   std::string Where(uint32_t pos, int col) const;
   std::string CannotConvert(int col) const;  // "cannot convert to TYPE[ with format 'F']"
   friend class CsvReader;
@@ -279,6 +303,7 @@ class CsvReader::Impl {
   int64_t Limit() const { return ring_ ? (cur_ + 1) * half_ - 64 : buf_->size() - 64; }
 
   CsvOptions opts_;
+  std::optional<SimdLevel> split_level_ = SplitLevelForTesting();  // nullopt: the CPU's best
   std::string name_;
   FieldSyntax syntax_;
   SplitConfig split_;
@@ -322,8 +347,7 @@ class CsvReader::Impl {
   int64_t offset_before_ = 0;  // decoded bytes before buf_[start_]
   std::vector<Chunk> chunks_[2];  // the chunks of the block in each ring half (linear mode: [0])
   std::deque<std::shared_ptr<RecordBatch>> ready_;
-  std::unique_ptr<io::AtomicFile> rejects_;
-  std::vector<bool> inferred_;  // per column: the type came from a sample (errors then suggest --types)
+  std::vector<bool> inferred_;  // per column: the type came from a sample (errors say so)
   // Per column: the format of a date or timestamp column that is not ISO (null: none); they
   // point into explicit_formats_ or into the inference candidates, which live for good.
   std::vector<const DateFormat*> formats_;
@@ -421,7 +445,7 @@ Status CsvReader::Impl::LeaveRing(int64_t want) {
 void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
   // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
   const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
-  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
   uint8_t* data = buf_->mutable_data();
   const int64_t first = half * half_ + headroom_;
   const int64_t stop = first + want;
@@ -531,7 +555,7 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
   // The cut row starts outside quotes, so the state after it is its own quote parity.
   uint64_t tail_state = 0;
   if (split_.quote != 0 && tail > 0) {
-    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
     uint64_t esc = 0;
     tail_state = k.quote_parity(buf_->data() + first - tail, static_cast<size_t>(tail), split_, &esc);
   }
@@ -575,12 +599,8 @@ Status CsvReader::Impl::Init() {
   }
   for (auto& g : groups_) g = std::make_unique<TaskGroup>(pool_);
   read_group_ = std::make_unique<TaskGroup>(pool_);
-  if (opts_.on_error != OnError::kSkip && !opts_.rejects_path.empty()) {
-    return Status::Invalid("--rejects needs --on-error skip");
-  }
-  if (!opts_.rejects_path.empty()) {
-    QUIVER_ASSIGN_OR_RETURN(rejects_, io::AtomicFile::Open(opts_.rejects_path));
-    QUIVER_RETURN_NOT_OK(rejects_->stream()->Write("line,reason,record\n"));
+  if (opts_.on_error != OnError::kSkip && opts_.on_reject) {
+    return Status::Invalid("a reject handler (on_reject) needs on_error = skip");
   }
   QUIVER_RETURN_NOT_OK(Fill(std::max<int64_t>(kSniffBytes, opts_.block_size)));
   std::string_view sample(reinterpret_cast<const char*>(buf_->data()), static_cast<size_t>(std::min<int64_t>(end_, kSniffBytes)));
@@ -782,18 +802,25 @@ Status CsvReader::Impl::Init() {
       repaired = true;
       continue;
     }
+    Problem p;
+    p.kind = ProblemKind::kInvalidUtf8;
+    p.file = name_;
+    p.column = static_cast<int>(c);
+    p.reason = "invalid UTF-8";
+    p.value = names_[c];
     std::string where = fmt::format("{}: column {} name", name_, c + 1);
     if (header && joined.empty() && opts_.column_names.empty()) {
       const uint32_t at = static_cast<uint32_t>(start_) + padded(rows[0])[c].start;
-      where = fmt::format("{}:{}:{}: header", name_, LineAt(at), c + 1);
-      return Status::Invalid(fmt::format(
-          "{}: invalid UTF-8, got \"{}\" (byte {}); the file may be in another encoding: pass --encoding latin1 "
-          "(or --replace-invalid-utf8)",
-          where, EscapeForMessage(names_[c]), offset_before_ + (at - start_)));
+      p.line = LineAt(at);
+      p.byte = offset_before_ + (at - start_);
+      where = fmt::format("{}:{}:{}: header", name_, p.line, c + 1);
+      std::string msg = fmt::format("{}: invalid UTF-8, got \"{}\" (byte {}); the file may be in another encoding", where,
+                                    EscapeForMessage(names_[c]), p.byte);
+      return Fail(std::move(p), std::move(msg));
     }
-    return Status::Invalid(fmt::format("{}: invalid UTF-8, got \"{}\"; the file may be in another encoding: pass "
-                                       "--encoding latin1 (or --replace-invalid-utf8)",
-                                       where, EscapeForMessage(names_[c])));
+    std::string msg = fmt::format("{}: invalid UTF-8, got \"{}\"; the file may be in another encoding", where,
+                                  EscapeForMessage(names_[c]));
+    return Fail(std::move(p), std::move(msg));
   }
   if (repaired) {
     // Two names may have become one.
@@ -844,12 +871,12 @@ Status CsvReader::Impl::Init() {
   }
   for (const auto& [n, t] : opts_.column_types) {
     if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
-      return Status::Invalid(fmt::format("{}: --types names column '{}', which the file does not have", name_, n));
+      return Status::Invalid(fmt::format("{}: column_types names column '{}', which the file does not have", name_, n));
     }
   }
   for (const auto& [n, pattern] : opts_.column_formats) {
     if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
-      return Status::Invalid(fmt::format("{}: --types names column '{}', which the file does not have", name_, n));
+      return Status::Invalid(fmt::format("{}: column_types names column '{}', which the file does not have", name_, n));
     }
   }
   schema_ = std::make_shared<const Schema>(std::move(fields));
@@ -963,7 +990,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.columns.resize(static_cast<size_t>(ncols_));
   for (int col = 0; col < ncols_; ++col) {
     QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, RecyclingPool::Get(),
-                                                                  opts_.simd_level.value_or(ActiveSimdLevel()),
+                                                                  split_level_.value_or(ActiveSimdLevel()),
                                                                   formats_[static_cast<size_t>(col)]));
   }
   return Status::OK();
@@ -975,7 +1002,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
 // is parsed in slices (slice_bytes) so that a slice's bytes and spans stay in L2 while its
 // columns are converted one after another. Each chunk becomes one batch (sliced to batch_rows).
 void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
-  const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+  const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
   std::vector<Chunk>& chunks = chunks_[cur_];
   const uint8_t* data = base();
   const uint32_t len = end - begin;
@@ -1006,7 +1033,7 @@ void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
 void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
   Chunk* c = &chunks_[cur_][i];
   groups_[cur_]->Submit([this, c, first = i == 0, len, at_end] {
-    const SplitKernels& k = opts_.simd_level ? GetSplitKernels(*opts_.simd_level) : ActiveSplitKernels();
+    const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
     Status st = StartChunk(*c);
     if (!st.ok()) {
       c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
@@ -1094,8 +1121,16 @@ Status CsvReader::Impl::SplitMachine(uint32_t begin, uint32_t end, bool at_end, 
     for (size_t i = 0; i < r.count && (c.pos[i] & kPositionMask) < err; ++i) {
       col = (c.pos[i] & kRowEndFlag) ? 0 : col + 1;
     }
-    return Status::Invalid(fmt::format("{}:{}:{}: {} (byte {})", name_, LineAt(begin + err), col + 1,
-                                       MachineErrorText(r.error), offset_before_ + (begin - start_) + err));
+    Problem p;
+    p.kind = ProblemKind::kQuoting;
+    p.file = name_;
+    p.line = LineAt(begin + err);
+    p.column = col;
+    p.column_name = col < ncols_ && col < static_cast<int>(names_.size()) ? names_[static_cast<size_t>(col)] : std::string();
+    p.byte = offset_before_ + (begin - start_) + err;
+    p.reason = MachineErrorText(r.error);
+    std::string msg = fmt::format("{}:{}:{}: {} (byte {})", name_, p.line, col + 1, p.reason, p.byte);
+    return Fail(std::move(p), std::move(msg));
   }
   return Status::OK();
 }
@@ -1156,9 +1191,9 @@ void CsvReader::Impl::EmitRow(Chunk& c, RowCursor& rc, uint32_t end) {
     }
     std::string reason = fmt::format("expected {} fields, got {}", ncols_, nf);
     if (opts_.on_error == OnError::kFail) {
-      if (!c.problem) c.problem = ChunkProblem{rc.row_start, -1, reason, {}};
+      if (!c.problem) c.problem = ChunkProblem{rc.row_start, -1, reason, {}, ProblemKind::kFieldCount};
     } else {
-      c.rejected.emplace_back(row, std::move(reason));
+      c.rejected.push_back(Reject{row, ProblemKind::kFieldCount, -1, std::move(reason)});
     }
     return;
   }
@@ -1255,7 +1290,7 @@ bool CsvReader::Impl::TakeRows(Chunk& c, RowCursor& rc, const uint32_t* pos, siz
   // anything else (a short or long row, a row across slices, comments) takes the general
   // path one position at a time, and the fast path resumes at the next row.
   const bool fast = dialect_.comment == '\0';
-  const bool wide = nc >= 2 && nc <= 16 && opts_.simd_level.value_or(ActiveSimdLevel()) >= SimdLevel::kAvx512;
+  const bool wide = nc >= 2 && nc <= 16 && split_level_.value_or(ActiveSimdLevel()) >= SimdLevel::kAvx512;
   uint32_t row_start = rc.row_start, field_start = rc.field_start;
   for (;;) {
     if (c.problem && opts_.on_error == OnError::kFail) return true;
@@ -1344,8 +1379,7 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
         }
       }
       if (bad >= 0) {
-        c.rejected.emplace_back(c.rows[r], fmt::format("column {} '{}': {}", bad + 1, names_[static_cast<size_t>(bad)],
-                                                       CannotConvert(bad)));
+        c.rejected.push_back(Reject{c.rows[r], ProblemKind::kConversion, bad, CannotConvert(bad)});
         continue;
       }
       if (kept != r) {
@@ -1409,7 +1443,9 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
         std::string msg = err.failure == ConvertFailure::kInvalidUtf8
                               ? std::string(kInvalidUtf8)
                               : CannotConvert(col);
-        c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value)};
+        c.problem = ChunkProblem{f.start, col, std::move(msg), std::move(value),
+                                 err.failure == ConvertFailure::kInvalidUtf8 ? ProblemKind::kInvalidUtf8
+                                                                             : ProblemKind::kConversion};
         return;
       }
     }
@@ -1439,43 +1475,57 @@ void CsvReader::Impl::FinishChunk(Chunk& c) {
   }
 }
 
+Status CsvReader::Impl::Fail(Problem p, std::string message) const {
+  if (opts_.on_failure) opts_.on_failure(p);
+  return Status::Invalid(std::move(message));
+}
+
 Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
+  Problem problem;
+  problem.kind = p.kind;
+  problem.file = name_;
+  problem.line = LineAt(p.pos);
+  problem.column = p.col;
+  if (p.col >= 0) problem.column_name = names_[static_cast<size_t>(p.col)];
+  problem.byte = offset_before_ + (p.pos - start_);
+  problem.reason = p.message;
+  problem.value = p.value;
+  problem.type_inferred = p.col >= 0 && inferred_[static_cast<size_t>(p.col)];
   std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
   if (p.col >= 0) {
     msg += fmt::format(", got \"{}\"", EscapeForMessage(p.value));
   }
-  msg += fmt::format(" (byte {})", offset_before_ + (p.pos - start_));
-  if (p.col >= 0 && p.message == kInvalidUtf8) {
-    msg += "; the file may be in another encoding: pass --encoding latin1 (or --replace-invalid-utf8)";
+  msg += fmt::format(" (byte {})", problem.byte);
+  // The diagnosis only: what to change is the caller's to say in its own terms (the CLI names
+  // its flags from the problem's kind).
+  if (p.col >= 0 && p.kind == ProblemKind::kInvalidUtf8) msg += "; the file may be in another encoding";
+  if (problem.type_inferred && p.kind == ProblemKind::kConversion) {
+    msg += fmt::format("; the type was inferred from the first {} rows", opts_.infer_rows);
   }
-  if (p.col >= 0 && inferred_[static_cast<size_t>(p.col)] && p.message.rfind("cannot convert", 0) == 0) {
-    msg += fmt::format("; the type was inferred from the first {} rows: use --types '{}=string' or --infer-all",
-                       opts_.infer_rows, names_[static_cast<size_t>(p.col)]);
-  }
-  return Status::Invalid(std::move(msg));
+  return Fail(std::move(problem), std::move(msg));
 }
 
-Status CsvReader::Impl::WriteRejects(const Chunk& c) {
-  if (!rejects_) return Status::OK();
-  std::string out;
-  for (const auto& [row, reason] : c.rejected) {
-    std::string_view text(reinterpret_cast<const char*>(base()) + row.start, row.end - row.start);
+// The chunk's rejected rows to the handler, in file order (a row dropped for its field count
+// is found while rows are assembled, one dropped for a value only when they are converted).
+Status CsvReader::Impl::HandleRejects(Chunk& c) {
+  if (!opts_.on_reject || c.rejected.empty()) return Status::OK();
+  std::stable_sort(c.rejected.begin(), c.rejected.end(),
+                   [](const Reject& a, const Reject& b) { return a.row.start < b.row.start; });
+  Problem p;
+  p.file = name_;
+  for (const Reject& r : c.rejected) {
+    std::string_view text(reinterpret_cast<const char*>(base()) + r.row.start, r.row.end - r.row.start);
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    std::string quoted = "\"";
-    for (char ch : text) {
-      if (ch == '"') quoted += '"';
-      quoted += ch;
-    }
-    quoted += '"';
-    std::string r = "\"";
-    for (char ch : reason) {
-      if (ch == '"') r += '"';
-      r += ch;
-    }
-    r += '"';
-    out += fmt::format("{},{},{}\n", LineAt(row.start), r, quoted);
+    p.kind = r.kind;
+    p.line = LineAt(r.row.start);
+    p.column = r.col;
+    p.column_name = r.col >= 0 ? names_[static_cast<size_t>(r.col)] : std::string();
+    p.byte = offset_before_ + (r.row.start - start_);
+    p.reason = r.reason;
+    p.type_inferred = r.col >= 0 && inferred_[static_cast<size_t>(r.col)];
+    QUIVER_RETURN_NOT_OK(opts_.on_reject(RejectedRow{p, text}));
   }
-  return rejects_->stream()->Write(out);
+  return Status::OK();
 }
 
 Status CsvReader::Impl::ProcessBlock() {
@@ -1495,7 +1545,13 @@ Status CsvReader::Impl::ProcessBlock() {
   if (pool_ != nullptr && !ring_ && !eof_) QUIVER_RETURN_NOT_OK(EnterRing());
   const int64_t avail = end_ - start_;
   if (avail > int64_t{kPositionMask} || end_ > int64_t{kPositionMask}) {
-    return Status::Invalid(fmt::format("{}: a single row longer than 2 GiB (line {})", name_, lines_before_ + 1));
+    Problem p;
+    p.kind = ProblemKind::kRowTooLong;
+    p.file = name_;
+    p.line = lines_before_ + 1;
+    p.byte = offset_before_;
+    p.reason = "a single row longer than 2 GiB";
+    return Fail(std::move(p), fmt::format("{}: a single row longer than 2 GiB (line {})", name_, lines_before_ + 1));
   }
   if (avail == 0) {
     finished_ = true;
@@ -1548,7 +1604,7 @@ Status CsvReader::Impl::ProcessBlock() {
     if (c.unfinished >= 0) consumed = std::min(consumed, static_cast<uint32_t>(c.unfinished));
   }
   for (Chunk& c : chunks) {
-    QUIVER_RETURN_NOT_OK(WriteRejects(c));
+    QUIVER_RETURN_NOT_OK(HandleRejects(c));
     stats_.rows_read += c.rows_seen;
     stats_.rows_rejected += static_cast<int64_t>(c.rejected.size());
     stats_.cells_nulled += c.nulled;
@@ -1589,10 +1645,6 @@ Result<std::shared_ptr<RecordBatch>> CsvReader::Impl::Next() {
     ready_.pop_front();
     return b;
   }
-  if (rejects_) {
-    QUIVER_RETURN_NOT_OK(rejects_->Commit());
-    rejects_.reset();
-  }
   return std::shared_ptr<RecordBatch>();
 }
 
@@ -1610,7 +1662,7 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
   first.infer_all = false;
   first.infer_types = false;
   first.on_error = OnError::kFail;
-  first.rejects_path.clear();
+  first.on_reject = nullptr;
   QUIVER_ASSIGN_OR_RETURN(auto reader, open(first));
   const Dialect d = reader->dialect();
   const SchemaPtr schema = reader->schema();
@@ -1666,7 +1718,7 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
 
 Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, CsvOptions options) {
   if (options.infer_all) {
-    if (path == "-") return Status::Invalid("--infer-all reads the input twice: give a file, not stdin");
+    if (path == "-") return Status::Invalid("infer_all reads the input twice: give a file, not stdin");
     QUIVER_ASSIGN_OR_RETURN(options, InferOverWholeInput(std::move(options), [&](const CsvOptions& o) { return Open(path, o); }));
   }
   QUIVER_ASSIGN_OR_RETURN(auto src, OpenByteSource(path, options.encoding));

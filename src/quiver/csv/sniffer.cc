@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/state_machine_internal.h"
 #include "quiver/csv/value_parse.h"
 
 namespace quiver::csv {
@@ -326,7 +326,7 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
   }
   if (!best.valid) {
     return Status::Invalid("could not detect the CSV dialect: no delimiter and quote candidate parses the first "
-                           "rows (give --delimiter, --quote, --escape)");
+                           "rows (set the delimiter, quote and escape)");
   }
   if (unclosed_quote != '\0' && best.dialect.quote != unclosed_quote && !o.quote) {
     return Status::Invalid(fmt::format(

@@ -1,4 +1,4 @@
-#include "quiver/csv/splitter.h"
+#include "quiver/csv/splitter_internal.h"
 
 #include <immintrin.h>
 

@@ -1,4 +1,4 @@
-#include "quiver/csv/state_machine.h"
+#include "quiver/csv/state_machine_internal.h"
 
 namespace quiver::csv {
 

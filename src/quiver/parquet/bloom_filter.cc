@@ -6,8 +6,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -232,55 +230,26 @@ Result<std::optional<BloomFilter>> ReadBloomFilter(io::RandomAccessFile& file, c
   return parse(std::move(bytes));
 }
 
-Result<std::string> BloomProbeBytes(const ColumnDescriptor& column, std::string_view text) {
-  auto bad = [&](const char* what) {
-    return Status::Invalid(fmt::format("column '{}': '{}' is not {}", column.dotted_path(), text, what));
-  };
+std::optional<std::string> BloomBytesOf(const Literal& value, Type physical) {
   auto raw = [](const auto& v) { return std::string(reinterpret_cast<const char*>(&v), sizeof(v)); };
-  auto integer = [&](auto zero) -> Result<std::string> {
-    decltype(zero) v{};
-    const char* end = text.data() + text.size();
-    auto [p, ec] = std::from_chars(text.data(), end, v);
-    if (ec == std::errc() && p == end) return raw(v);
-    return bad(sizeof(v) == 4 ? "a 32-bit integer" : "a 64-bit integer");
-  };
-  const SchemaElement* e = column.element;
-  switch (column.physical_type) {
-    case Type::BYTE_ARRAY: return std::string(text);
-    case Type::FIXED_LEN_BYTE_ARRAY:
-      if (static_cast<int32_t>(text.size()) != column.type_length) {
-        return Status::Invalid(fmt::format("column '{}': a value of {} bytes, got {}", column.dotted_path(),
-                                           column.type_length, text.size()));
-      }
-      return std::string(text);
-    case Type::INT32: {
-      const bool date = e != nullptr && (e->converted_type == ConvertedType::DATE || (e->logicalType && e->logicalType->DATE));
-      unsigned y = 0, m = 0, d = 0;
-      if (date && text.size() == 10 && text[4] == '-' && text[7] == '-' &&
-          std::from_chars(text.data(), text.data() + 4, y).ptr == text.data() + 4 &&
-          std::from_chars(text.data() + 5, text.data() + 7, m).ptr == text.data() + 7 &&
-          std::from_chars(text.data() + 8, text.data() + 10, d).ptr == text.data() + 10) {
-        const std::chrono::year_month_day ymd{std::chrono::year(static_cast<int>(y)), std::chrono::month(m),
-                                              std::chrono::day(d)};
-        if (!ymd.ok()) return bad("a date");
-        const int32_t days = static_cast<int32_t>(std::chrono::sys_days(ymd).time_since_epoch().count());
-        return raw(days);
-      }
-      return integer(int32_t{});
-    }
-    case Type::INT64: return integer(int64_t{});
+  switch (physical) {
+    case Type::INT32:
+      if (value.kind != Literal::Kind::kInt) return std::nullopt;
+      return raw(static_cast<uint32_t>(static_cast<uint64_t>(value.i)));
+    case Type::INT64:
+      if (value.kind != Literal::Kind::kInt) return std::nullopt;
+      return raw(static_cast<uint64_t>(value.i));
     case Type::FLOAT:
-    case Type::DOUBLE: {
-      double v = 0;
-      const char* end = text.data() + text.size();
-      auto [p, ec] = std::from_chars(text.data(), end, v);
-      if (ec != std::errc() || p != end) return bad("a number");
-      if (column.physical_type == Type::FLOAT) return raw(static_cast<float>(v));
-      return raw(v);
-    }
+      if (value.kind != Literal::Kind::kFloat) return std::nullopt;
+      return raw(static_cast<float>(value.f));
+    case Type::DOUBLE:
+      if (value.kind != Literal::Kind::kFloat) return std::nullopt;
+      return raw(value.f);
+    case Type::BYTE_ARRAY:
+      if (value.kind != Literal::Kind::kBytes) return std::nullopt;
+      return value.bytes;
     default:
-      return Status::Invalid(fmt::format("column '{}': no bloom filter for {} values", column.dotted_path(),
-                                         TypeName(column.physical_type)));
+      return std::nullopt;
   }
 }
 

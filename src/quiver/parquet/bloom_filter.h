@@ -14,6 +14,7 @@
 #include "quiver/core/result.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/metadata.h"
+#include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet {
@@ -91,10 +92,11 @@ class BloomFilter {
 Result<std::optional<BloomFilter>> ReadBloomFilter(io::RandomAccessFile& file, const ColumnMetaData& meta,
                                                    MemoryPool* pool = default_memory_pool());
 
-// The PLAIN bytes a bloom filter hashes for `text` as a value of `column`: the bytes themselves
-// for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (which must have the column's length), a decimal
-// integer for INT32/INT64 (a DATE column also takes YYYY-MM-DD), a number for FLOAT/DOUBLE.
-// Invalid for text that is not such a value and for BOOLEAN/INT96 columns.
-Result<std::string> BloomProbeBytes(const ColumnDescriptor& column, std::string_view text);
+// The PLAIN bytes a bloom filter hashes for a literal (a predicate's value, parsed from text by
+// stream::ParseLiteral) compared with a column of physical type `physical`: 4 or 8 bytes of an
+// integer (cast: a literal outside the type's range matches no value anyway), of a float or
+// double, the bytes of a string. nullopt for physical types bloom filters are not asked about
+// (BOOLEAN, INT96, FIXED_LEN_BYTE_ARRAY) and for a literal of another kind than the column's.
+std::optional<std::string> BloomBytesOf(const Literal& value, Type physical);
 
 }  // namespace quiver::parquet

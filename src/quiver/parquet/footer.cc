@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "quiver/parquet/metadata_fields.h"
-#include "quiver/thrift/compact_reader.h"
-#include "quiver/thrift/compact_writer.h"
+#include "quiver/parquet/metadata_fields_internal.h"
+#include "quiver/thrift/compact_reader_internal.h"
+#include "quiver/thrift/compact_writer_internal.h"
 
 namespace quiver::parquet {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/views.h"
 
 namespace quiver::parquet {
 

@@ -2,7 +2,7 @@
 // LogicalTypes.md's backward-compatibility rules) and statistics value printing.
 #include "quiver/parquet/schema.h"
 
-#include "quiver/columnar/pretty_print.h"
+#include "quiver/columnar/value_text.h"
 #include "quiver/core/utf8.h"
 
 #include <fmt/format.h>
@@ -405,33 +405,16 @@ std::string FormatDate(int64_t days) {
   return s;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// Splits v into whole seconds (floored) and the non-negative remainder, without overflow.
-void SplitSeconds(int64_t v, int64_t per_second, int64_t* secs, int64_t* frac) {
-  *secs = v / per_second;
-  *frac = v % per_second;
-  if (*frac < 0) {
-    *frac += per_second;
-    *secs -= 1;
-  }
-}
-
-std::string FormatTimeOfDay(int64_t units, int64_t per_second, int digits) {
-  int64_t secs, frac;
-  SplitSeconds(units, per_second, &secs, &frac);
-  std::string s = fmt::format("{:02}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
-  if (digits > 0) s += fmt::format(".{:0{}}", frac, digits);
+// Statistics show every fraction digit of the unit and a 'T' (the raw value at a glance).
+std::string FormatTimeOfDay(int64_t v, quiver::TimeUnit unit) {
+  std::string s;
+  quiver::FormatTimeOfDay(v, unit, &s, /*all_digits=*/true);
   return s;
 }
 
-std::string FormatTimestamp(int64_t v, int64_t per_second, int digits, bool utc) {
-  int64_t secs, frac;
-  SplitSeconds(v, per_second, &secs, &frac);
-  int64_t days = FloorDiv(secs, 86400);
-  int64_t sod = secs - days * 86400;
-  std::string s = FormatDate(days) + "T" + FormatTimeOfDay(sod * per_second + frac, per_second, digits);
-  if (utc) s += "Z";
+std::string FormatTimestamp(int64_t v, quiver::TimeUnit unit, bool utc) {
+  std::string s;
+  quiver::FormatTimestamp(v, unit, utc, &s, 'T', /*all_digits=*/true);
   return s;
 }
 
@@ -484,7 +467,7 @@ std::string FormatStatisticsValue(const ColumnDescriptor& col, std::string_view 
       if (auto s = decimal_scale()) return FormatUnscaled(v, *s);
       if ((lt && lt->DATE) || (!lt && ct == ConvertedType::DATE)) return FormatDate(v);
       if ((lt && lt->TIME && lt->TIME->unit.MILLIS) || (!lt && ct == ConvertedType::TIME_MILLIS)) {
-        return FormatTimeOfDay(v, 1000, 3);
+        return FormatTimeOfDay(v, quiver::TimeUnit::kMilli);
       }
       bool is_unsigned = (lt && lt->INTEGER && !lt->INTEGER->isSigned) ||
                          (!lt && ct && (*ct == ConvertedType::UINT_8 || *ct == ConvertedType::UINT_16 ||
@@ -499,17 +482,17 @@ std::string FormatStatisticsValue(const ColumnDescriptor& col, std::string_view 
       if (lt && lt->TIMESTAMP) {
         const TimeUnit& u = lt->TIMESTAMP->unit;
         bool utc = lt->TIMESTAMP->isAdjustedToUTC;
-        if (u.MILLIS) return FormatTimestamp(v, 1000, 3, utc);
-        if (u.MICROS) return FormatTimestamp(v, 1000000, 6, utc);
-        if (u.NANOS) return FormatTimestamp(v, 1000000000, 9, utc);
+        if (u.MILLIS) return FormatTimestamp(v, quiver::TimeUnit::kMilli, utc);
+        if (u.MICROS) return FormatTimestamp(v, quiver::TimeUnit::kMicro, utc);
+        if (u.NANOS) return FormatTimestamp(v, quiver::TimeUnit::kNano, utc);
       }
-      if (!lt && ct == ConvertedType::TIMESTAMP_MILLIS) return FormatTimestamp(v, 1000, 3, true);
-      if (!lt && ct == ConvertedType::TIMESTAMP_MICROS) return FormatTimestamp(v, 1000000, 6, true);
+      if (!lt && ct == ConvertedType::TIMESTAMP_MILLIS) return FormatTimestamp(v, quiver::TimeUnit::kMilli, true);
+      if (!lt && ct == ConvertedType::TIMESTAMP_MICROS) return FormatTimestamp(v, quiver::TimeUnit::kMicro, true);
       if (lt && lt->TIME) {
-        if (lt->TIME->unit.MICROS) return FormatTimeOfDay(v, 1000000, 6);
-        if (lt->TIME->unit.NANOS) return FormatTimeOfDay(v, 1000000000, 9);
+        if (lt->TIME->unit.MICROS) return FormatTimeOfDay(v, quiver::TimeUnit::kMicro);
+        if (lt->TIME->unit.NANOS) return FormatTimeOfDay(v, quiver::TimeUnit::kNano);
       }
-      if (!lt && ct == ConvertedType::TIME_MICROS) return FormatTimeOfDay(v, 1000000, 6);
+      if (!lt && ct == ConvertedType::TIME_MICROS) return FormatTimeOfDay(v, quiver::TimeUnit::kMicro);
       if ((lt && lt->INTEGER && !lt->INTEGER->isSigned) || (!lt && ct == ConvertedType::UINT_64)) {
         return fmt::format("{}", static_cast<uint64_t>(v));
       }
@@ -520,7 +503,7 @@ std::string FormatStatisticsValue(const ColumnDescriptor& col, std::string_view 
       int64_t nanos = Load<int64_t>(b);
       int32_t julian = Load<int32_t>(b.substr(8));
       int64_t days = static_cast<int64_t>(julian) - 2440588;  // Julian day of 1970-01-01
-      return FormatDate(days) + "T" + FormatTimeOfDay(nanos, 1000000000, 9);
+      return FormatDate(days) + "T" + FormatTimeOfDay(nanos, quiver::TimeUnit::kNano);
     }
     case Type::FLOAT:
       if (b.size() != 4) break;

@@ -7,6 +7,7 @@
 
 #include "quiver/core/utf8.h"
 #include "quiver/csv/value_parse.h"
+#include "quiver/parquet/bloom_filter.h"
 
 namespace quiver::stream {
 
@@ -69,6 +70,24 @@ Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& t
       return Status::NotImplemented(fmt::format("comparisons on column '{}' ({}) are not supported", column,
                                                 type.ToString()));
   }
+}
+
+Result<std::string> BloomProbeBytes(const parquet::SchemaTree& tree, int column, const std::string& text) {
+  const parquet::ColumnDescriptor& col = tree.columns()[static_cast<size_t>(column)];
+  const std::string path = col.dotted_path();
+  QUIVER_ASSIGN_OR_RETURN(Field f, tree.ToField(col.node));
+  QUIVER_ASSIGN_OR_RETURN(parquet::Literal lit, ParseLiteral(*f.type, text, path));
+  if (col.physical_type == parquet::Type::INT32 && lit.kind == parquet::Literal::Kind::kInt &&
+      (lit.i < INT32_MIN || lit.i > UINT32_MAX)) {
+    return Status::Invalid(fmt::format("'{}' is out of range for column '{}' ({})", EscapeForMessage(text),
+                                       EscapeForMessage(path), f.type->ToString()));
+  }
+  std::optional<std::string> bytes = parquet::BloomBytesOf(lit, col.physical_type);
+  if (!bytes) {
+    return Status::Invalid(fmt::format("column '{}': no bloom filter for {} values", EscapeForMessage(path),
+                                       parquet::TypeName(col.physical_type)));
+  }
+  return std::move(*bytes);
 }
 
 }  // namespace quiver::stream

@@ -1,5 +1,5 @@
 // Out-of-line parts of the compact reader: slow varints, the skip fast path, error reporting.
-#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/compact_reader_internal.h"
 
 #include <fmt/format.h>
 

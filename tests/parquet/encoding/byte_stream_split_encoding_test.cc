@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/byte_stream_split.h"
+#include "quiver/parquet/encoding/byte_stream_split_internal.h"
 
 #include <gtest/gtest.h>
 

@@ -10,12 +10,12 @@
 
 #include "encoding_test_util.h"
 #include "quiver/compress/codec.h"
-#include "quiver/parquet/encoding/delta_binary_packed.h"
-#include "quiver/parquet/encoding/delta_byte_array.h"
-#include "quiver/parquet/encoding/delta_length_byte_array.h"
-#include "quiver/parquet/encoding/dictionary.h"
-#include "quiver/parquet/encoding/plain.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
+#include "quiver/parquet/encoding/delta_byte_array_internal.h"
+#include "quiver/parquet/encoding/delta_length_byte_array_internal.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
+#include "quiver/parquet/encoding/plain_internal.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 #include "quiver/parquet/footer.h"
 #include "testing/corpus.h"
 

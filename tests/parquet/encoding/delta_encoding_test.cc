@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "encoding_test_util.h"
-#include "quiver/parquet/encoding/delta_binary_packed.h"
-#include "quiver/parquet/encoding/delta_byte_array.h"
-#include "quiver/parquet/encoding/delta_length_byte_array.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
+#include "quiver/parquet/encoding/delta_byte_array_internal.h"
+#include "quiver/parquet/encoding/delta_length_byte_array_internal.h"
 
 namespace quiver::parquet::encoding {
 namespace {

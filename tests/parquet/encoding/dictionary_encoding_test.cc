@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/dictionary.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "encoding_test_util.h"
-#include "quiver/parquet/encoding/plain.h"
+#include "quiver/parquet/encoding/plain_internal.h"
 
 namespace quiver::parquet::encoding {
 namespace {

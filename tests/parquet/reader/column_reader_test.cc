@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "quiver/columnar/pretty_print.h"
-#include "quiver/parquet/encoding/dictionary.h"
-#include "quiver/parquet/encoding/plain.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
+#include "quiver/parquet/encoding/plain_internal.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 #include "quiver/parquet/footer.h"
-#include "quiver/parquet/reader/column_reader.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
 
 namespace quiver::parquet::reader {
 namespace {

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "quiver/columnar/pretty_print.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 #include "quiver/parquet/footer.h"
-#include "quiver/parquet/reader/column_reader.h"
-#include "quiver/parquet/reader/nested.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/parquet/reader/nested_internal.h"
 
 namespace quiver::parquet::reader {
 namespace {

@@ -13,7 +13,7 @@
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/reader/file_reader.h"
-#include "quiver/parquet/reader/output_arena.h"
+#include "quiver/parquet/reader/output_arena_internal.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "testing/parquet_bytes.h"
 

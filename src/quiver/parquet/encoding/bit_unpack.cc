@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/bit_unpack.h"
+#include "quiver/parquet/encoding/bit_unpack_internal.h"
 
 #include <array>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "quiver/core/bit_util.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

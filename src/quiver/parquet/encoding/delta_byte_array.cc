@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/delta_byte_array.h"
+#include "quiver/parquet/encoding/delta_byte_array_internal.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/delta_length_byte_array.h"
+#include "quiver/parquet/encoding/delta_length_byte_array_internal.h"
 
 #include <limits>
 #include <string>

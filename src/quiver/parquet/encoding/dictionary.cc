@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/dictionary.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/plain.h"
+#include "quiver/parquet/encoding/plain_internal.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 
 #include <string>
 

@@ -13,9 +13,9 @@
 #include "quiver/compress/codec.h"
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/bloom_filter.h"
-#include "quiver/parquet/reader/column_reader.h"
-#include "quiver/parquet/reader/nested.h"
-#include "quiver/parquet/reader/output_arena.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
+#include "quiver/parquet/reader/nested_internal.h"
+#include "quiver/parquet/reader/output_arena_internal.h"
 
 namespace quiver::parquet {
 namespace {
@@ -646,38 +646,11 @@ Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) co
   }
   const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(p.leaf)];
   if (!chunk.meta_data || !chunk.meta_data->bloom_filter_offset) return true;
-  // The literal's PLAIN bytes as the writer hashed the column's values. A literal outside the
-  // physical type's range matches no value, so what its cast hashes to does not matter.
-  std::string plain;
-  switch (p.physical) {
-    case Type::INT32: {
-      const uint32_t v = static_cast<uint32_t>(static_cast<uint64_t>(p.value.i));
-      plain.assign(reinterpret_cast<const char*>(&v), 4);
-      break;
-    }
-    case Type::INT64: {
-      const uint64_t v = static_cast<uint64_t>(p.value.i);
-      plain.assign(reinterpret_cast<const char*>(&v), 8);
-      break;
-    }
-    case Type::FLOAT:
-    case Type::DOUBLE: {
-      // -0 equals 0 and NaN equals NaN (as rows compare) with other bytes.
-      if (p.value.f == 0 || std::isnan(p.value.f)) return true;
-      if (p.physical == Type::FLOAT) {
-        const float v = static_cast<float>(p.value.f);
-        plain.assign(reinterpret_cast<const char*>(&v), 4);
-      } else {
-        plain.assign(reinterpret_cast<const char*>(&p.value.f), 8);
-      }
-      break;
-    }
-    case Type::BYTE_ARRAY:
-      plain = p.value.bytes;
-      break;
-    default:
-      return true;
-  }
+  // -0 equals 0 and NaN equals NaN (as rows compare) with other bytes.
+  if (p.value.kind == Literal::Kind::kFloat && (p.value.f == 0 || std::isnan(p.value.f))) return true;
+  // The literal's PLAIN bytes as the writer hashed the column's values.
+  const std::optional<std::string> plain = BloomBytesOf(p.value, p.physical);
+  if (!plain) return true;
   auto filter = ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
   if (!filter.ok()) {
     return std::move(filter).status().WithContext(fmt::format(
@@ -685,7 +658,7 @@ Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) co
         EscapeForMessage(tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path())));
   }
   if (!*filter) return true;
-  return (*filter)->MightContain(plain);
+  return (*filter)->MightContain(*plain);
 }
 
 Result<std::unique_ptr<ParquetBatchReader>> ParquetFileReader::GetBatchReader(std::vector<int> row_groups,

@@ -17,11 +17,15 @@
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
-#include "quiver/parquet/reader/page_reader.h"
 #include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet {
+
+namespace reader {
+struct PageReaderOptions;  // page_reader_internal.h
+}  // namespace reader
+
 
 struct ParquetReaderOptions {
   bool verify_crc = true;

@@ -1,4 +1,4 @@
-#include "quiver/parquet/reader/nested.h"
+#include "quiver/parquet/reader/nested_internal.h"
 
 #include <fmt/format.h>
 

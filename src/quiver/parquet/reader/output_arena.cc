@@ -1,4 +1,4 @@
-#include "quiver/parquet/reader/output_arena.h"
+#include "quiver/parquet/reader/output_arena_internal.h"
 
 #include <cstring>
 

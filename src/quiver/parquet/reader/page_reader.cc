@@ -1,4 +1,4 @@
-#include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/reader/page_reader_internal.h"
 
 #include <fmt/format.h>
 #include <libdeflate.h>

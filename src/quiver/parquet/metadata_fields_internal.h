@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "quiver/parquet/metadata.h"
-#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/compact_reader_internal.h"
 
 namespace quiver::parquet {
 

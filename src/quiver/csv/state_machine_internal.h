@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "quiver/csv/splitter.h"
+#include "quiver/csv/splitter_internal.h"
 
 namespace quiver::csv {
 

@@ -10,7 +10,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/simd_dispatch.h"
 #include "quiver/core/status.h"
-#include "quiver/parquet/encoding/bit_unpack.h"
+#include "quiver/parquet/encoding/bit_unpack_internal.h"
 
 namespace quiver::parquet::encoding {
 

@@ -6,7 +6,7 @@
 
 #include "quiver/core/buffer.h"
 #include "quiver/core/status.h"
-#include "quiver/parquet/encoding/delta_binary_packed.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
 
 namespace quiver::parquet::encoding {
 

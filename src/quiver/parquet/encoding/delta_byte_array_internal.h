@@ -8,8 +8,8 @@
 
 #include "quiver/core/buffer.h"
 #include "quiver/core/status.h"
-#include "quiver/parquet/encoding/delta_binary_packed.h"
-#include "quiver/parquet/encoding/delta_length_byte_array.h"
+#include "quiver/parquet/encoding/delta_binary_packed_internal.h"
+#include "quiver/parquet/encoding/delta_length_byte_array_internal.h"
 
 namespace quiver::parquet::encoding {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "quiver/columnar/type.h"
-#include "quiver/csv/convert.h"
+#include "quiver/csv/convert_internal.h"
 #include "quiver/csv/date_format.h"
 
 namespace quiver::csv {

@@ -11,6 +11,7 @@
 #include "quiver/columnar/array.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/memory_pool.h"
+#include "quiver/core/simd_dispatch.h"
 #include "quiver/csv/date_format.h"
 #include "quiver/csv/options.h"
 

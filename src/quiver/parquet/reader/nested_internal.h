@@ -8,7 +8,7 @@
 
 #include "quiver/columnar/array.h"
 #include "quiver/core/result.h"
-#include "quiver/parquet/reader/column_reader.h"
+#include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet::reader {

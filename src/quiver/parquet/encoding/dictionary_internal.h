@@ -13,7 +13,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/simd_dispatch.h"
 #include "quiver/core/status.h"
-#include "quiver/parquet/encoding/rle_bitpacked.h"
+#include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 
 namespace quiver::parquet::encoding {
 

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "quiver/core/buffer.h"
-#include "quiver/thrift/compact_reader.h"
+#include "quiver/thrift/compact_reader_internal.h"
 
 namespace quiver::thrift {
 

@@ -10,7 +10,7 @@
 #include "quiver/compress/codec.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
-#include "quiver/parquet/reader/page_reader.h"
+#include "quiver/parquet/reader/page_reader_internal.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet::reader {
