@@ -111,6 +111,17 @@ TEST_F(CsvCommands, ErrorsNameTheFlagsToPass) {
   EXPECT_EQ(r.err, "quiver: --infer-all reads the input twice: give a file, not stdin\n");
   r = RunCli("cat " + path_ + " --rejects /tmp/r.csv");
   EXPECT_EQ(r.err, "quiver: --rejects needs --on-error skip\n");
+  // A quoted field still open after all the input read ahead (4 MiB).
+  {
+    std::ofstream o(path_);
+    o << "id,text\n1,\"start";
+    for (int i = 0; i < 300000; ++i) o << "\nline " << i << ", more";
+    o << "\"\n2,plain\n";
+  }
+  r = RunCli("cat " + path_);
+  EXPECT_EQ(r.err, "quiver: could not detect the CSV quoting: a field opened by \" near the start is still open after "
+                   "4194304 bytes, the most read ahead (give --quote '\"' for one long quoted field, or --quote none "
+                   "if the quote is text)\n");
 }
 
 // --rejects: the dropped rows in file order, written by the CSV writer; only after the whole

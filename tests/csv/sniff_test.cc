@@ -63,7 +63,7 @@ TEST(CsvSniff, QuotedFieldLongerThanTheReadAheadStopsTheRead) {
                                       "still open after "),
             std::string::npos)
       << b.status().message();
-  EXPECT_NE(b.status().message().find("give --quote '\"' if it is one long quoted field, or --quote none"),
+  EXPECT_NE(b.status().message().find("(set the quote: to \" for one long quoted field, to none if the quote is text)"),
             std::string::npos)
       << b.status().message();
   CsvOptions o;

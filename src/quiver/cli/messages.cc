@@ -25,6 +25,8 @@ constexpr std::pair<std::string_view, std::string_view> kOptionFlags[] = {
     {": column_types names column '", ": --types names column '"},
     {"infer_all reads the input twice", "--infer-all reads the input twice"},
     {"(set the delimiter, quote and escape)", "(give --delimiter, --quote, --escape)"},
+    {"(set the quote: to \" for one long quoted field, to none if the quote is text)",
+     "(give --quote '\"' for one long quoted field, or --quote none if the quote is text)"},
     {"say which century with two_digit_years_from (e.g.", "say which century with --two-digit-years-from YEAR (e.g."},
     {"without a byte order mark, it seems: set the encoding to UTF-16", "without a byte order mark, it seems: pass --encoding utf-16"},
     {"if it is text, set its encoding (UTF-16 or Latin-1)", "if it is text, pass its encoding (--encoding utf-16 or --encoding latin1)"},

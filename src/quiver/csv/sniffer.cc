@@ -331,7 +331,7 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
   if (unclosed_quote != '\0' && best.dialect.quote != unclosed_quote && !o.quote) {
     return Status::Invalid(fmt::format(
         "could not detect the CSV quoting: a field opened by {} near the start is still open after {} bytes, the "
-        "most read ahead; give --quote '{}' if it is one long quoted field, or --quote none if the quote is text",
+        "most read ahead (set the quote: to {} for one long quoted field, to none if the quote is text)",
         unclosed_quote, input.size(), unclosed_quote));
   }
   SniffResult out;
