@@ -10,7 +10,7 @@
 #include "quiver/csv/generate.h"
 #include "quiver/csv/reader.h"
 #include "quiver/csv/splitter_internal.h"
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 #include "quiver/io/output_stream.h"
 
 namespace quiver::csv {

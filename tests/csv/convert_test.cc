@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "quiver/columnar/pretty_print.h"
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 namespace quiver::csv {
 namespace {

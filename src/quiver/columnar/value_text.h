@@ -1,6 +1,6 @@
 // Typed values as text, the one formatting of each logical type that the pretty printer, the
 // CSV and JSON Lines writers and the Parquet statistics printer share: dates, times of day,
-// timestamps, decimals, half floats. (Text back to values: csv/value_parse.h.)
+// timestamps, decimals, half floats. (Text back to values: value_parse.h beside it.)
 #pragma once
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include "quiver/core/bit_util.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/utf8.h"
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 namespace quiver::csv {
 

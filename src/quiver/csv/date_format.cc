@@ -6,7 +6,7 @@
 #include <memory>
 #include <mutex>
 
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 namespace quiver::csv {
 

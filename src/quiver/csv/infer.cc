@@ -1,6 +1,6 @@
 #include "quiver/csv/infer_internal.h"
 
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 namespace quiver::csv {
 

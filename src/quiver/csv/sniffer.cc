@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "quiver/csv/state_machine_internal.h"
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 namespace quiver::csv {
 

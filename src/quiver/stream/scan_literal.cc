@@ -6,7 +6,7 @@
 #include <charconv>
 
 #include "quiver/core/utf8.h"
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 #include "quiver/parquet/bloom_filter.h"
 
 namespace quiver::stream {
@@ -27,7 +27,7 @@ Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& t
     case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
     case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64: {
       int64_t v;
-      if (csv::ParseInt64(text, &v)) return parquet::Literal::Int(v);
+      if (ParseInt64(text, &v)) return parquet::Literal::Int(v);
       uint64_t u;
       const char* end = text.data() + text.size();
       const char* begin = text.data() + (!text.empty() && text[0] == '+');
@@ -37,12 +37,12 @@ Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& t
     }
     case TypeId::kDate32: {
       int32_t days;
-      if (!csv::ParseDate(text, &days)) return bad("a date (YYYY-MM-DD)");
+      if (!ParseDate(text, &days)) return bad("a date (YYYY-MM-DD)");
       return parquet::Literal::Int(days);
     }
     case TypeId::kTimestamp: {
-      csv::ParsedTimestamp ts;
-      if (!csv::ParseTimestamp(text, &ts)) return bad("a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]])");
+      ParsedTimestamp ts;
+      if (!ParseTimestamp(text, &ts)) return bad("a timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]])");
       switch (type.unit()) {
         case TimeUnit::kSecond:
           if (ts.micros % 1000000 != 0) return bad("a timestamp in whole seconds");
@@ -59,7 +59,7 @@ Result<parquet::Literal> ParseLiteral(const DataType& type, const std::string& t
     }
     case TypeId::kFloat32: case TypeId::kFloat64: {
       double d;
-      if (!csv::ParseFloat64(text, &d)) return bad("a number");
+      if (!ParseFloat64(text, &d)) return bad("a number");
       // A float32 column compares with the literal rounded to float, as its values are.
       if (type.id() == TypeId::kFloat32) d = static_cast<float>(d);
       return parquet::Literal::Float(d);

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace quiver::csv {
+namespace quiver {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
 
@@ -214,4 +214,4 @@ inline bool ParseDatePadded(std::string_view s, int32_t* days) {
   return ParseDate(s, days);
 }
 
-}  // namespace quiver::csv
+}  // namespace quiver

@@ -1,8 +1,8 @@
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 #include <fast_float/fast_float.h>
 
-namespace quiver::csv {
+namespace quiver {
 
 bool ParseFloat64(std::string_view s, double* out) {
   const char* p = s.data();
@@ -254,4 +254,4 @@ bool ParseDecimal(std::string_view s, int32_t precision, int32_t scale, __int128
   return true;
 }
 
-}  // namespace quiver::csv
+}  // namespace quiver

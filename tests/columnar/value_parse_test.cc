@@ -1,10 +1,10 @@
-#include "quiver/csv/value_parse.h"
+#include "quiver/columnar/value_parse.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-namespace quiver::csv {
+namespace quiver {
 namespace {
 
 TEST(ValueParse, Int64) {
@@ -100,11 +100,11 @@ TEST(ValueParse, Decimals) {
 }
 
 }  // namespace
-}  // namespace quiver::csv
+}  // namespace quiver
 
 #include "quiver/columnar/pretty_print.h"
 
-namespace quiver::csv {
+namespace quiver {
 namespace {
 
 // The table path (1970-2099) and the general era formula agree with the printer everywhere.
@@ -119,11 +119,11 @@ TEST(ValueParse, DatesRoundTripThroughThePrinter) {
 }
 
 }  // namespace
-}  // namespace quiver::csv
+}  // namespace quiver
 
 #include <random>
 
-namespace quiver::csv {
+namespace quiver {
 namespace {
 
 // The padded parsers read whole 8-byte words past the text; each must give exactly the
@@ -225,4 +225,4 @@ TEST(ValueParse, PaddedDatesAgreeWithThePlainParser) {
 }
 
 }  // namespace
-}  // namespace quiver::csv
+}  // namespace quiver
