@@ -24,25 +24,31 @@ Table Table::Root(Context* ctx) {
   auto b = ctx->bytes();
   if (b.size() < 8) {
     ctx->Fail(fmt::format("{} bytes is too short", b.size()));
-    return {};
+    return Invalid(ctx);
   }
   return At(ctx, Load<uint32_t>(b, 0), 0);
+}
+
+Table Table::Invalid(Context* ctx) {
+  Table t;
+  t.ctx_ = ctx;
+  return t;
 }
 
 Table Table::At(Context* ctx, size_t pos, int depth) {
   auto b = ctx->bytes();
   if (depth > kMaxDepth) {
     ctx->Fail(fmt::format("tables nested deeper than {}", kMaxDepth));
-    return {};
+    return Invalid(ctx);
   }
   if (pos == 0 || pos > b.size() || b.size() - pos < 4) {
     ctx->Fail(fmt::format("table offset {} outside the {} bytes", pos, b.size()));
-    return {};
+    return Invalid(ctx);
   }
   const int64_t vt = static_cast<int64_t>(pos) - Load<int32_t>(b, pos);
   if (vt < 0 || vt > static_cast<int64_t>(b.size()) - 4) {
     ctx->Fail(fmt::format("vtable at {} outside the {} bytes", vt, b.size()));
-    return {};
+    return Invalid(ctx);
   }
   Table t;
   t.vtable_size_ = Load<uint16_t>(b, static_cast<size_t>(vt));
@@ -51,9 +57,10 @@ Table Table::At(Context* ctx, size_t pos, int depth) {
       t.table_size_ < 4 || t.table_size_ > b.size() - pos) {
     ctx->Fail(fmt::format("vtable at {} of {} bytes for a table of {} bytes at {} does not fit the {} bytes", vt,
                           t.vtable_size_, t.table_size_, pos, b.size()));
-    return {};
+    return Invalid(ctx);
   }
   t.ctx_ = ctx;
+  t.valid_ = true;
   t.pos_ = pos;
   t.vtable_ = static_cast<size_t>(vt);
   t.depth_ = depth;
@@ -61,7 +68,7 @@ Table Table::At(Context* ctx, size_t pos, int depth) {
 }
 
 size_t Table::FieldPos(int slot, size_t size) const {
-  if (ctx_ == nullptr) return 0;
+  if (!valid_) return 0;
   const size_t entry = 4 + 2 * static_cast<size_t>(slot);
   if (entry + 2 > vtable_size_) return 0;
   const uint16_t off = Load<uint16_t>(ctx_->bytes(), vtable_ + entry);
@@ -86,7 +93,7 @@ size_t Table::Target(int slot) const {
 
 Table Table::Child(int slot) const {
   const size_t t = Target(slot);
-  if (t == 0) return {};
+  if (t == 0) return Invalid(ctx_);
   return At(ctx_, t, depth_ + 1);
 }
 

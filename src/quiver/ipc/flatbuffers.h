@@ -70,7 +70,7 @@ class Table {
   // The root table of the context's buffer (invalid and recorded when the buffer is bad).
   static Table Root(Context* ctx);
 
-  bool valid() const { return ctx_ != nullptr; }
+  bool valid() const { return valid_; }
   bool Has(int slot) const { return FieldPos(slot, 1) != 0; }
   template <typename T>
   T Scalar(int slot, T default_value) const {
@@ -87,17 +87,20 @@ class Table {
   // A vector of `width`-byte elements (4 for tables).
   Vector VectorOf(int slot, size_t width) const;
 
+  // The buffer's context (null only for a default-constructed table).
   Context* context() const { return ctx_; }
 
  private:
   friend class Vector;
   static Table At(Context* ctx, size_t pos, int depth);
+  static Table Invalid(Context* ctx);
   // The byte position of the slot's field when present with `size` bytes inside the table, else 0.
   size_t FieldPos(int slot, size_t size) const;
   // The position an offset field points at, or 0 (absent or bad).
   size_t Target(int slot) const;
 
   Context* ctx_ = nullptr;
+  bool valid_ = false;  // false: absent or bad; every slot reads as its default
   size_t pos_ = 0;
   size_t vtable_ = 0;
   uint16_t vtable_size_ = 0;
