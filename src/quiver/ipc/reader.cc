@@ -24,6 +24,7 @@ struct FieldInfo {
   uint8_t tag = 0;       // the Arrow type of the values
   bool large = false;    // 64-bit offsets, narrowed on reading
   int32_t list_size = 0; // FixedSizeList: read as a list of this many entries per slot
+  bool view = false;     // Utf8View/BinaryView: views and variadic buffers, read into offsets
   int64_t dict_id = -1;  // dictionary-encoded when >= 0
   int index_bits = 32;
   bool index_signed = true;
@@ -262,6 +263,8 @@ Result<FieldInfo> ReadField(const fb::Table& t, const std::string& parent, int d
     case f::kBinary: ty = binary(); break;
     case f::kLargeUtf8: ty = utf8(); info.large = true; break;
     case f::kLargeBinary: ty = binary(); info.large = true; break;
+    case f::kUtf8View: ty = utf8(); info.view = true; break;
+    case f::kBinaryView: ty = binary(); info.view = true; break;
     case f::kDecimal: {
       const int bits = type.Scalar<int32_t>(f::decimal::bit_width, 128);
       const int precision = type.Scalar<int32_t>(f::decimal::precision, 0);
@@ -367,6 +370,7 @@ class BatchDecoder {
       : body_(std::move(body)), dictionaries_(dictionaries), pool_(pool) {
     length_ = rb.Scalar<int64_t>(f::record_batch::length, 0);
     nodes_ = rb.VectorOf(f::record_batch::nodes, sizeof(f::FieldNode));
+    variadic_ = rb.VectorOf(f::record_batch::variadic_buffer_counts, sizeof(int64_t));
     buffers_ = rb.VectorOf(f::record_batch::buffers, sizeof(f::BufferRef));
     fb::Table c = rb.Child(f::record_batch::compression);
     if (c.valid()) codec_ = c.Scalar<int8_t>(f::body_compression::codec, f::kLz4Frame);
@@ -403,6 +407,10 @@ class BatchDecoder {
     switch (fi.field.type->id()) {
       case TypeId::kString:
       case TypeId::kBinary: {
+        if (fi.view) {
+          QUIVER_RETURN_NOT_OK(Views(fi, d.get()));
+          break;
+        }
         QUIVER_ASSIGN_OR_RETURN(auto offsets, Offsets(fi, node.length));
         QUIVER_ASSIGN_OR_RETURN(auto data, NextBuffer());
         d->buffers.push_back(std::move(offsets));
@@ -468,6 +476,57 @@ class BatchDecoder {
   Result<std::shared_ptr<Buffer>> Aligned(std::shared_ptr<Buffer> b) {
     if (reinterpret_cast<uintptr_t>(b->data()) % 8 == 0) return b;
     return Buffer::CopyOf(b->span(), pool_);
+  }
+
+  // A view-typed column (16-byte views: a length, then up to 12 bytes inline, or a prefix, a
+  // data buffer's index and an offset into it) copied into offsets and bytes.
+  Status Views(const FieldInfo& fi, ArrayData* d) {
+    QUIVER_ASSIGN_OR_RETURN(auto views, NextBuffer());
+    if (next_variadic_ >= variadic_.size()) {
+      return Status::Corrupt(fmt::format("field '{}': no variadic buffer count for a view column", fi.field.name));
+    }
+    const int64_t count = variadic_.StructAt<int64_t>(next_variadic_++);
+    if (count < 0 || count > static_cast<int64_t>(buffers_.size())) {
+      return Status::Corrupt(fmt::format("field '{}': {} variadic buffers", fi.field.name, count));
+    }
+    std::vector<std::shared_ptr<Buffer>> data;
+    for (int64_t i = 0; i < count; ++i) {
+      QUIVER_ASSIGN_OR_RETURN(auto b, NextBuffer());
+      data.push_back(std::move(b));
+    }
+    const int64_t n = d->length;
+    if (views->size() < n * 16) {
+      return Status::Corrupt(fmt::format("field '{}': views buffer of {} bytes for {} slots", fi.field.name, views->size(), n));
+    }
+    QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate((n + 1) * 4, pool_));
+    int32_t* o = offsets->mutable_data_as<int32_t>();
+    const uint8_t* valid = d->validity();
+    BufferBuilder bytes(pool_);
+    o[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* v = views->data() + i * 16;
+      int32_t len, index, offset;
+      std::memcpy(&len, v, 4);
+      if (valid != nullptr && !bit_util::GetBit(valid, i)) len = 0;
+      if (len < 0 || bytes.size() + len > INT32_MAX) {
+        return Status::Corrupt(fmt::format("field '{}': view {} of length {}", fi.field.name, i, len));
+      }
+      if (len <= 12) {
+        QUIVER_RETURN_NOT_OK(bytes.Append(v + 4, len));
+      } else {
+        std::memcpy(&index, v + 8, 4);
+        std::memcpy(&offset, v + 12, 4);
+        if (index < 0 || index >= count || offset < 0 || offset > data[static_cast<size_t>(index)]->size() - len) {
+          return Status::Corrupt(fmt::format("field '{}': view {} points outside its data buffers", fi.field.name, i));
+        }
+        QUIVER_RETURN_NOT_OK(bytes.Append(data[static_cast<size_t>(index)]->data() + offset, len));
+      }
+      o[i + 1] = static_cast<int32_t>(bytes.size());
+    }
+    QUIVER_ASSIGN_OR_RETURN(auto chars, bytes.Finish());
+    d->buffers.push_back(std::move(offsets));
+    d->buffers.push_back(std::move(chars));
+    return Status::OK();
   }
 
   // A fixed-size list's implied offsets: slot i starts at i * size.
@@ -608,8 +667,8 @@ class BatchDecoder {
   const std::map<int64_t, Array>* dictionaries_;
   MemoryPool* pool_;
   int64_t length_ = 0;
-  fb::Vector nodes_, buffers_;
-  uint32_t next_node_ = 0, next_buffer_ = 0;
+  fb::Vector nodes_, buffers_, variadic_;
+  uint32_t next_node_ = 0, next_buffer_ = 0, next_variadic_ = 0;
   int8_t codec_ = -1;
 };
 
