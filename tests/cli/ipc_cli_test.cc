@@ -73,6 +73,7 @@ TEST_F(IpcCli, CatWritesTheStreamFormatToAPipe) {
   auto shown = RunCli("cat " + P("t.parquet") + " --format arrow --limit 2 > " + P("two.arrows") + " && " +
                       QUIVER_CLI_PATH + " cat " + P("two.arrows") + " --format csv");
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(Slurp(P("two.arrows")).substr(0, 4), std::string("\xff\xff\xff\xff"));  // the stream format
   EXPECT_EQ(shown.out, "id,name,price,day,flag\n0,,0.5,2024-01-10,false\n1,n1,1.5,2024-01-11,true\n");
 }
 

@@ -137,7 +137,9 @@ TEST(IpcHostile, EveryTruncationOfAStreamIsAnErrorOrAnEarlierEnd) {
   for (int64_t n = 0; n < whole->size(); ++n) {
     // A stream cut exactly between messages reads as ended there; anywhere else it is an error.
     Status st = ReadBytes(Copy(*whole, n));
-    if (!st.ok()) EXPECT_TRUE(st.IsCorrupt()) << n << ": " << st.ToString();
+    if (!st.ok()) {
+      EXPECT_TRUE(st.IsCorrupt()) << n << ": " << st.ToString();
+    }
   }
   EXPECT_EQ(ReadBytes(Copy(*whole, 0)).message(), "x: the Arrow IPC stream is empty (no Schema message)");
   EXPECT_EQ(ReadBytes(Copy(*whole, whole->size() - 20)).message(),

@@ -136,7 +136,7 @@ void Builder::Prepend(const void* data, size_t n) {
     const size_t used = buf_.size() - head_;
     const size_t cap = std::max<size_t>(256, std::max(buf_.size() * 2, used + n + 64));
     std::vector<uint8_t> grown(cap);
-    std::memcpy(grown.data() + cap - used, buf_.data() + head_, used);
+    if (used > 0) std::memcpy(grown.data() + cap - used, buf_.data() + head_, used);
     buf_.swap(grown);
     head_ = cap - used;
   }

@@ -624,6 +624,7 @@ class BatchDecoder {
   // children's rows.
   Result<Array> TakeAny(const Array& values, std::span<const int32_t> idx) {
     const auto& d = *values.data();
+    if (idx.empty()) return values.Slice(0, 0);
     if (!d.type->is_nested()) return Take(values, idx, pool_);
     const int64_t n = static_cast<int64_t>(idx.size());
     auto out = std::make_shared<ArrayData>();
