@@ -215,6 +215,13 @@ class BodyAssembler {
   Result<std::pair<int64_t, int64_t>> Offsets(const ArrayData& d) {
     const int32_t* o = d.buffers[1]->data_as<int32_t>() + d.offset;
     const int64_t n = d.length + 1;
+    if (d.length == 0) {
+      // An empty array covers no values, whatever its one offset says (Validate does not bound
+      // it): write a zero and slice its child or bytes at 0.
+      static constexpr int32_t kZero = 0;
+      pieces_.push_back({reinterpret_cast<const uint8_t*>(&kZero), 4});
+      return std::pair<int64_t, int64_t>{0, 0};
+    }
     if (o[0] == 0) {
       pieces_.push_back({reinterpret_cast<const uint8_t*>(o), n * 4});
     } else {
