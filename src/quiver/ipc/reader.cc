@@ -459,8 +459,12 @@ class BatchDecoder {
     std::memcpy(&raw, body_->data() + ref.offset, 8);
     auto payload = std::span<const uint8_t>(body_->data() + ref.offset + 8, static_cast<size_t>(ref.length - 8));
     if (raw == -1) return Aligned(Buffer::Slice(body_, ref.offset + 8, ref.length - 8));
-    if (raw < 0 || raw > kMaxUncompressedBuffer) {
-      return Status::Corrupt(fmt::format("compressed buffer claims {} bytes uncompressed", raw));
+    // A frame expands at most so far (LZ4 about 255 times: a length byte per 255 bytes of a
+    // match; ZSTD 32,768 times: a 128 KiB run in a 4-byte block), so a claim past that is refused
+    // before anything is allocated for it.
+    const int64_t max_ratio = codec_ == f::kLz4Frame ? 256 : 32768;
+    if (raw < 0 || raw > kMaxUncompressedBuffer || raw > (ref.length - 8) * max_ratio + 64) {
+      return Status::Corrupt(fmt::format("compressed buffer of {} bytes claims {} bytes uncompressed", ref.length - 8, raw));
     }
     QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(raw, pool_));
     std::span<uint8_t> dst(out->mutable_data(), static_cast<size_t>(raw));
