@@ -47,7 +47,7 @@ TEST(IpcFuzzRegression, KeptCrashInputsReadOrFailCleanly) {
       EXPECT_TRUE((*got)->Equals(*b));
     }
   }
-  EXPECT_EQ(n, 3);
+  EXPECT_EQ(n, 4);
 }
 
 }  // namespace

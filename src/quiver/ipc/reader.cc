@@ -300,7 +300,10 @@ Result<FieldInfo> ReadField(const fb::Table& t, const std::string& parent, int d
     }
     case f::kFixedSizeBinary: {
       const int width = type.Scalar<int32_t>(f::fixed_size_binary::byte_width, 0);
-      if (width <= 0) return Status::Corrupt(fmt::format("field '{}': fixed-size binary of width {}", path, width));
+      // quiver counts a type's width in bits in an int.
+      if (width <= 0 || width > INT32_MAX / 8) {
+        return Status::Corrupt(fmt::format("field '{}': fixed-size binary of width {}", path, width));
+      }
       ty = fixed_size_binary(width);
       break;
     }
