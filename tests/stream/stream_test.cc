@@ -123,12 +123,12 @@ TEST_F(Stream, OpenWriterNamesWhatItCannotWrite) {
   auto w = OpenWriter(Path("out.xyz"), schema);
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(), "cannot tell the output format of '" + Path("out.xyz") +
-                                      "' (use .parquet, .csv, .tsv or .jsonl, or name it)");
+                                      "' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)");
   WriteOptions wo;
   wo.format = "orc";
   w = OpenWriter(Path("out.orc"), schema, wo);
   ASSERT_FALSE(w.ok());
-  EXPECT_EQ(w.status().message(), Path("out.orc") + ": cannot write the format 'orc' (parquet, csv, tsv or jsonl)");
+  EXPECT_EQ(w.status().message(), Path("out.orc") + ": cannot write the format 'orc' (parquet, csv, tsv, jsonl, arrow or arrows)");
   EXPECT_TRUE(Entries().empty());
 }
 

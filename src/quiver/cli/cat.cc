@@ -18,6 +18,8 @@
 #include "quiver/csv/reader.h"
 #include "quiver/csv/writer.h"
 #include "quiver/io/output_target.h"
+#include "quiver/ipc/reader.h"
+#include "quiver/ipc/writer.h"
 #include "quiver/jsonl/writer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/stream/file_format.h"
@@ -114,8 +116,8 @@ int64_t ProcKib(const char* path, std::string_view name) {
 }
 
 Status RunCat(const CatArgs& a) {
-  if (a.format != "table" && a.format != "csv" && a.format != "jsonl" && a.format != "none") {
-    return Status::Invalid(fmt::format("cat: --format must be table, csv, jsonl or none, got '{}'", a.format));
+  if (a.format != "table" && a.format != "csv" && a.format != "jsonl" && a.format != "arrow" && a.format != "none") {
+    return Status::Invalid(fmt::format("cat: --format must be table, csv, jsonl, arrow or none, got '{}'", a.format));
   }
   const auto t0 = std::chrono::steady_clock::now();
   // Batches come from the CSV reader or, for Parquet files (by extension, else by their magic),
@@ -124,7 +126,10 @@ Status RunCat(const CatArgs& a) {
   std::function<Result<std::shared_ptr<RecordBatch>>()> next;
   std::shared_ptr<csv::CsvReader> csv_reader;
   std::shared_ptr<parquet::ParquetFileReader> pq_reader;
-  const bool is_parquet = stream::InputFormatOf(a.path) == "parquet";
+  const std::string in_format = stream::InputFormatOf(a.path);
+  const bool is_parquet = in_format == "parquet";
+  const bool is_arrow = in_format == "arrow" || in_format == "arrows";
+  std::unique_ptr<ipc::IpcReader> ipc_reader;
   if (!a.where.empty() && !is_parquet) return Status::Invalid("cat: --where is supported for Parquet files only");
   std::unique_ptr<ThreadPool> own_pool;
   if (is_parquet) {
@@ -135,6 +140,10 @@ Status RunCat(const CatArgs& a) {
     }
     QUIVER_ASSIGN_OR_RETURN(pq_reader, parquet::ParquetFileReader::Open(a.path, opts));
     schema = pq_reader->schema();
+  } else if (is_arrow) {
+    QUIVER_ASSIGN_OR_RETURN(ipc_reader, ipc::IpcReader::Open(a.path));
+    schema = ipc_reader->schema();
+    next = [&ipc_reader] { return ipc_reader->Next(); };
   } else {
     QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
     QUIVER_ASSIGN_OR_RETURN(csv_reader, csv::CsvReader::Open(a.path, opts));
@@ -198,6 +207,9 @@ Status RunCat(const CatArgs& a) {
   QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open("-"));
   csv::CsvWriter csv_writer(out->stream());
   jsonl::JsonlWriter json_writer(out->stream());
+  // --format arrow: the Arrow IPC stream format, opened at the first batch (whose schema is the
+  // projected one).
+  std::unique_ptr<ipc::IpcWriter> ipc_writer;
   std::vector<std::shared_ptr<RecordBatch>> shown;
   int64_t rows = 0;
   while (limit < 0 || rows < limit) {
@@ -212,6 +224,22 @@ Status RunCat(const CatArgs& a) {
     if (a.format == "table") shown.push_back(batch);
     else if (a.format == "csv") QUIVER_RETURN_NOT_OK(csv_writer.Write(*batch));
     else if (a.format == "jsonl") QUIVER_RETURN_NOT_OK(json_writer.Write(*batch));
+    else if (a.format == "arrow") {
+      if (!ipc_writer) {
+        QUIVER_ASSIGN_OR_RETURN(ipc_writer, ipc::IpcWriter::Make(out->stream(), batch->schema(), {.file_format = false}));
+      }
+      QUIVER_RETURN_NOT_OK(ipc_writer->Write(batch));
+    }
+  }
+  if (a.format == "arrow") {
+    if (!ipc_writer) {
+      std::vector<Field> fields;
+      if (idx.empty()) fields = schema->fields();
+      for (int k : idx) fields.push_back(schema->field(k));
+      QUIVER_ASSIGN_OR_RETURN(ipc_writer, ipc::IpcWriter::Make(out->stream(), std::make_shared<Schema>(fields, schema->metadata()),
+                                                               {.file_format = false}));
+    }
+    QUIVER_RETURN_NOT_OK(ipc_writer->Finish());
   }
   if (a.format == "csv") {
     // A table without rows still prints its header line.
@@ -250,7 +278,7 @@ const bool registered = RegisterCommand({"cat", "Print a file's rows (table, CSV
   app->add_option("--columns", a->columns, "Comma-separated columns to show");
   app->add_option("--limit", a->limit, "Rows to show (table default: 100)");
   app->add_option("--format", a->format,
-                  "table|csv|jsonl, or none: decode without printing rows, then print one JSON line of counts "
+                  "table|csv|jsonl|arrow (the Arrow IPC stream format), or none: decode without printing rows, then print one JSON line of counts "
                   "and seconds")->capture_default_str();
   app->add_option("--where", a->where,
                   "Parquet: only rows where 'column op literal' holds (op: = != < <= > >=); row groups whose "

@@ -1,4 +1,4 @@
-// `quiver convert IN OUT`: CSV or Parquet in, Parquet, CSV or JSON Lines out, formats chosen by
+// `quiver convert IN OUT`: CSV, Parquet or Arrow IPC in, Parquet, CSV, JSON Lines or Arrow IPC out, formats chosen by
 // extension (or --from/--to); streamed batch by batch, written atomically, with a summary.
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -15,6 +15,7 @@
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/copy.h"
 #include "quiver/stream/csv_stream.h"
+#include "quiver/ipc/writer.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/open.h"
 #include "quiver/stream/read_ahead.h"
@@ -39,6 +40,7 @@ struct ConvertArgs {
   std::string partition_by;
   dataset::PartitionedWriteOptions partitioned;  // max_open_files, memory_budget
   bool max_open_given = false;
+  bool compression_given = false;  // Arrow IPC bodies are uncompressed unless asked
   int64_t partition_buffer_mb = partitioned.memory_budget >> 20;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
@@ -50,24 +52,28 @@ int64_t FileSize(const std::string& path) {
 
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string from =
-      a.from.empty() ? (stream::InputFormatOf(a.in) == "parquet" ? "parquet" : "csv") : a.from;
+  const std::string sniffed = a.from.empty() ? stream::InputFormatOf(a.in) : "";
+  const bool is_arrow = [](const std::string& f) { return f == "arrow" || f == "arrows" || f == "feather"; }(
+      a.from.empty() ? sniffed : a.from);
+  const std::string from = !a.from.empty() ? a.from : sniffed == "parquet" || is_arrow ? sniffed : "csv";
   // A partitioned output is a folder of Parquet files, whatever its name.
   const std::string to = !a.to.empty()                                                  ? a.to
                          : !a.partition_by.empty() && stream::FormatOf(a.out).empty() ? "parquet"
                                                                                        : stream::FormatOf(a.out);
-  if (from != "csv" && from != "tsv" && from != "parquet") {
-    return Status::Invalid(fmt::format("convert: --from must be csv or parquet, got '{}'", from));
+  if (from != "csv" && from != "tsv" && from != "parquet" && !is_arrow) {
+    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, parquet or arrow, got '{}'", from));
   }
-  if (to != "parquet" && to != "csv" && to != "tsv" && to != "jsonl") {
+  const bool to_arrow = to == "arrow" || to == "arrows" || to == "feather";
+  if (to != "parquet" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
     return Status::Invalid(fmt::format(
-        "convert: cannot tell the output format of '{}' (use .parquet, .csv, .tsv or .jsonl, or --to)", a.out));
+        "convert: cannot tell the output format of '{}' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or --to)",
+        a.out));
   }
 
   stream::ReadOptions ro;
   ro.format = from;
   CsvCliOptions copts = *a.csv;
-  if (from != "parquet") {
+  if (from != "parquet" && !is_arrow) {
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
   }
@@ -81,6 +87,9 @@ Status RunConvert(const ConvertArgs& a) {
   stream::WriteOptions wo;
   wo.format = to;
   std::unique_ptr<stream::BatchWriter> writer;
+  if (to_arrow && a.compression_given) {
+    QUIVER_ASSIGN_OR_RETURN(wo.ipc.compression, ipc::BodyCompressionFromName(a.compression));
+  }
   if (to == "parquet") {
     parquet::ParquetWriterOptions& po = wo.parquet;
     po = a.parquet;
@@ -149,15 +158,19 @@ Status RunConvert(const ConvertArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"convert", "Convert CSV or Parquet to Parquet, CSV or JSON Lines", 15,
+const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arrow IPC to Parquet, CSV, JSON Lines or Arrow IPC", 15,
                                          [](CLI::App* app) {
   auto a = std::make_shared<ConvertArgs>();
   app->add_option("input", a->in, "Input file ('-' for stdin)")->required();
   app->add_option("output", a->out, "Output file, written atomically ('-' for stdout)")->required();
-  app->add_option("--from", a->from, "Input format: csv|tsv|parquet (default: by extension)");
-  app->add_option("--to", a->to, "Output format: parquet|csv|tsv|jsonl (default: by extension)");
-  app->add_option("--compression", a->compression, "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none")
-      ->capture_default_str();
+  app->add_option("--from", a->from, "Input format: csv|tsv|parquet|arrow (default: by extension, else by content)");
+  app->add_option("--to", a->to,
+                  "Output format: parquet|csv|tsv|jsonl|arrow (Arrow IPC file, also .feather)|arrows (Arrow IPC "
+                  "stream) (default: by extension)");
+  app->add_option("--compression", a->compression,
+                  "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none; Arrow IPC: none (default)|lz4|zstd")
+      ->capture_default_str()
+      ->each([a](const std::string&) { a->compression_given = true; });
   app->add_option("--compression-level", a->parquet.compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
   app->add_option("--row-group-size", a->parquet.row_group_rows, "Rows per Parquet row group")->capture_default_str();
   app->add_option("--row-group-bytes", a->parquet.row_group_bytes,

@@ -8,7 +8,9 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/io/file.h"
+#include "quiver/ipc/reader.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/stream/file_format.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::cli {
@@ -137,7 +139,34 @@ void PrintJson(const SchemaTree& tree, const std::vector<bool>& show, int32_t in
   *out += "}";
 }
 
+// An Arrow IPC file's or stream's schema, as quiver reads it: one "name: type" line per field.
+Status RunArrowSchema(const SchemaArgs& a) {
+  if (a.row_group >= 0 || !a.columns.empty()) {
+    return Status::Invalid(fmt::format("{}: --row-group and --columns apply to Parquet files only", a.path));
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto reader, ipc::IpcReader::Open(a.path));
+  const Schema& schema = *reader->schema();
+  std::string out;
+  if (a.json) {
+    out = "{\"file\":" + JsonQuote(a.path) + ",\"format\":" + JsonQuote(reader->is_file_format() ? "arrow" : "arrows") +
+          ",\"fields\":[";
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      const Field& f = schema.field(i);
+      out += fmt::format("{}{{\"name\":{},\"quiver_type\":{},\"nullable\":{}}}", i ? "," : "", JsonQuote(f.name),
+                         JsonQuote(f.type->ToString()), f.nullable);
+    }
+    out += "]}\n";
+  } else {
+    out = schema.ToString();
+    if (!out.empty() && out.back() != '\n') out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return Status::OK();
+}
+
 Status RunSchema(const SchemaArgs& a) {
+  const std::string format = stream::InputFormatOf(a.path);
+  if (format == "arrow" || format == "arrows") return RunArrowSchema(a);
   QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(a.path));
   DecodeOptions options;
   options.row_groups.emplace();  // the schema needs no row group
@@ -174,9 +203,9 @@ Status RunSchema(const SchemaArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"schema", "Print a Parquet file's schema", 20, [](CLI::App* app) {
+const bool registered = RegisterCommand({"schema", "Print a Parquet or Arrow IPC file's schema", 20, [](CLI::App* app) {
   auto a = std::make_shared<SchemaArgs>();
-  app->add_option("file", a->path, "Parquet file")->required();
+  app->add_option("file", a->path, "Parquet file, or Arrow IPC file (.arrow, .feather) or stream (.arrows)")->required();
   app->add_flag("--json", a->json, "Print JSON instead of a tree");
   app->add_option("--row-group", a->row_group, "Check that this row group exists (as `meta` does)");
   app->add_option("--columns", a->columns, "Only these columns (dotted paths; a group selects its leaves)")

@@ -396,4 +396,18 @@ Status Compress(Codec codec, int level, std::span<const uint8_t> input, BufferBu
   return Status::Invalid("unknown compression codec " + std::to_string(static_cast<int>(codec)));
 }
 
+Status DecompressLz4Frame(std::span<const uint8_t> input, std::span<uint8_t> output) {
+  if (Lz4FrameInto(input, output)) return Status::OK();
+  return Status::Corrupt("LZ4 frame does not decode to the " + std::to_string(output.size()) + " bytes expected");
+}
+
+Status CompressLz4Frame(std::span<const uint8_t> input, BufferBuilder* out) {
+  const size_t bound = LZ4F_compressFrameBound(input.size(), nullptr);
+  QUIVER_RETURN_NOT_OK(out->Reserve(static_cast<int64_t>(bound)));
+  const size_t n = LZ4F_compressFrame(out->mutable_data() + out->size(), bound, input.data(), input.size(), nullptr);
+  if (LZ4F_isError(n)) return Status::IOError(std::string("LZ4 frame compression failed: ") + LZ4F_getErrorName(n));
+  out->UnsafeSetSize(out->size() + static_cast<int64_t>(n));
+  return Status::OK();
+}
+
 }  // namespace quiver::compress

@@ -50,4 +50,9 @@ int64_t MaxCompressedLength(Codec codec, int64_t input_size);
 // decompression buffer copes; GZIP writes a single gzip member. LZO is NotImplemented.
 Status Compress(Codec codec, int level, std::span<const uint8_t> input, BufferBuilder* out);
 
+// The LZ4 frame format (Arrow IPC's LZ4_FRAME body compression; no Parquet codec number): one
+// frame decoded into exactly `output`, and one frame of `input` appended to `out`.
+Status DecompressLz4Frame(std::span<const uint8_t> input, std::span<uint8_t> output);
+Status CompressLz4Frame(std::span<const uint8_t> input, BufferBuilder* out);
+
 }  // namespace quiver::compress

@@ -21,6 +21,8 @@ std::string FormatOf(std::string path) {
     if (EndsWith(path, std::string(".") + f)) return f;
   }
   if (EndsWith(path, ".ndjson")) return "jsonl";
+  if (EndsWith(path, ".arrow") || EndsWith(path, ".feather")) return "arrow";
+  if (EndsWith(path, ".arrows")) return "arrows";
   if (EndsWith(path, ".txt")) return "csv";
   return "";
 }
@@ -32,10 +34,11 @@ std::string InputFormatOf(const std::string& path) {
   // is chosen, which names the problem.
   std::FILE* in = std::fopen(path.c_str(), "rb");
   if (in == nullptr) return f;
-  char magic[4] = {};
+  char magic[6] = {};
   const size_t got = std::fread(magic, 1, sizeof(magic), in);
   std::fclose(in);
-  if (got == 4 && (std::memcmp(magic, "PAR1", 4) == 0 || std::memcmp(magic, "PARE", 4) == 0)) return "parquet";
+  if (got >= 4 && (std::memcmp(magic, "PAR1", 4) == 0 || std::memcmp(magic, "PARE", 4) == 0)) return "parquet";
+  if (got == 6 && std::memcmp(magic, "ARROW1", 6) == 0) return "arrow";
   return f;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "quiver/ipc/reader.h"
+#include "quiver/ipc/writer.h"
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/jsonl_stream.h"
@@ -21,7 +23,11 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, CsvStreamReader::Open(path, std::move(options.csv)));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv or parquet)", path, format));
+  if (format == "arrow" || format == "arrows" || format == "feather") {
+    QUIVER_ASSIGN_OR_RETURN(auto r, ipc::IpcReader::Open(path));
+    return std::unique_ptr<BatchReader>(std::move(r));
+  }
+  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet or arrow)", path, format));
 }
 
 Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaPtr schema, WriteOptions options) {
@@ -39,11 +45,17 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
     QUIVER_ASSIGN_OR_RETURN(auto w, JsonlStreamWriter::Open(path));
     return std::unique_ptr<BatchWriter>(std::move(w));
   }
-  if (format.empty()) {
-    return Status::Invalid(
-        fmt::format("cannot tell the output format of '{}' (use .parquet, .csv, .tsv or .jsonl, or name it)", path));
+  if (format == "arrow" || format == "feather" || format == "arrows") {
+    options.ipc.file_format = format != "arrows" && path != "-";
+    QUIVER_ASSIGN_OR_RETURN(auto w, ipc::IpcWriter::Open(path, std::move(schema), options.ipc));
+    return std::unique_ptr<BatchWriter>(std::move(w));
   }
-  return Status::Invalid(fmt::format("{}: cannot write the format '{}' (parquet, csv, tsv or jsonl)", path, format));
+  if (format.empty()) {
+    return Status::Invalid(fmt::format(
+        "cannot tell the output format of '{}' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)", path));
+  }
+  return Status::Invalid(
+      fmt::format("{}: cannot write the format '{}' (parquet, csv, tsv, jsonl, arrow or arrows)", path, format));
 }
 
 }  // namespace quiver::stream

@@ -8,6 +8,7 @@
 
 #include "quiver/csv/options.h"
 #include "quiver/csv/writer.h"
+#include "quiver/ipc/writer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/batch_stream.h"
@@ -15,7 +16,8 @@
 namespace quiver::stream {
 
 struct ReadOptions {
-  // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise) or "parquet";
+  // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise), "parquet", or
+  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes);
   // empty: InputFormatOf(path), and CSV when that says nothing.
   std::string format;
   csv::CsvOptions csv;
@@ -25,13 +27,15 @@ struct ReadOptions {
 };
 
 struct WriteOptions {
-  // "parquet", "csv", "tsv" (CSV with a tab delimiter) or "jsonl"; empty: FormatOf(path).
+  // "parquet", "csv", "tsv" (CSV with a tab delimiter), "jsonl", "arrow"/"feather" (the Arrow IPC
+  // file format; to stdout, the stream format) or "arrows" (the stream format); empty: FormatOf(path).
   std::string format;
   parquet::ParquetWriterOptions parquet;
+  ipc::IpcWriteOptions ipc;  // its file_format is set from the format
   csv::CsvWriteOptions csv;
 };
 
-// "-" reads stdin (CSV only).
+// "-" reads stdin (CSV, or Arrow IPC when the format says so).
 Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOptions options = {});
 // "-" writes stdout; a file is written beside its target and renamed into place by Finish.
 Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaPtr schema, WriteOptions options = {});
