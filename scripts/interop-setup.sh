@@ -12,7 +12,14 @@ mkdir -p "$DIR"
 # Test processes run in parallel under ctest; one installs, the others wait.
 exec 9>"$DIR/.lock"
 flock 9
-cp "$SRC"/*.mjs "$DIR/"
+# Tests run these scripts while other test processes set up: a script is replaced only when it
+# changed, and by a rename, so no reader ever sees it half written.
+for f in "$SRC"/*.mjs; do
+  name=$(basename "$f")
+  if ! cmp -s "$f" "$DIR/$name"; then
+    cp "$f" "$DIR/.$name.tmp" && mv -f "$DIR/.$name.tmp" "$DIR/$name"
+  fi
+done
 # Reinstall only when the pinned versions changed.
 if [ ! -d "$DIR/node_modules" ] || ! cmp -s "$SRC/package-lock.json" "$DIR/package-lock.json"; then
   cp "$SRC/package.json" "$SRC/package-lock.json" "$DIR/"
