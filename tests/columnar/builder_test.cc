@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "quiver/columnar/pretty_print.h"
 
@@ -150,6 +151,23 @@ TEST(Array, SliceEqualsAndValidate) {
   auto broken = std::make_shared<ArrayData>(*a->data());
   broken->buffers[1] = Buffer::Slice(broken->buffers[1], 0, 4);
   EXPECT_EQ(Array(broken).Validate().message(), "int16 array: values buffer holds 4 bytes, needs 20");
+
+  // An empty string array's one offset must lie within its data too: writers copy from it.
+  BinaryBuilder t(utf8());
+  ASSERT_TRUE(t.Append("abc").ok());
+  auto strings = t.Finish();
+  ASSERT_TRUE(strings.ok());
+  EXPECT_TRUE(strings->Slice(1, 0).Validate().ok());  // offset 3 of 3 bytes
+  auto far = std::make_shared<ArrayData>(*strings->data());
+  far->length = 0;
+  auto offsets = Buffer::Allocate(4);
+  ASSERT_TRUE(offsets.ok());
+  const int32_t past = 1000;
+  std::memcpy((*offsets)->mutable_data(), &past, 4);
+  far->buffers[1] = *offsets;
+  far->null_count = 0;
+  far->buffers[0] = nullptr;
+  EXPECT_EQ(Array(far).Validate().message(), "string array: offset 1000 at slot 0 lies outside the data size 3");
 }
 
 TEST(Array, FloatEqualityTreatsNaNAsEqual) {

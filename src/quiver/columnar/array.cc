@@ -72,8 +72,13 @@ Status ValidateData(const ArrayData& d, int depth) {
   };
   auto check_offsets = [&](int64_t limit, const char* what) -> Status {
     QUIVER_RETURN_NOT_OK(need(1, (end + 1) * 4, "offsets"));
-    if (d.length == 0) return Status::OK();
     const int32_t* o = d.buffers[1]->data_as<int32_t>();
+    // An empty array still has one offset, which a writer copies from: it too must lie within.
+    if (o[d.offset] < 0 || o[d.offset] > limit) {
+      return Status::Invalid(fmt::format("{} array: offset {} at slot 0 lies outside the {} size {}", tname, o[d.offset],
+                                         what, limit));
+    }
+    if (d.length == 0) return Status::OK();
     for (int64_t i = d.offset; i < end; ++i) {
       if (o[i] < 0 || o[i + 1] < o[i]) {
         return Status::Invalid(fmt::format("{} array: offsets decrease or are negative at slot {}", tname, i - d.offset));

@@ -91,6 +91,8 @@ class GatherBuilder::Impl {
       : type_(std::move(type)), pool_(pool), validity_(pool), bits_(pool), values_(pool), data_(pool) {}
 
   Status Append(const ArrayData& a, std::span<const int32_t> rows) {
+    // Nothing to add; the buffers may not exist yet (a zero-length copy into null is undefined).
+    if (rows.empty()) return Status::OK();
     const int64_t n = static_cast<int64_t>(rows.size());
     const DataType& t = *type_;
     // Validity for every row (dropped at Finish when nothing is null).
