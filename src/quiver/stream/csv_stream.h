@@ -7,8 +7,8 @@
 
 #include "quiver/csv/reader.h"
 #include "quiver/csv/writer.h"
-#include "quiver/io/output_target.h"
 #include "quiver/stream/batch_stream.h"
+#include "quiver/stream/target_writer.h"
 
 namespace quiver::stream {
 
@@ -31,7 +31,7 @@ class CsvStreamReader final : public BatchReader {
   std::unique_ptr<csv::CsvReader> reader_;
 };
 
-class CsvStreamWriter final : public BatchWriter {
+class CsvStreamWriter final : public TargetWriter {
  public:
   // "-" writes stdout; a file is written beside its target and renamed into place by Finish.
   // `schema` gives the header line of a table without rows.
@@ -39,21 +39,11 @@ class CsvStreamWriter final : public BatchWriter {
                                                        csv::CsvWriteOptions options = {});
 
   Status Write(const std::shared_ptr<RecordBatch>& batch) override { return writer_->Write(*batch); }
-  Status Finish() override {
-    QUIVER_RETURN_NOT_OK(writer_->Finish(*schema_));
-    bytes_ = out_->stream()->Tell();
-    return out_->Commit();
-  }
-  void Abort() override {
-    if (bytes_ < 0) bytes_ = out_->stream()->Tell();
-    out_->Abandon();
-  }
-  int64_t bytes_written() const override { return bytes_ >= 0 ? bytes_ : out_->stream()->Tell(); }
 
  private:
   CsvStreamWriter() = default;
-  std::unique_ptr<io::OutputTarget> out_;
-  int64_t bytes_ = -1;  // once finished or aborted (the stream is gone then)
+  // A table without rows still gets its header line.
+  Status EndOutput() override { return writer_->Finish(*schema_); }
   SchemaPtr schema_;
   std::unique_ptr<csv::CsvWriter> writer_;
 };
