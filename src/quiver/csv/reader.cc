@@ -235,6 +235,16 @@ struct RowCursor {
 
 namespace {
 std::atomic<int> g_split_level{-1};  // -1: none set
+
+// Names made distinct in order: a name seen before gets _1, _2, ... (the first free suffix).
+void MakeNamesUnique(std::vector<std::string>* names) {
+  std::set<std::string> used;
+  for (std::string& name : *names) {
+    std::string unique = name;
+    for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
+    name = std::move(unique);
+  }
+}
 }  // namespace
 
 void SetSplitLevelForTesting(std::optional<SimdLevel> level) {
@@ -760,15 +770,10 @@ Status CsvReader::Impl::Init() {
   if (!opts_.column_names.empty()) {
     names_ = opts_.column_names;
   } else if (!joined.empty()) {
-    std::set<std::string> used;
-    for (const std::string& name : joined) {
-      std::string unique = name;
-      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
-      names_.push_back(unique);
-    }
+    names_ = joined;
+    MakeNamesUnique(&names_);
   } else if (header && !rows.empty()) {
     auto first = padded(rows[0]);
-    std::set<std::string> used;
     for (int c = 0; c < ncols_; ++c) {
       std::string_view text;
       bool quoted = false;
@@ -784,10 +789,9 @@ Status CsvReader::Impl::Init() {
       while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.erase(name.begin());
       while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
       if (name.empty()) name = DefaultName(c);
-      std::string unique = name;
-      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
-      names_.push_back(unique);
+      names_.push_back(std::move(name));
     }
+    MakeNamesUnique(&names_);
   } else {
     for (int c = 0; c < ncols_; ++c) names_.push_back(DefaultName(c));
   }
@@ -822,15 +826,7 @@ Status CsvReader::Impl::Init() {
                                   EscapeForMessage(names_[c]));
     return Fail(std::move(p), std::move(msg));
   }
-  if (repaired) {
-    // Two names may have become one.
-    std::set<std::string> used;
-    for (std::string& name : names_) {
-      std::string unique = name;
-      for (int k = 1; !used.insert(unique).second; ++k) unique = fmt::format("{}_{}", name, k);
-      name = unique;
-    }
-  }
+  if (repaired) MakeNamesUnique(&names_);  // two names may have become one
 
   // Types: explicit ones, then inference over the sample rows (the header excluded).
   // A joined header lies before the rows: every sampled row is data.
@@ -869,16 +865,12 @@ Status CsvReader::Impl::Init() {
     formats_.push_back(format);
     fields.push_back(field(name, t));
   }
-  for (const auto& [n, t] : opts_.column_types) {
-    if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
-      return Status::Invalid(fmt::format("{}: column_types names column '{}', which the file does not have", name_, n));
-    }
-  }
-  for (const auto& [n, pattern] : opts_.column_formats) {
-    if (std::find(names_.begin(), names_.end(), n) == names_.end()) {
-      return Status::Invalid(fmt::format("{}: column_types names column '{}', which the file does not have", name_, n));
-    }
-  }
+  auto unknown = [&](const std::string& n) -> Status {
+    if (std::find(names_.begin(), names_.end(), n) != names_.end()) return Status::OK();
+    return Status::Invalid(fmt::format("{}: column_types names column '{}', which the file does not have", name_, n));
+  };
+  for (const auto& [n, t] : opts_.column_types) QUIVER_RETURN_NOT_OK(unknown(n));
+  for (const auto& [n, pattern] : opts_.column_formats) QUIVER_RETURN_NOT_OK(unknown(n));
   schema_ = std::make_shared<const Schema>(std::move(fields));
 
   // Step past the header row.
