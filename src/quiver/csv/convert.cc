@@ -134,18 +134,19 @@ bool ParseDateFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t
 bool ParseDatePaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, int32_t* out) {
   return ParseDatePadded(s, out);
 }
-bool ParseTimestampFn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
-  ParsedTimestamp ts;
-  if (!ParseTimestamp(s, &ts)) return false;
-  switch (t->unit()) {
-    case TimeUnit::kSecond: *out = ts.micros / 1000000; break;
-    case TimeUnit::kMilli: *out = ts.micros / 1000; break;
-    case TimeUnit::kMicro: *out = ts.micros; break;
-    case TimeUnit::kNano:
-      if (__builtin_mul_overflow(ts.micros, int64_t{1000}, out)) return false;
-      break;
+// Microseconds in a timestamp column's unit; false when nanoseconds would overflow.
+bool MicrosInUnit(int64_t micros, TimeUnit unit, int64_t* out) {
+  switch (unit) {
+    case TimeUnit::kSecond: *out = micros / 1000000; break;
+    case TimeUnit::kMilli: *out = micros / 1000; break;
+    case TimeUnit::kMicro: *out = micros; break;
+    case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
   }
   return true;
+}
+bool ParseTimestampFn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
+  ParsedTimestamp ts;
+  return ParseTimestamp(s, &ts) && MicrosInUnit(ts.micros, t->unit(), out);
 }
 bool ParseTime64Fn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
   int64_t nanos;
@@ -167,14 +168,7 @@ bool ParseDecimalFn(std::string_view s, const TypePtr& t, const FieldSyntax&, __
 bool ParseFormatted(std::string_view s, const TypePtr&, const DateFormat& f, int32_t* days) { return f.ParseDays(s, days); }
 bool ParseFormatted(std::string_view s, const TypePtr& t, const DateFormat& f, int64_t* out) {
   int64_t micros;
-  if (!f.ParseMicros(s, &micros)) return false;
-  switch (t->unit()) {
-    case TimeUnit::kSecond: *out = micros / 1000000; break;
-    case TimeUnit::kMilli: *out = micros / 1000; break;
-    case TimeUnit::kMicro: *out = micros; break;
-    case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
-  }
-  return true;
+  return f.ParseMicros(s, &micros) && MicrosInUnit(micros, t->unit(), out);
 }
 
 
