@@ -5,7 +5,11 @@ pkgs=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config
       libgtest-dev libgmock-dev libbenchmark-dev
       libmimalloc-dev libcli11-dev libfmt-dev
       libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev libdeflate-dev
-      libfast-float-dev libxxhash-dev libsimdjson-dev)
+      libfast-float-dev libxxhash-dev libsimdjson-dev
+      liblzo2-dev tzdata
+      python3 python3-dev python3-venv python3-pip python3-setuptools python3-wheel
+      pybind11-dev python3-pybind11 python3-numpy python3-pandas python3-pytest
+      python3-dask python3-distributed python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
