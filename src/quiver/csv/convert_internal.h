@@ -14,16 +14,9 @@
 #include "quiver/core/simd_dispatch.h"
 #include "quiver/csv/date_format.h"
 #include "quiver/csv/options.h"
+#include "quiver/csv/spans_internal.h"
 
 namespace quiver::csv {
-
-// One field of one row, as byte offsets into the chunk's buffer; kMissing marks a field the
-// row did not have (lenient padding), read as null (its span is empty: start == end).
-struct FieldRef {
-  uint32_t start;
-  uint32_t end;
-  static constexpr uint32_t kMissing = 0xffffffffu;
-};
 
 // How a column's text is read, derived once from CsvOptions.
 struct FieldSyntax {

@@ -2,6 +2,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -362,9 +363,69 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
   return QuoteParityImpl<Avx512Level>(d, n, cfg, e);
 }
 
-const SplitKernels kScalar{SplitScalar, ParityScalar, SimdLevel::kScalar};
-const SplitKernels kAvx2{SplitAvx2, ParityAvx2, SimdLevel::kAvx2};
-const SplitKernels kAvx512{SplitAvx512, ParityAvx512, SimdLevel::kAvx512};
+// GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on their own undefined pass-through
+// operands once inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+// A row's positions in one load, its flags checked at once (a row end exactly at the last
+// field), its spans built in two registers and scattered to their columns.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAvx512(
+    const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldRef* columns,
+    size_t stride_, size_t* rows_io, std::vector<RowRef>* row_spans, int64_t* rows_seen, size_t* idx_io,
+    uint32_t* row_start_io) {
+  const __mmask16 lanes = static_cast<__mmask16>((1u << nc) - 1);
+  const __mmask16 want = static_cast<__mmask16>(1u << (nc - 1));
+  const long long stride = static_cast<long long>(stride_);
+  // unpacklo/hi interleave within 128-bit lanes: fields 0,1,4,5,... and 2,3,6,7,...
+  const __m512i fields_lo = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+  const __m512i fields_hi = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+  const __m512i nc_v = _mm512_set1_epi64(static_cast<long long>(nc));
+  const __mmask8 mask_lo = _mm512_cmplt_epu64_mask(fields_lo, nc_v), mask_hi = _mm512_cmplt_epu64_mask(fields_hi, nc_v);
+  const __m512i at_lo = _mm512_mullo_epi64(fields_lo, _mm512_set1_epi64(stride));
+  const __m512i at_hi = _mm512_mullo_epi64(fields_hi, _mm512_set1_epi64(stride));
+  const __m512i flag = _mm512_set1_epi32(static_cast<int>(kRowEndFlag));
+  const __m512i position = _mm512_set1_epi32(static_cast<int>(kPositionMask));
+  const __m512i base = _mm512_set1_epi32(static_cast<int>(offset));
+  const __m512i one = _mm512_set1_epi32(1);
+  size_t idx = *idx_io;
+  size_t rows = *rows_io;
+  uint32_t row_start = *row_start_io;
+  bool past = false;
+  while (idx + nc <= n) {
+    const __m512i v = _mm512_maskz_loadu_epi32(lanes, pos + idx);
+    if (_mm512_test_epi32_mask(v, flag) != want) break;
+    const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
+    const __m512i starts =
+        _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
+    FieldRef* out = columns + rows;
+    _mm512_mask_i64scatter_epi64(out, mask_lo, at_lo, _mm512_unpacklo_epi32(starts, ends), 8);
+    _mm512_mask_i64scatter_epi64(out, mask_hi, at_hi, _mm512_unpackhi_epi32(starts, ends), 8);
+    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
+    FieldRef& back = out[(nc - 1) * stride_];
+    if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
+    row_spans->push_back(RowRef{row_start, end});
+    ++rows;
+    ++*rows_seen;
+    idx += nc;
+    row_start = end + 1;
+    if (row_start >= limit) {
+      past = true;
+      break;
+    }
+  }
+  *idx_io = idx;
+  *rows_io = rows;
+  *row_start_io = row_start;
+  return past;
+}
+
+#pragma GCC diagnostic pop
+
+const SplitKernels kScalar{SplitScalar, ParityScalar, nullptr, SimdLevel::kScalar};
+const SplitKernels kAvx2{SplitAvx2, ParityAvx2, nullptr, SimdLevel::kAvx2};
+const SplitKernels kAvx512{SplitAvx512, ParityAvx512, ScatterRowsAvx512, SimdLevel::kAvx512};
 
 }  // namespace
 

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "quiver/core/simd_dispatch.h"
+#include "quiver/csv/spans_internal.h"
 
 namespace quiver::csv {
 
@@ -50,9 +52,20 @@ using SplitKernel = SplitResult (*)(const uint8_t* data, size_t n, int next_byte
 using QuoteParityKernel = uint64_t (*)(const uint8_t* data, size_t n, const SplitConfig& config,
                                        uint64_t* escape_next);
 
+// Row assembly's fast path (row_assembly_internal.h) for rows of exactly `nc` fields, 2..16:
+// walks pos[*idx, n) (positions relative to `offset`) row by row while the next `nc` positions
+// are one row (a row end exactly at the last), storing field j of each row at
+// columns[j * stride + *rows], its span in `row_spans`, a CR before the row end cut off.
+// Stops before the first other row, or once a row ends at or past `limit` (returning true);
+// `*idx`, `*row_start`, `*rows` and `*rows_seen` advance. `columns` has room for the rows.
+using RowScatterKernel = bool (*)(const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit,
+                                  const uint8_t* data, FieldRef* columns, size_t stride, size_t* rows,
+                                  std::vector<RowRef>* row_spans, int64_t* rows_seen, size_t* idx, uint32_t* row_start);
+
 struct SplitKernels {
   SplitKernel split;
   QuoteParityKernel quote_parity;
+  RowScatterKernel scatter_rows;  // null below AVX-512: the scalar loop in row assembly serves
   SimdLevel level;
 };
 

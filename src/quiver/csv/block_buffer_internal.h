@@ -1,0 +1,65 @@
+// The CSV reader's block buffer: the decoded bytes not yet parsed, read from a ByteSource in
+// blocks, in one linear buffer or in a ring of two halves (one parsed while the next block is
+// read into the other). Positions the later stages keep are offsets from its start, so it
+// moves only between blocks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "quiver/core/buffer.h"
+#include "quiver/core/result.h"
+#include "quiver/csv/input_internal.h"
+
+namespace quiver::csv {
+
+// The next block is read this far into its buffer, so that the unfinished row at the end of
+// the current block (usually a few hundred bytes) can be copied in front of it.
+inline constexpr int64_t kBlockHeadroom = int64_t{64} << 10;
+// Every read asks for at least this many bytes: a transcoding source needs room for whole
+// characters.
+inline constexpr int64_t kMinRead = 64;
+
+// Block buffers of megabytes live for the whole read: on 2 MiB huge pages one fault maps what
+// would take 512 faults of 4 KB pages (each one expensive under virtualisation).
+Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size);
+
+struct BlockBuffer {
+  // Reads until `target` unread bytes are buffered (or the input ends). A source of known
+  // size gets a buffer that holds it (up to a whole block and its headroom) at once, or the
+  // ring when it holds more than a block and threads share the work; one of unknown size
+  // starts small and doubles while data keeps coming, so a small input never pays for a
+  // block-sized buffer. Growing moves only the unread bytes. The ring never grows: a block it
+  // cannot hold leaves it first (LeaveRing).
+  Status Fill(int64_t target);
+  // The unread bytes move to the start of a new ring, which from then on is read into half
+  // after half. A half holds the headroom and a block, or the unread bytes, or `at_least`
+  // bytes (the first read), whichever is more. A block over 1 GiB stays linear.
+  Status EnterRing(int64_t at_least = 0);
+  // Back to one linear buffer of at least `want` bytes (a row longer than the headroom, or a
+  // block that one row fills). before_leaving_ring runs first (the reader waits there for
+  // work that reads the ring).
+  Status LeaveRing(int64_t want);
+  // The end of the bytes the current block may fill (64 bytes of padding stay past it).
+  int64_t Limit() const { return ring ? (cur + 1) * half - 64 : buf->size() - 64; }
+
+  ByteSource* src = nullptr;
+  int64_t block = 0;          // one round's read: the block size times the threads
+  bool ring_allowed = false;  // threads share the work: more than a block of input goes into the ring
+  std::function<void()> before_leaving_ring;
+
+  std::shared_ptr<Buffer> buf;
+  int64_t start = 0, end = 0;  // unread data is buf[start, end)
+  bool eof = false;
+  int64_t bytes_read = 0;      // decoded bytes read by Fill
+  // Ring mode: buf holds two halves of `half` bytes; a block lies in one half after `headroom`
+  // bytes left free for the row cut off at the end of the block before it. `cur` is the
+  // current block's half.
+  bool ring = false;
+  int64_t half = 0;
+  int64_t headroom = kBlockHeadroom;
+  int cur = 0;
+};
+
+}  // namespace quiver::csv
