@@ -10,6 +10,7 @@
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 #include "testing/corpus.h"
 
 namespace quiver::parquet {

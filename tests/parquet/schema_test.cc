@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 
 namespace quiver::parquet {
 namespace {

@@ -13,6 +13,7 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 #include "quiver/stream/scan_literal.h"
 
 namespace quiver::cli {

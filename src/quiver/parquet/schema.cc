@@ -1,15 +1,12 @@
-// Schema tree construction, type mapping (including the legacy LIST/MAP layouts of
-// LogicalTypes.md's backward-compatibility rules) and statistics value printing.
+// Schema tree construction and type mapping (including the legacy LIST/MAP layouts of
+// LogicalTypes.md's backward-compatibility rules).
 #include "quiver/parquet/schema.h"
 
-#include "quiver/columnar/value_text.h"
 #include "quiver/core/utf8.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 
 #include "quiver/parquet/footer.h"
 
@@ -395,141 +392,6 @@ std::string LogicalTypeToString(const LogicalType& t) {
                        t.GEOGRAPHY->algorithm ? static_cast<int32_t>(*t.GEOGRAPHY->algorithm) : 0);
   }
   return LogicalTypeKind(t);
-}
-
-namespace {
-
-std::string FormatDate(int64_t days) {
-  std::string s;
-  quiver::FormatDate(days, &s);
-  return s;
-}
-
-// Statistics show every fraction digit of the unit and a 'T' (the raw value at a glance).
-std::string FormatTimeOfDay(int64_t v, quiver::TimeUnit unit) {
-  std::string s;
-  quiver::FormatTimeOfDay(v, unit, &s, /*all_digits=*/true);
-  return s;
-}
-
-std::string FormatTimestamp(int64_t v, quiver::TimeUnit unit, bool utc) {
-  std::string s;
-  quiver::FormatTimestamp(v, unit, utc, &s, 'T', /*all_digits=*/true);
-  return s;
-}
-
-std::string Hex(std::string_view b) {
-  std::string s = "0x";
-  for (unsigned char c : b) s += fmt::format("{:02x}", c);
-  return s;
-}
-
-std::string FormatUnscaled(__int128 v, int32_t scale) {
-  std::string s;
-  FormatDecimal(v, scale, &s);
-  return s;
-}
-
-// Big-endian two's complement of up to 16 bytes.
-bool BigEndianToInt128(std::string_view b, __int128* out) {
-  if (b.empty() || b.size() > 16) return false;
-  __int128 v = static_cast<signed char>(b[0]) < 0 ? -1 : 0;
-  for (unsigned char c : b) v = static_cast<__int128>((static_cast<unsigned __int128>(v) << 8) | c);
-  *out = v;
-  return true;
-}
-
-template <typename T>
-T Load(std::string_view b) {
-  T v;
-  std::memcpy(&v, b.data(), sizeof(T));
-  return v;
-}
-
-}  // namespace
-
-std::string FormatStatisticsValue(const ColumnDescriptor& col, std::string_view b) {
-  const SchemaElement& e = *col.element;
-  const LogicalType* lt = e.logicalType ? &*e.logicalType : nullptr;
-  std::optional<ConvertedType> ct = e.converted_type;
-  auto decimal_scale = [&]() -> std::optional<int32_t> {
-    if (lt != nullptr && lt->DECIMAL) return lt->DECIMAL->scale;
-    if (lt == nullptr && ct == ConvertedType::DECIMAL) return e.scale.value_or(0);
-    return std::nullopt;
-  };
-  switch (col.physical_type) {
-    case Type::BOOLEAN:
-      if (b.size() != 1) break;
-      return b[0] ? "true" : "false";
-    case Type::INT32: {
-      if (b.size() != 4) break;
-      int32_t v = Load<int32_t>(b);
-      if (auto s = decimal_scale()) return FormatUnscaled(v, *s);
-      if ((lt && lt->DATE) || (!lt && ct == ConvertedType::DATE)) return FormatDate(v);
-      if ((lt && lt->TIME && lt->TIME->unit.MILLIS) || (!lt && ct == ConvertedType::TIME_MILLIS)) {
-        return FormatTimeOfDay(v, quiver::TimeUnit::kMilli);
-      }
-      bool is_unsigned = (lt && lt->INTEGER && !lt->INTEGER->isSigned) ||
-                         (!lt && ct && (*ct == ConvertedType::UINT_8 || *ct == ConvertedType::UINT_16 ||
-                                        *ct == ConvertedType::UINT_32));
-      if (is_unsigned) return fmt::format("{}", static_cast<uint32_t>(v));
-      return fmt::format("{}", v);
-    }
-    case Type::INT64: {
-      if (b.size() != 8) break;
-      int64_t v = Load<int64_t>(b);
-      if (auto s = decimal_scale()) return FormatUnscaled(v, *s);
-      if (lt && lt->TIMESTAMP) {
-        const TimeUnit& u = lt->TIMESTAMP->unit;
-        bool utc = lt->TIMESTAMP->isAdjustedToUTC;
-        if (u.MILLIS) return FormatTimestamp(v, quiver::TimeUnit::kMilli, utc);
-        if (u.MICROS) return FormatTimestamp(v, quiver::TimeUnit::kMicro, utc);
-        if (u.NANOS) return FormatTimestamp(v, quiver::TimeUnit::kNano, utc);
-      }
-      if (!lt && ct == ConvertedType::TIMESTAMP_MILLIS) return FormatTimestamp(v, quiver::TimeUnit::kMilli, true);
-      if (!lt && ct == ConvertedType::TIMESTAMP_MICROS) return FormatTimestamp(v, quiver::TimeUnit::kMicro, true);
-      if (lt && lt->TIME) {
-        if (lt->TIME->unit.MICROS) return FormatTimeOfDay(v, quiver::TimeUnit::kMicro);
-        if (lt->TIME->unit.NANOS) return FormatTimeOfDay(v, quiver::TimeUnit::kNano);
-      }
-      if (!lt && ct == ConvertedType::TIME_MICROS) return FormatTimeOfDay(v, quiver::TimeUnit::kMicro);
-      if ((lt && lt->INTEGER && !lt->INTEGER->isSigned) || (!lt && ct == ConvertedType::UINT_64)) {
-        return fmt::format("{}", static_cast<uint64_t>(v));
-      }
-      return fmt::format("{}", v);
-    }
-    case Type::INT96: {
-      if (b.size() != 12) break;
-      int64_t nanos = Load<int64_t>(b);
-      int32_t julian = Load<int32_t>(b.substr(8));
-      int64_t days = static_cast<int64_t>(julian) - 2440588;  // Julian day of 1970-01-01
-      return FormatDate(days) + "T" + FormatTimeOfDay(nanos, quiver::TimeUnit::kNano);
-    }
-    case Type::FLOAT:
-      if (b.size() != 4) break;
-      return fmt::format("{}", Load<float>(b));
-    case Type::DOUBLE:
-      if (b.size() != 8) break;
-      return fmt::format("{}", Load<double>(b));
-    case Type::BYTE_ARRAY:
-    case Type::FIXED_LEN_BYTE_ARRAY: {
-      if (auto s = decimal_scale()) {
-        __int128 v;
-        if (BigEndianToInt128(b, &v)) return FormatUnscaled(v, *s);
-        break;
-      }
-      bool text = (lt && (lt->STRING || lt->ENUM || lt->JSON)) ||
-                  (!lt && ct && (*ct == ConvertedType::UTF8 || *ct == ConvertedType::ENUM || *ct == ConvertedType::JSON));
-      if (text) return std::string(b);
-      if (lt && lt->FLOAT16 && b.size() == 2) return fmt::format("{}", HalfToFloat(Load<uint16_t>(b)));
-      if (lt && lt->UUID && b.size() == 16) {
-        std::string h = Hex(b).substr(2);
-        return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
-      }
-      return Hex(b);
-    }
-  }
-  return Hex(b);
 }
 
 }  // namespace quiver::parquet

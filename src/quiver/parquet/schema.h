@@ -75,8 +75,5 @@ class SchemaTree {
 
 // "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "STRING", or "" without a logical type.
 std::string LogicalTypeToString(const LogicalType& t);
-// A statistics value (PLAIN bytes without length prefix) printed as a value of the column's
-// logical type: dates, timestamps, decimals, strings, UUIDs; hex when nothing better fits.
-std::string FormatStatisticsValue(const ColumnDescriptor& column, std::string_view bytes);
 
 }  // namespace quiver::parquet

@@ -17,6 +17,7 @@
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "testing/corpus.h"
 #include "testing/parquet_bytes.h"

@@ -8,28 +8,10 @@
 
 #include "quiver/columnar/concatenate.h"
 #include "quiver/core/bit_util.h"
+#include "quiver/parquet/statistics.h"
 
 namespace quiver::parquet {
 namespace {
-
-// -1, 0, 1 for a < b, a == b, a > b. NaN sorts above every number and equals itself, so that
-// the row filter agrees with DuckDB.
-inline int CompareFloat(double a, double b) {
-  const bool an = std::isnan(a), bn = std::isnan(b);
-  if (an || bn) return an == bn ? 0 : (an ? 1 : -1);
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
-template <typename T>
-inline int Cmp(const T& a, const T& b) {
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
-inline int CompareBytes(std::string_view a, std::string_view b) {
-  const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
-  if (c != 0) return c < 0 ? -1 : 1;
-  return Cmp(a.size(), b.size());
-}
 
 inline bool Holds(CompareOp op, int c) {
   switch (op) {
@@ -98,7 +80,7 @@ bool DecodeBound(const BoundPredicate& p, std::string_view s, Bound* out) {
 
 int CompareBound(const Literal& lit, const Bound& b) {
   switch (lit.kind) {
-    case Literal::Kind::kInt: return Cmp(b.i, lit.i);
+    case Literal::Kind::kInt: return CompareValues(b.i, lit.i);
     case Literal::Kind::kFloat: return CompareFloat(b.f, lit.f);
     case Literal::Kind::kBytes: return CompareBytes(b.bytes, lit.bytes);
   }
@@ -123,7 +105,7 @@ int64_t Select(const ArrayData& a, uint8_t* out, Test test) {
 template <typename T>
 int64_t SelectInt(const ArrayData& a, CompareOp op, __int128 lit, uint8_t* out) {
   const T* v = a.values<T>();
-  return Select(a, out, [&](int64_t i) { return Holds(op, Cmp(static_cast<__int128>(v[i]), lit)); });
+  return Select(a, out, [&](int64_t i) { return Holds(op, CompareValues(static_cast<__int128>(v[i]), lit)); });
 }
 
 template <typename T>
@@ -169,22 +151,12 @@ bool StatisticsMayMatch(const BoundPredicate& p, const Statistics* stats, int64_
   if (stats == nullptr) return true;
   // Every value null: no comparison holds (SQL), whatever min and max say.
   if (stats->null_count && num_values > 0 && *stats->null_count >= num_values) return false;
-  OptionalBinary min, max;
-  bool min_exact = true, max_exact = true;
-  if (p.type_order && stats->min_value && stats->max_value) {
-    min = stats->min_value;
-    max = stats->max_value;
-    min_exact = stats->is_min_value_exact.value_or(true);
-    max_exact = stats->is_max_value_exact.value_or(true);
-  } else if (p.value.kind == Literal::Kind::kInt && !p.is_unsigned && stats->min &&
-             stats->max) {
-    min = stats->min;
-    max = stats->max;
-  } else {
-    return true;
-  }
+  const std::optional<StatisticsBounds> bounds =
+      BoundsOf(*stats, p.type_order, p.value.kind == Literal::Kind::kInt && !p.is_unsigned);
+  if (!bounds) return true;
+  const bool min_exact = bounds->min_exact, max_exact = bounds->max_exact;
   Bound lo, hi;
-  if (!DecodeBound(p, *min, &lo) || !DecodeBound(p, *max, &hi)) return true;
+  if (!DecodeBound(p, bounds->min, &lo) || !DecodeBound(p, bounds->max, &hi)) return true;
   if (p.value.kind == Literal::Kind::kFloat) {
     if (std::isnan(p.value.f) || std::isnan(lo.f) || std::isnan(hi.f)) return true;
     // NaN values satisfy these (NaN sorts above every number) without showing in min/max.
@@ -218,7 +190,7 @@ Result<std::shared_ptr<Buffer>> EvaluatePredicate(const Array& values, CompareOp
     case TypeId::kBool: {
       const uint8_t* v = a.buffers[1]->data();
       n = Select(a, bits, [&](int64_t i) {
-        return Holds(op, Cmp(static_cast<__int128>(bit_util::GetBit(v, a.offset + i)), value.i));
+        return Holds(op, CompareValues(static_cast<__int128>(bit_util::GetBit(v, a.offset + i)), value.i));
       });
       break;
     }

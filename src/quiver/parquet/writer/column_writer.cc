@@ -142,53 +142,6 @@ Result<LeafType> LeafTypeFor(const DataType& type) {
 
 namespace {
 
-enum class Order { kSigned, kUnsigned, kFloat, kBytes, kSignedBigEndian, kNone };
-
-Order OrderFor(const DataType& t) {
-  switch (t.id()) {
-    case TypeId::kUInt32:
-    case TypeId::kUInt64: return Order::kUnsigned;
-    case TypeId::kFloat32:
-    case TypeId::kFloat64: return Order::kFloat;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kFixedSizeBinary: return Order::kBytes;
-    case TypeId::kDecimal128: return t.precision() > 18 ? Order::kSignedBigEndian : Order::kSigned;
-    case TypeId::kFloat16: return Order::kNone;
-    default: return Order::kSigned;  // bool (0 < 1), small unsigned widened to non-negative int32, dates, times
-  }
-}
-
-// The first min(size, 8) bytes of s as a big-endian word, zero-padded (overlapping loads, no
-// read past the value).
-inline uint64_t Prefix8(std::string_view s) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const size_t n = s.size();
-  if (n >= 8) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    return __builtin_bswap64(x);
-  }
-  if (n >= 4) {
-    uint32_t hi, lo;
-    std::memcpy(&hi, p, 4);
-    std::memcpy(&lo, p + n - 4, 4);
-    return (uint64_t{__builtin_bswap32(hi)} << 32) | (uint64_t{__builtin_bswap32(lo)} << (64 - 8 * n));
-  }
-  if (n == 0) return 0;
-  return (uint64_t{p[0]} << 56) | (uint64_t{p[n / 2]} << (56 - 8 * (n / 2))) | (uint64_t{p[n - 1]} << (56 - 8 * (n - 1)));
-}
-
-// Unsigned lexicographic order; most values differ within their first eight bytes, which are
-// compared as one word instead of through memcmp. Equal padded prefixes with either value at
-// most 8 bytes long mean the shorter is a prefix of the longer.
-inline bool BytesLess(std::string_view a, std::string_view b) {
-  const uint64_t x = Prefix8(a), y = Prefix8(b);
-  if (x != y) return x < y;
-  if (a.size() <= 8 || b.size() <= 8) return a.size() < b.size();
-  return a.substr(8) < b.substr(8);
-}
-
 // The least and greatest byte strings of a run, as views: the chunk's own bounds (strings) are
 // then updated twice per run instead of once per value.
 struct ByteBounds {
@@ -205,32 +158,6 @@ struct ByteBounds {
   }
 };
 
-// Compares two PLAIN-encoded values of one chunk in its sort order.
-bool Less(Order order, Type physical, std::string_view a, std::string_view b) {
-  auto load = [](std::string_view s, auto zero) {
-    decltype(zero) v;
-    std::memcpy(&v, s.data(), sizeof(v));
-    return v;
-  };
-  switch (order) {
-    case Order::kBytes: return a < b;  // std::string_view compares as unsigned bytes
-    case Order::kSignedBigEndian: {
-      const int8_t ha = static_cast<int8_t>(a[0]), hb = static_cast<int8_t>(b[0]);
-      if (ha != hb) return ha < hb;
-      return a.substr(1) < b.substr(1);
-    }
-    case Order::kFloat:
-      return physical == Type::FLOAT ? load(a, 0.0f) < load(b, 0.0f) : load(a, 0.0) < load(b, 0.0);
-    case Order::kUnsigned:
-      return physical == Type::INT32 ? load(a, uint32_t{}) < load(b, uint32_t{}) : load(a, uint64_t{}) < load(b, uint64_t{});
-    case Order::kSigned:
-      if (physical == Type::BOOLEAN) return load(a, uint8_t{}) < load(b, uint8_t{});
-      return physical == Type::INT32 ? load(a, int32_t{}) < load(b, int32_t{}) : load(a, int64_t{}) < load(b, int64_t{});
-    case Order::kNone: return false;
-  }
-  return false;
-}
-
 int BitWidth(int16_t max_level) {
   int w = 0;
   while ((1 << w) <= max_level) ++w;
@@ -242,7 +169,7 @@ class ChunkWriter {
   // Flat columns have max_rep 0 and max_def 1 when nullable.
   ChunkWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, EncodedChunk* out,
               int16_t max_def, int16_t max_rep)
-      : field_(field), leaf_(leaf), o_(o), out_(out), order_(OrderFor(*field.type)), max_def_(max_def),
+      : field_(field), leaf_(leaf), o_(o), out_(out), order_(SortOrderFor(*field.type)), max_def_(max_def),
         max_rep_(max_rep), levels_(BitWidth(max_def), o.pool), rep_levels_(BitWidth(max_rep), o.pool),
         scratch_(o.pool), plain_(o.pool), body_(o.pool), compressed_(o.pool), bools_(o.pool), codec_(o.codec) {
     switch (leaf.physical) {
@@ -560,11 +487,7 @@ class ChunkWriter {
 
   // Bounds of the open page; merged into the chunk's when the page is written.
   void UpdateStats(std::string_view v) {
-    if (order_ == Order::kNone) return;
-    if (order_ == Order::kFloat) {
-      const bool nan = leaf_.physical == Type::FLOAT ? std::isnan(Load<float>(v)) : std::isnan(Load<double>(v));
-      if (nan) return;
-    }
+    if (!CanBeBound(order_, leaf_.physical, v)) return;
     Merge(v, v, &page_min_, &page_max_);
   }
   void Merge(std::string_view lo, std::string_view hi, std::optional<std::string>* mn, std::optional<std::string>* mx) {
@@ -573,8 +496,8 @@ class ChunkWriter {
       mx->emplace(hi);
       return;
     }
-    if (Less(order_, leaf_.physical, lo, **mn)) (*mn)->assign(lo);
-    if (Less(order_, leaf_.physical, **mx, hi)) (*mx)->assign(hi);
+    if (PlainLess(order_, leaf_.physical, lo, **mn)) (*mn)->assign(lo);
+    if (PlainLess(order_, leaf_.physical, **mx, hi)) (*mx)->assign(hi);
   }
   template <typename T>
   static T Load(std::string_view s) {
@@ -588,7 +511,7 @@ class ChunkWriter {
   // `x < m` or `m < x`, so once the accumulators start from a number no value needs a NaN test.
   template <typename T>
   void SliceStats(const T* v, int64_t k) {
-    if (k == 0 || order_ == Order::kNone) return;
+    if (k == 0 || order_ == SortOrder::kNone) return;
     int64_t i = 0;
     if constexpr (std::is_floating_point_v<T>) {
       while (i < k && std::isnan(v[i])) ++i;
@@ -706,13 +629,13 @@ class ChunkWriter {
         SliceStats(reinterpret_cast<const uint8_t*>(d), k);
         return bools_.Put(d, k);
       case Type::INT32:
-        if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint32_t*>(d), k);
+        if (order_ == SortOrder::kUnsigned) SliceStats(reinterpret_cast<const uint32_t*>(d), k);
         else SliceStats(reinterpret_cast<const int32_t*>(d), k);
         if (dictionary_) return PutDict(dict32_.get(), reinterpret_cast<const int32_t*>(d), k);
         if (delta32_) return delta32_->Put(reinterpret_cast<const int32_t*>(d), k);
         break;
       case Type::INT64:
-        if (order_ == Order::kUnsigned) SliceStats(reinterpret_cast<const uint64_t*>(d), k);
+        if (order_ == SortOrder::kUnsigned) SliceStats(reinterpret_cast<const uint64_t*>(d), k);
         else SliceStats(reinterpret_cast<const int64_t*>(d), k);
         if (dictionary_) return PutDict(dict64_.get(), reinterpret_cast<const int64_t*>(d), k);
         if (delta64_) return delta64_->Put(reinterpret_cast<const int64_t*>(d), k);
@@ -886,7 +809,7 @@ class ChunkWriter {
     bool min_exact = true, max_exact = true;
     if (page_min_) {
       Merge(*page_min_, *page_max_, &out_->min, &out_->max);
-      FixZeros(&*page_min_, &*page_max_);
+      WidenZeroBounds(order_, leaf_.physical, &*page_min_, &*page_max_);
       if (leaf_.physical == Type::BYTE_ARRAY) {
         TruncateBounds(o_.statistics_truncate_length, utf8_, &*page_min_, &*page_max_, &min_exact, &max_exact);
       }
@@ -971,19 +894,6 @@ class ChunkWriter {
     return Status::OK();
   }
 
-  // Readers may skip a chunk whose max is -0.0 when looking for +0.0, so a zero bound is
-  // written as the widest zero (Parquet's rule).
-  void FixZeros(std::string* mn, std::string* mx) const {
-    if (order_ != Order::kFloat) return;
-    if (leaf_.physical == Type::FLOAT) {
-      if (Load<float>(*mn) == 0.0f) { const float z = -0.0f; mn->assign(reinterpret_cast<const char*>(&z), 4); }
-      if (Load<float>(*mx) == 0.0f) { const float z = 0.0f; mx->assign(reinterpret_cast<const char*>(&z), 4); }
-    } else {
-      if (Load<double>(*mn) == 0.0) { const double z = -0.0; mn->assign(reinterpret_cast<const char*>(&z), 8); }
-      if (Load<double>(*mx) == 0.0) { const double z = 0.0; mx->assign(reinterpret_cast<const char*>(&z), 8); }
-    }
-  }
-
   void FinishStats() {
     // The page index's boundary order, from the bounds of the pages that have values.
     bool asc = true, desc = true;
@@ -991,14 +901,14 @@ class ChunkWriter {
     for (const auto& p : out_->pages) {
       if (!p.min) continue;
       if (prev != nullptr) {
-        if (Less(order_, leaf_.physical, *p.min, *prev->min) || Less(order_, leaf_.physical, *p.max, *prev->max)) asc = false;
-        if (Less(order_, leaf_.physical, *prev->min, *p.min) || Less(order_, leaf_.physical, *prev->max, *p.max)) desc = false;
+        if (PlainLess(order_, leaf_.physical, *p.min, *prev->min) || PlainLess(order_, leaf_.physical, *p.max, *prev->max)) asc = false;
+        if (PlainLess(order_, leaf_.physical, *prev->min, *p.min) || PlainLess(order_, leaf_.physical, *prev->max, *p.max)) desc = false;
       }
       prev = &p;
     }
     out_->boundary_order = asc ? BoundaryOrder::ASCENDING : desc ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
     if (!out_->min) return;
-    FixZeros(&*out_->min, &*out_->max);
+    WidenZeroBounds(order_, leaf_.physical, &*out_->min, &*out_->max);
     if (leaf_.physical == Type::BYTE_ARRAY) {
       TruncateBounds(o_.statistics_truncate_length, utf8_, &*out_->min, &*out_->max, &out_->min_exact, &out_->max_exact);
     }
@@ -1008,7 +918,7 @@ class ChunkWriter {
   const LeafType& leaf_;
   const ColumnWriterOptions& o_;
   EncodedChunk* out_;
-  Order order_;
+  SortOrder order_;
   int16_t max_def_, max_rep_;
   int width_ = 0;
   bool dictionary_ = false;
@@ -1070,68 +980,6 @@ Result<Encoding> EncodingFromName(std::string_view name) {
   return Status::Invalid(fmt::format(
       "unknown encoding '{}' (plain, delta_binary_packed, delta_length_byte_array, delta_byte_array, byte_stream_split)",
       name));
-}
-
-void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact) {
-  if (limit <= 0) return;
-  auto cut = [&](const std::string& s) {
-    size_t n = static_cast<size_t>(limit);
-    // Back off to the start of a code point.
-    if (utf8) {
-      while (n > 0 && (static_cast<uint8_t>(s[n]) & 0xC0) == 0x80) --n;
-    }
-    return n;
-  };
-  if (min->size() > static_cast<size_t>(limit)) {
-    min->resize(cut(*min));
-    *min_exact = false;
-  }
-  if (max->size() > static_cast<size_t>(limit)) {
-    std::string m = max->substr(0, cut(*max));
-    // Increment the last byte (code point) that can be, dropping what follows it.
-    while (!m.empty()) {
-      if (!utf8) {
-        uint8_t& last = reinterpret_cast<uint8_t&>(m.back());
-        if (last != 0xFF) {
-          ++last;
-          break;
-        }
-        m.pop_back();
-        continue;
-      }
-      size_t start = m.size() - 1;
-      while (start > 0 && (static_cast<uint8_t>(m[start]) & 0xC0) == 0x80) --start;
-      const auto* b = reinterpret_cast<const uint8_t*>(m.data()) + start;
-      const size_t len = m.size() - start;
-      uint32_t cp = len == 1 ? b[0] : len == 2 ? ((b[0] & 0x1Fu) << 6) | (b[1] & 0x3Fu)
-                              : len == 3 ? ((b[0] & 0x0Fu) << 12) | ((b[1] & 0x3Fu) << 6) | (b[2] & 0x3Fu)
-                                         : ((b[0] & 0x07u) << 18) | ((b[1] & 0x3Fu) << 12) | ((b[2] & 0x3Fu) << 6) | (b[3] & 0x3Fu);
-      m.resize(start);
-      if (cp >= 0x10FFFF) continue;
-      ++cp;
-      if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xE000;  // no surrogates
-      if (cp < 0x80) {
-        m.push_back(static_cast<char>(cp));
-      } else if (cp < 0x800) {
-        m.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      } else if (cp < 0x10000) {
-        m.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      } else {
-        m.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        m.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        m.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        m.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      }
-      break;
-    }
-    if (!m.empty()) {
-      *max = std::move(m);
-      *max_exact = false;
-    }
-  }
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "quiver/core/result.h"
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/metadata.h"
+#include "quiver/parquet/statistics.h"
 #include "quiver/parquet/writer/levels.h"
 
 namespace quiver::parquet {
@@ -106,10 +107,6 @@ Status CheckEncoding(Encoding e, Type physical);
 // "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
 // "byte_stream_split" (any case).
 Result<Encoding> EncodingFromName(std::string_view name);
-
-// Truncates byte-array bounds longer than `limit` (see statistics_truncate_length); `utf8`
-// keeps whole code points. A max made only of 0xFF bytes (or U+10FFFF) stays whole.
-void TruncateBounds(int32_t limit, bool utf8, std::string* min, std::string* max, bool* min_exact, bool* max_exact);
 
 // What a column's previous chunks tell the next one (the file writer keeps one per leaf and
 // updates it after each chunk): the size of the last dictionary, so that the next one's hash
