@@ -1,6 +1,8 @@
 // Field tables of the Parquet Thrift structs: each struct's fields (id, name, required or
-// optional, member) written down once; the templates in thrift/compact_reader.h and
-// compact_writer.h derive both decoding and encoding from these tables.
+// optional, member) written down once; the templates in thrift/compact_reader_internal.h and
+// compact_writer_internal.h derive decoding, skipping and encoding from these tables, and a
+// table that does not name every member of its struct does not compile
+// (thrift/field_table_internal.h).
 #pragma once
 
 #include <tuple>

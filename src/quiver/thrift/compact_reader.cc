@@ -204,38 +204,32 @@ class Skipper {
     }
   }
 
+  // This skipper's varint as the shared header checks take it.
+  auto VarintReader() {
+    return [this](const uint8_t* q, uint64_t* v) QUIVER_THRIFT_LAMBDA_INLINE { return VarintValue(q, v); };
+  }
+  // A shared check's failure, unless the varint reader recorded its own.
+  [[gnu::cold, gnu::noinline]] const uint8_t* Failed() {
+    if (fault_.error != Error::kNone) Fail(fault_.at, fault_.error, fault_.value);
+    return nullptr;
+  }
+
   const uint8_t* List(const uint8_t* p, int depth) {
     if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
-    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
-    const uint8_t b = *p++;
-    const uint8_t et = b & 0x0f;
-    uint64_t n = b >> 4;
-    if (n == 15) {
-      p = VarintValue(p, &n);
-      if (p == nullptr) return nullptr;
-      if (n > INT32_MAX) [[unlikely]] return Fail(p, Error::kCount, n);
-    }
+    uint8_t et = 0;
+    uint64_t n = 0;
+    p = ReadListHeaderAt(p, end_, &et, &n, &fault_, VarintReader());
+    if (p == nullptr) [[unlikely]] return Failed();
     if (n == 0) return p;
-    const size_t min = CompactReader::MinElementBytes(et);
-    if (min == 0) [[unlikely]] return Fail(p, Error::kType, et);
-    if (n * min > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);  // no division: n <= INT32_MAX
     return Elements(p, et, n, ElementDepth(et, depth));
   }
 
   const uint8_t* Map(const uint8_t* p, int depth) {
     if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
-    uint64_t n;
-    p = VarintValue(p, &n);
-    if (p == nullptr) return nullptr;
-    if (n == 0) return p;
-    if (n > INT32_MAX) [[unlikely]] return Fail(p, Error::kCount, n);
-    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
-    const uint8_t b = *p++;
-    const uint8_t kt = b >> 4, vt = b & 0x0f;
-    const size_t kmin = CompactReader::MinElementBytes(kt), vmin = CompactReader::MinElementBytes(vt);
-    if (kmin == 0) [[unlikely]] return Fail(p, Error::kType, kt);
-    if (vmin == 0) [[unlikely]] return Fail(p, Error::kType, vt);
-    if (n * (kmin + vmin) > static_cast<uint64_t>(end_ - p)) [[unlikely]] return Fail(p, Error::kCount, n);
+    uint8_t kt = 0, vt = 0;
+    uint64_t n = 0;
+    p = ReadMapHeaderAt(p, end_, &kt, &vt, &n, &fault_, VarintReader());
+    if (p == nullptr) [[unlikely]] return Failed();
     for (uint64_t i = 0; i < n; ++i) {
       p = Elements(p, kt, 1, ElementDepth(kt, depth));
       if (p == nullptr) return nullptr;
@@ -245,6 +239,7 @@ class Skipper {
     return p;
   }
 
+  WireFault fault_;
   const uint8_t* const end_;
   const int max_depth_;
 };

@@ -1,9 +1,11 @@
-// Thrift compact protocol decoding over a byte span, and the table-driven struct decoder that
-// every Thrift struct of the Parquet model goes through (see parquet/metadata_fields.h).
+// The struct side of the Thrift engine: the table-driven decoder that every Thrift struct of
+// the Parquet model goes through (DecodeStruct, from StructInfo<T> in field_table_internal.h,
+// see parquet/metadata_fields_internal.h) and the typed skipper beside it, both reading
+// through CompactReader (compact_primitives_internal.h).
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -16,374 +18,13 @@
 
 #include "quiver/core/arena.h"
 #include "quiver/core/status.h"
+#include "quiver/thrift/compact_primitives_internal.h"
+#include "quiver/thrift/field_table_internal.h"
 #include "quiver/thrift/views.h"
 
-#define QUIVER_THRIFT_INLINE [[gnu::always_inline]] inline
 #define QUIVER_THRIFT_LAMBDA_INLINE __attribute__((always_inline))
 
 namespace quiver::thrift {
-
-// Compact protocol type codes (the low nibble of a field header, list and map headers).
-enum : uint8_t {
-  kStop = 0, kBoolTrue = 1, kBoolFalse = 2, kByte = 3, kI16 = 4, kI32 = 5, kI64 = 6,
-  kDouble = 7, kBinary = 8, kList = 9, kSet = 10, kMap = 11, kStruct = 12,
-};
-
-
-// One field of a struct description: the wire id, the name used in messages, the member,
-// whether the spec says required, and a hook number a selective decoder may act on (0 = none).
-template <typename S, typename M>
-struct FieldDef {
-  using struct_type = S;
-  using member_type = M;
-  int16_t id;
-  const char* name;
-  M S::*member;
-  bool required;
-  uint8_t hook;
-};
-
-inline constexpr bool kRequired = true;
-inline constexpr bool kOptional = false;
-
-template <typename S, typename M>
-constexpr FieldDef<S, M> Field(int16_t id, const char* name, M S::*member, bool required, uint8_t hook = 0) {
-  return FieldDef<S, M>{id, name, member, required, hook};
-}
-
-// Specialised per struct: `static constexpr const char* kName` and `static constexpr auto
-// kFields = std::make_tuple(Field(...), ...)` in ascending id order.
-template <typename T>
-struct StructInfo;
-
-template <typename T> struct IsList : std::false_type {};
-template <typename T> struct IsList<List<T>> : std::true_type {};
-template <typename T> struct IsOptional : std::false_type {};
-template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
-template <> struct IsOptional<OptionalBinary> : std::true_type {};
-template <typename T> struct IsOptional<OptionalList<T>> : std::true_type {};
-template <typename T> struct IsOptional<OptionalScalar<T>> : std::true_type {};
-template <typename T> struct IsOptional<Boxed<T>> : std::true_type {};
-template <typename T> struct Unoptional { using type = T; };
-template <typename T> struct Unoptional<std::optional<T>> { using type = T; };
-template <> struct Unoptional<OptionalBinary> { using type = std::string_view; };
-template <typename T> struct Unoptional<OptionalList<T>> { using type = List<T>; };
-template <typename T> struct Unoptional<OptionalScalar<T>> { using type = T; };
-template <typename T> struct Unoptional<Boxed<T>> { using type = T; };
-template <typename T, typename = void> struct IsStruct : std::false_type {};
-template <typename T> struct IsStruct<T, std::void_t<decltype(StructInfo<T>::kFields)>> : std::true_type {};
-
-// The wire type code a model type is carried as.
-template <typename T, typename = void>
-struct WireType;
-template <> struct WireType<bool> : std::integral_constant<uint8_t, kBoolTrue> {};
-template <> struct WireType<int8_t> : std::integral_constant<uint8_t, kByte> {};
-template <> struct WireType<int16_t> : std::integral_constant<uint8_t, kI16> {};
-template <> struct WireType<int32_t> : std::integral_constant<uint8_t, kI32> {};
-template <> struct WireType<int64_t> : std::integral_constant<uint8_t, kI64> {};
-template <> struct WireType<double> : std::integral_constant<uint8_t, kDouble> {};
-template <> struct WireType<std::string_view> : std::integral_constant<uint8_t, kBinary> {};
-template <typename T> struct WireType<T, std::enable_if_t<std::is_enum_v<T>>> : std::integral_constant<uint8_t, kI32> {};
-template <typename T> struct WireType<List<T>> : std::integral_constant<uint8_t, kList> {};
-template <typename T> struct WireType<T, std::enable_if_t<IsStruct<T>::value>> : std::integral_constant<uint8_t, kStruct> {};
-
-
-// Fewest bytes a value of T can take on the wire: lets a list count be rejected against the
-// bytes left before anything is allocated for it.
-template <typename T>
-constexpr size_t MinValueBytes();
-
-template <typename T, size_t... I>
-constexpr size_t MinStructBytesImpl(std::index_sequence<I...>) {
-  size_t n = 1;  // STOP
-  ((n += std::get<I>(StructInfo<T>::kFields).required
-             ? 1 + MinValueBytes<typename Unoptional<typename std::remove_cvref_t<
-                       decltype(std::get<I>(StructInfo<T>::kFields))>::member_type>::type>()
-             : 0),
-   ...);
-  return n;
-}
-template <typename T>
-constexpr size_t MinStructBytes() {
-  constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
-  return MinStructBytesImpl<T>(std::make_index_sequence<n>{});
-}
-template <typename T>
-constexpr size_t MinValueBytes() {
-  if constexpr (std::is_same_v<T, bool>) return 0;  // carried in the field header
-  else if constexpr (std::is_same_v<T, double>) return 8;
-  else if constexpr (IsStruct<T>::value) return MinStructBytes<T>();
-  else return 1;
-}
-
-// Reads compact-protocol primitives. Every method returns false on malformed input after
-// recording why; the reason becomes a Status once, at the top (ErrorStatus), so the hot path
-// carries a bool and no string building.
-class CompactReader {
- public:
-  CompactReader(const uint8_t* data, size_t size) : begin_(data), pos_(data), end_(data + size) {}
-
-  size_t remaining() const { return static_cast<size_t>(end_ - pos_); }
-  size_t offset() const { return static_cast<size_t>(pos_ - begin_); }
-  const uint8_t* position() const { return pos_; }
-  bool failed() const { return error_ != Error::kNone; }
-
-  // Field header: *type = 0 means STOP. `last_id` is the previous field id of this struct.
-  QUIVER_THRIFT_INLINE bool ReadFieldHeader(int16_t last_id, int16_t* id, uint8_t* type) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    uint8_t b = *pos_++;
-    *type = b & 0x0f;
-    if (b == 0) return true;
-    uint8_t delta = b >> 4;
-    if (delta != 0) [[likely]] {
-      *id = static_cast<int16_t>(last_id + delta);
-      return true;
-    }
-    int64_t v;
-    if (!ReadZigZag(&v)) return false;
-    if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
-    *id = static_cast<int16_t>(v);
-    return true;
-  }
-
-  // The next field header as one number, `key` = id * 16 + type (kStopKey for STOP), so the
-  // struct decoder matches a field's id and wire type with one compare against a constant. In
-  // the short form (delta id) the key is `last_id * 16 + byte`: one add, no decoding.
-  static constexpr int32_t kStopKey = INT32_MAX;
-  QUIVER_THRIFT_INLINE bool ReadFieldKey(int16_t last_id, int32_t* key) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    const uint32_t b = *pos_++;
-    if (b >= 16) [[likely]] {
-      *key = int32_t{last_id} * 16 + static_cast<int32_t>(b);
-      return true;
-    }
-    if (b == 0) {  // STOP, at the end of every struct: kept inline
-      *key = kStopKey;
-      return true;
-    }
-    return ReadFieldKeyRare(b, key);
-  }
-
-  QUIVER_THRIFT_INLINE bool ReadVarint(uint64_t* out) {
-    if (end_ - pos_ >= 10) [[likely]] {
-      const uint8_t* p = pos_;
-      uint64_t b = p[0];
-      if (b < 0x80) [[likely]] {
-        *out = b;
-        pos_ = p + 1;
-        return true;
-      }
-      uint64_t r = b & 0x7f;
-      b = p[1]; r |= (b & 0x7f) << 7;  if (b < 0x80) { pos_ = p + 2; *out = r; return true; }
-      b = p[2]; r |= (b & 0x7f) << 14; if (b < 0x80) { pos_ = p + 3; *out = r; return true; }
-      b = p[3]; r |= (b & 0x7f) << 21; if (b < 0x80) { pos_ = p + 4; *out = r; return true; }
-      b = p[4]; r |= (b & 0x7f) << 28; if (b < 0x80) { pos_ = p + 5; *out = r; return true; }
-      b = p[5]; r |= (b & 0x7f) << 35; if (b < 0x80) { pos_ = p + 6; *out = r; return true; }
-      b = p[6]; r |= (b & 0x7f) << 42; if (b < 0x80) { pos_ = p + 7; *out = r; return true; }
-      b = p[7]; r |= (b & 0x7f) << 49; if (b < 0x80) { pos_ = p + 8; *out = r; return true; }
-      b = p[8]; r |= (b & 0x7f) << 56; if (b < 0x80) { pos_ = p + 9; *out = r; return true; }
-      b = p[9];
-      if (b > 1) [[unlikely]] return Fail(Error::kVarint);
-      r |= b << 63;
-      pos_ = p + 10;
-      *out = r;
-      return true;
-    }
-    return ReadVarintSlow(out);
-  }
-
-  QUIVER_THRIFT_INLINE bool ReadZigZag(int64_t* out) {
-    uint64_t v;
-    if (!ReadVarint(&v)) return false;
-    *out = static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-    return true;
-  }
-
-  // Integers of one byte on the wire (most counts, sizes and enums in footers) take a path of
-  // their own: one bound check, one compare, and no range check (7 bits fit any width).
-  QUIVER_THRIFT_INLINE bool ReadI64(int64_t* out) {
-    if (pos_ != end_) [[likely]] {
-      const uint64_t b = *pos_;
-      if (b < 0x80) [[likely]] {
-        ++pos_;
-        *out = static_cast<int64_t>(b >> 1) ^ -static_cast<int64_t>(b & 1);
-        return true;
-      }
-    }
-    return ReadZigZag(out);
-  }
-  QUIVER_THRIFT_INLINE bool ReadI32(int32_t* out) {
-    if (pos_ != end_) [[likely]] {
-      const uint32_t b = *pos_;
-      if (b < 0x80) [[likely]] {
-        ++pos_;
-        *out = static_cast<int32_t>(b >> 1) ^ -static_cast<int32_t>(b & 1);
-        return true;
-      }
-    }
-    int64_t v;
-    if (!ReadZigZag(&v)) return false;
-    if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] return Fail(Error::kIntRange);
-    *out = static_cast<int32_t>(v);
-    return true;
-  }
-  QUIVER_THRIFT_INLINE bool ReadI16(int16_t* out) {
-    int64_t v;
-    if (!ReadZigZag(&v)) return false;
-    if (v < INT16_MIN || v > INT16_MAX) [[unlikely]] return Fail(Error::kIntRange);
-    *out = static_cast<int16_t>(v);
-    return true;
-  }
-  QUIVER_THRIFT_INLINE bool ReadByte(int8_t* out) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    *out = static_cast<int8_t>(*pos_++);
-    return true;
-  }
-  // A bool that is a list element (a field's bool lives in its header): 1 is true.
-  QUIVER_THRIFT_INLINE bool ReadBoolElement(bool* out) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    *out = (*pos_++ == kBoolTrue);
-    return true;
-  }
-  QUIVER_THRIFT_INLINE bool ReadDouble(double* out) {
-    if (end_ - pos_ < 8) [[unlikely]] return Fail(Error::kTruncated);
-    uint64_t bits;
-    std::memcpy(&bits, pos_, 8);  // little-endian on the wire; quiver targets little-endian hosts
-    std::memcpy(out, &bits, 8);
-    pos_ += 8;
-    return true;
-  }
-  // A view into the input: the caller keeps the input alive.
-  QUIVER_THRIFT_INLINE bool ReadBinary(std::string_view* out) {
-    uint64_t len;
-    if (!ReadVarint(&len)) return false;
-    if (len > remaining()) [[unlikely]] return Fail(Error::kLength, len);
-    *out = std::string_view(reinterpret_cast<const char*>(pos_), static_cast<size_t>(len));
-    pos_ += len;
-    return true;
-  }
-
-  // List or set header. The count is checked against the bytes left (each element needs at
-  // least min_element_bytes(type)), so a hostile count fails here instead of allocating.
-  QUIVER_THRIFT_INLINE bool ReadListHeader(uint8_t* elem_type, uint32_t* size) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    uint8_t b = *pos_++;
-    *elem_type = b & 0x0f;
-    uint64_t n = b >> 4;
-    if (n == 15) {
-      if (!ReadVarint(&n)) return false;
-      if (n > INT32_MAX) [[unlikely]] return Fail(Error::kCount, n);
-    }
-    if (n != 0) {
-      size_t min = MinElementBytes(*elem_type);
-      if (min == 0) [[unlikely]] return Fail(Error::kType, *elem_type);
-      // n <= INT32_MAX and min <= 8: the product cannot overflow, and a multiply is ~1/20 of
-      // the cost of a 64-bit division on the list-header path.
-      if (n * min > remaining()) [[unlikely]] return Fail(Error::kCount, n);
-    }
-    *size = static_cast<uint32_t>(n);
-    return true;
-  }
-
-  // ReadListHeader for a list whose model elements have wire type `expected`. In the common
-  // case (the header says `expected`, fewer than 15 elements) the count is checked against a
-  // constant element size; anything else takes ReadListHeader, with the same checks and errors.
-  template <uint8_t expected>
-  QUIVER_THRIFT_INLINE bool ReadListHeaderAs(uint8_t* elem_type, uint32_t* size) {
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    const uint32_t b = *pos_;
-    if ((b & 0x0f) != expected || b >= 0xf0) [[unlikely]] return ReadListHeader(elem_type, size);
-    ++pos_;
-    *elem_type = expected;
-    constexpr size_t min = MinElementBytes(expected);
-    static_assert(min > 0);
-    const uint32_t n = b >> 4;
-    if (n * min > remaining()) [[unlikely]] return Fail(Error::kCount, n);
-    *size = n;
-    return true;
-  }
-
-  bool ReadMapHeader(uint8_t* key_type, uint8_t* value_type, uint32_t* size) {
-    uint64_t n;
-    if (!ReadVarint(&n)) return false;
-    *key_type = *value_type = 0;
-    if (n == 0) {
-      *size = 0;
-      return true;
-    }
-    if (n > INT32_MAX) [[unlikely]] return Fail(Error::kCount, n);
-    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
-    uint8_t b = *pos_++;
-    *key_type = b >> 4;
-    *value_type = b & 0x0f;
-    size_t kmin = MinElementBytes(*key_type), vmin = MinElementBytes(*value_type);
-    if (kmin == 0) [[unlikely]] return Fail(Error::kType, *key_type);
-    if (vmin == 0) [[unlikely]] return Fail(Error::kType, *value_type);
-    if (n * (kmin + vmin) > remaining()) [[unlikely]] return Fail(Error::kCount, n);
-    *size = static_cast<uint32_t>(n);
-    return true;
-  }
-
-  // Skips one value of a field type (bool fields carry their value in the header: nothing to
-  // do). Skipping builds nothing; it is what selective decoding spends its time in for the row
-  // groups, column chunks and statistics it does not build.
-  bool Skip(uint8_t type);
-  // Skips one struct body (through its STOP).
-  bool SkipStruct();
-  // Skips `n` consecutive list elements of wire type `type` (whose list header is already
-  // read): a run of unselected row groups or column chunks goes in one call.
-  bool SkipElements(uint8_t type, uint32_t n);
-
-  // Nesting guard for the typed decoder (unknown fields are guarded inside Skip).
-  QUIVER_THRIFT_INLINE bool Enter() {
-    if (++depth_ > kMaxDepth) [[unlikely]] return Fail(Error::kDepth);
-    return true;
-  }
-  QUIVER_THRIFT_INLINE void Leave() { --depth_; }
-
-  // Failure reporting, all out of the hot path.
-  enum class Error : uint8_t {
-    kNone, kTruncated, kVarint, kIntRange, kLength, kCount, kType, kDepth, kMissing, kOutOfMemory, kInvalid
-  };
-  [[gnu::cold, gnu::noinline]] bool Fail(Error e, uint64_t value = 0);
-  [[gnu::cold, gnu::noinline]] bool FailMissing(const char* struct_name, const char* field, int16_t id);
-  [[gnu::cold, gnu::noinline]] bool FailInvalid(std::string message);
-  // Frames are added innermost first while an error climbs out ("columns[3]", "meta_data").
-  [[gnu::cold, gnu::noinline]] void AddFrame(const char* name, int64_t index = -1);
-  // "<what> at byte N of M (in FileMetaData.row_groups[0].columns[3])".
-  Status ErrorStatus() const;
-
-  static constexpr int kMaxDepth = 64;
-
- private:
-  bool ReadVarintSlow(uint64_t* out);
-  // A header in the long form (type byte, then the id as a zigzag varint).
-  bool ReadFieldKeyRare(uint32_t b, int32_t* key);
-  // Takes the skipper's end position, or its error when `p` is null.
-  bool FinishSkip(const uint8_t* p, const void* skipper);
-
- public:
-  // Fewest bytes a list element of wire type `type` takes; 0 for an invalid type code.
-  static constexpr size_t MinElementBytes(uint8_t type) {
-    switch (type) {
-      case kBoolTrue: case kBoolFalse: case kByte: case kI16: case kI32: case kI64:
-      case kBinary: case kList: case kSet: case kMap: case kStruct: return 1;
-      case kDouble: return 8;
-      default: return 0;
-    }
-  }
-
- private:
-  const uint8_t* begin_;
-  const uint8_t* pos_;
-  const uint8_t* end_;
-  int depth_ = 0;
-  Error error_ = Error::kNone;
-  uint64_t error_value_ = 0;
-  size_t error_offset_ = 0;
-  std::string error_text_;
-  std::vector<std::string> frames_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Table-driven struct decoding. A struct T is described once by StructInfo<T> (name + a tuple of
@@ -416,6 +57,26 @@ bool DecodeValue(CompactReader& r, Ctx& ctx, T& out, uint8_t wire_type);
 template <typename T>
 bool SkipStructTyped(CompactReader& r);
 
+// What a list of model elements E checks past its header, for the decoder and the typed
+// skipper alike: the element type must be E's wire type (like Thrift's generated readers,
+// integer elements are read at the model's width whatever varint width the header claims, seen
+// in files from buggy writers, their range checked; either bool code is a bool), and struct
+// elements, which take more than a byte each, must fit the bytes left.
+template <typename E>
+QUIVER_THRIFT_INLINE bool CheckListElements(CompactReader& r, uint8_t et, uint32_t n) {
+  constexpr uint8_t want = WireType<E>::value;
+  constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
+  const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
+  if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
+    return r.Fail(CompactReader::Error::kType, et);
+  }
+  if constexpr (IsStruct<E>::value) {
+    constexpr size_t min = MinStructBytes<E>();
+    if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
+  }
+  return true;
+}
+
 template <typename T, typename Ctx>
 bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
   constexpr uint8_t want = WireType<T>::value;
@@ -426,17 +87,7 @@ bool DecodeList(CompactReader& r, Ctx& ctx, List<T>& out, uint8_t hook) {
     out = List<T>();
     return true;
   }
-  // Like Thrift's generated readers, integer elements are read as the model's width whatever
-  // varint width the header claims (seen in files from buggy writers); the range is checked.
-  constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
-  const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
-  if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
-    return r.Fail(CompactReader::Error::kType, et);
-  }
-  if constexpr (!std::is_same_v<T, bool> && IsStruct<T>::value) {
-    constexpr size_t min = MinStructBytes<T>();
-    if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
-  }
+  if (!CheckListElements<T>(r, et, n)) [[unlikely]] return false;
   uint32_t keep = Ctx::kSelective ? ctx.SelectedCount(hook, n) : n;
   T* arr = nullptr;
   if (keep > 0) {
@@ -742,28 +393,17 @@ QUIVER_THRIFT_INLINE bool SkipValueTyped(CompactReader& __restrict r, uint8_t ty
     uint32_t n = 0;
     if (!r.ReadListHeaderAs<want>(&et, &n)) return false;
     if (n == 0) return true;
+    // The element checks the decoder makes; other element types then go element by element
+    // through the generic skipper.
+    if (!CheckListElements<E>(r, et, n)) [[unlikely]] return false;
     if constexpr (IsStruct<E>::value) {
-      if (et == kStruct) [[likely]] {
-        constexpr size_t min = MinStructBytes<E>();
-        if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
-        for (uint32_t i = 0; i < n; ++i) {
-          if (!SkipStructTyped<E>(r)) [[unlikely]] return false;
-        }
-        return true;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (!SkipStructTyped<E>(r)) [[unlikely]] return false;
       }
+      return true;
+    } else {
+      return r.SkipElements(et, n);
     }
-    // Other element types: the decoder accepts the varint widths and both bool codes, and
-    // rejects the rest; the generic skipper checks the same element by element.
-    constexpr bool want_varint = want == kI16 || want == kI32 || want == kI64;
-    const bool varint_ok = want_varint && (et == kI16 || et == kI32 || et == kI64);
-    if (!(et == want || varint_ok || (want == kBoolTrue && et == kBoolFalse))) [[unlikely]] {
-      return r.Fail(CompactReader::Error::kType, et);
-    }
-    if constexpr (IsStruct<E>::value) {
-      constexpr size_t min = MinStructBytes<E>();
-      if (min > 1 && n > r.remaining() / min) [[unlikely]] return r.Fail(CompactReader::Error::kCount, n);
-    }
-    return r.SkipElements(et, n);
   } else {
     (void)type;
     return SkipStructTyped<V>(r);
@@ -821,6 +461,7 @@ template <typename T, typename Ctx>
 bool DecodeStruct(CompactReader& r, Ctx& ctx, T& out) {
   constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
   static_assert(n <= 64, "the seen-field mask is 64 bits");
+  static_assert(TableCoversMembers<T>(), "StructInfo<T>::kFields names every member of T");
   return detail::DecodeStructImpl(r, ctx, out, std::make_index_sequence<n>{});
 }
 

@@ -1,5 +1,5 @@
 // Thrift compact protocol encoding into a growing buffer, and the table-driven struct encoder
-// driven by the same StructInfo<T> descriptions the decoder uses (compact_reader.h).
+// driven by the same StructInfo<T> descriptions the decoder uses (field_table_internal.h).
 #pragma once
 
 #include <cstdint>
@@ -201,6 +201,7 @@ inline bool EncodeStructImpl(CompactWriter& w, const T& v, std::index_sequence<I
 template <typename T>
 bool EncodeStruct(CompactWriter& w, const T& v) {
   constexpr size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(StructInfo<T>::kFields)>>;
+  static_assert(TableCoversMembers<T>(), "StructInfo<T>::kFields names every member of T");
   return detail::EncodeStructImpl(w, v, std::make_index_sequence<n>{});
 }
 
