@@ -38,6 +38,14 @@ std::string Pattern(size_t n) {
   return s;
 }
 
+BlockBuffer Over(ByteSource* src, int64_t block, bool ring_allowed = false) {
+  BlockBuffer b;
+  b.src = src;
+  b.block = block;
+  b.ring_allowed = ring_allowed;
+  return b;
+}
+
 std::string Unread(const BlockBuffer& b) {
   return std::string(reinterpret_cast<const char*>(b.buf->data()) + b.start, static_cast<size_t>(b.end - b.start));
 }
@@ -45,9 +53,7 @@ std::string Unread(const BlockBuffer& b) {
 TEST(BlockBuffer, AKnownSmallInputIsReadWholeIntoOneBuffer) {
   const std::string text = Pattern(100000);
   PieceSource src(text, 1 << 20, true);
-  BlockBuffer b;
-  b.src = &src;
-  b.block = 1 << 20;
+  BlockBuffer b = Over(&src, 1 << 20);
   ASSERT_TRUE(b.Fill(1 << 20).ok());
   EXPECT_TRUE(b.eof);
   EXPECT_FALSE(b.ring);
@@ -60,9 +66,7 @@ TEST(BlockBuffer, AKnownSmallInputIsReadWholeIntoOneBuffer) {
 TEST(BlockBuffer, AnUnknownSizeStartsSmallAndGrowsKeepingTheUnreadBytes) {
   const std::string text = Pattern(300000);
   PieceSource src(text, 1000, false);
-  BlockBuffer b;
-  b.src = &src;
-  b.block = 1 << 20;
+  BlockBuffer b = Over(&src, 1 << 20);
   ASSERT_TRUE(b.Fill(50000).ok());
   EXPECT_GE(b.end - b.start, 50000);
   EXPECT_EQ(b.buf->size(), 50000 + kMinRead + 64);
@@ -77,10 +81,7 @@ TEST(BlockBuffer, AnUnknownSizeStartsSmallAndGrowsKeepingTheUnreadBytes) {
 TEST(BlockBuffer, MoreThanABlockWithThreadsGoesIntoTheRingAndLeavesIt) {
   const std::string text = Pattern(10000);
   PieceSource src(text, 1 << 20, true);
-  BlockBuffer b;
-  b.src = &src;
-  b.block = 4096;
-  b.ring_allowed = true;
+  BlockBuffer b = Over(&src, 4096, /*ring_allowed=*/true);
   int waited = 0;
   b.before_leaving_ring = [&] { ++waited; };
   ASSERT_TRUE(b.Fill(4096).ok());
@@ -102,9 +103,7 @@ TEST(BlockBuffer, MoreThanABlockWithThreadsGoesIntoTheRingAndLeavesIt) {
 TEST(BlockBuffer, WithoutThreadsAKnownLargeInputStaysLinear) {
   const std::string text = Pattern(10000);
   PieceSource src(text, 1 << 20, true);
-  BlockBuffer b;
-  b.src = &src;
-  b.block = 4096;
+  BlockBuffer b = Over(&src, 4096);
   ASSERT_TRUE(b.Fill(4096).ok());
   EXPECT_FALSE(b.ring);
   EXPECT_EQ(Unread(b), text);  // up to a block and its headroom at once

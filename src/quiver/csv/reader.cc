@@ -1,3 +1,8 @@
+// CsvReader::Impl runs the reader's stages (block_buffer, schema_detect, the splitter,
+// row_assembly, convert_rows, problem_report) over blocks: chunks in parallel, and the next
+// block read and speculatively parsed while the current one is. About 840 lines: the
+// read-ahead's speculation and the chunk scheduling share the ring's halves, chunks and task
+// groups, so they stay in one class.
 #include "quiver/csv/reader.h"
 
 #include <fmt/format.h>
@@ -19,7 +24,9 @@
 #include "quiver/csv/convert_internal.h"
 #include "quiver/csv/convert_rows_internal.h"
 #include "quiver/csv/infer_internal.h"
+#include "quiver/csv/infer_all_internal.h"
 #include "quiver/csv/input_internal.h"
+#include "quiver/csv/problem_report_internal.h"
 #include "quiver/csv/row_assembly_internal.h"
 #include "quiver/csv/schema_detect_internal.h"
 #include "quiver/csv/sniffer.h"
@@ -123,10 +130,12 @@ class CsvReader::Impl {
   void ConvertRows(Chunk& c) { csv::ConvertRows(Plan(), base(), c.end - c.begin, c, c.columns, &c.nulled); }
   void FinishChunk(Chunk& c) { FinishColumns(Plan(), c.columns, c.begin, &c.problem, &c.batches); }
   ConvertPlan Plan() const { return ConvertPlan{schema_, syntax_, formats_, opts_.on_error, opts_.batch_rows}; }
-  Status ReportProblem(const ChunkProblem& p) const;
+  ProblemContext Problems() const { return ProblemContext{name_, names_, inferred_, opts_}; }
+  Status ReportProblem(const ChunkProblem& p) const {
+    return Problems().Report(p, LineAt(p.pos), offset_before_ + (p.pos - block_.start));
+  }
   Status HandleRejects(Chunk& c);
-  Status Fail(Problem p, std::string message) const;
-  std::string Where(uint32_t pos, int col) const;
+  Status Fail(Problem p, std::string message) const { return Problems().Fail(std::move(p), std::move(message)); }
   friend class CsvReader;
   // Positions (chunks, rows, fields, problems) are offsets from the buffer's start, which stays
   // put while any chunk task runs: blocks of both ring halves can be parsed at once.
@@ -313,12 +322,6 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
   block_.eof = ahead_.eof;
   end_state_ = tail_state ^ ahead_.in_state ^ ahead_.out_state;
   return Status::OK();
-}
-
-std::string CsvReader::Impl::Where(uint32_t pos, int col) const {
-  std::string w = fmt::format("{}:{}", name_, LineAt(pos));
-  if (col >= 0) w += fmt::format(":{} '{}'", col + 1, EscapeForMessage(names_[static_cast<size_t>(col)]));
-  return w;
 }
 
 Status CsvReader::Impl::Init() {
@@ -653,55 +656,18 @@ Status CsvReader::Impl::ParseBlockMachine(uint32_t begin, uint32_t end, bool at_
   return Status::OK();
 }
 
-Status CsvReader::Impl::Fail(Problem p, std::string message) const {
-  if (opts_.on_failure) opts_.on_failure(p);
-  return Status::Invalid(std::move(message));
-}
-
-Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
-  Problem problem;
-  problem.kind = p.kind;
-  problem.file = name_;
-  problem.line = LineAt(p.pos);
-  problem.column = p.col;
-  if (p.col >= 0) problem.column_name = names_[static_cast<size_t>(p.col)];
-  problem.byte = offset_before_ + (p.pos - block_.start);
-  problem.reason = p.message;
-  problem.value = p.value;
-  problem.type_inferred = p.col >= 0 && inferred_[static_cast<size_t>(p.col)];
-  std::string msg = fmt::format("{}: {}", Where(p.pos, p.col), p.message);
-  if (p.col >= 0) {
-    msg += fmt::format(", got \"{}\"", EscapeForMessage(p.value));
-  }
-  msg += fmt::format(" (byte {})", problem.byte);
-  // The diagnosis only: what to change is the caller's to say in its own terms (the CLI names
-  // its flags from the problem's kind).
-  if (p.col >= 0 && p.kind == ProblemKind::kInvalidUtf8) msg += "; the file may be in another encoding";
-  if (problem.type_inferred && p.kind == ProblemKind::kConversion) {
-    msg += fmt::format("; the type was inferred from the first {} rows", opts_.infer_rows);
-  }
-  return Fail(std::move(problem), std::move(msg));
-}
-
 // The chunk's rejected rows to the handler, in file order (a row dropped for its field count
 // is found while rows are assembled, one dropped for a value only when they are converted).
 Status CsvReader::Impl::HandleRejects(Chunk& c) {
   if (!opts_.on_reject || c.rejected.empty()) return Status::OK();
   std::stable_sort(c.rejected.begin(), c.rejected.end(),
                    [](const Reject& a, const Reject& b) { return a.row.start < b.row.start; });
-  Problem p;
-  p.file = name_;
+  const ProblemContext problems = Problems();
   for (const Reject& r : c.rejected) {
     std::string_view text(reinterpret_cast<const char*>(base()) + r.row.start, r.row.end - r.row.start);
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    p.kind = r.kind;
-    p.line = LineAt(r.row.start);
-    p.column = r.col;
-    p.column_name = r.col >= 0 ? names_[static_cast<size_t>(r.col)] : std::string();
-    p.byte = offset_before_ + (r.row.start - block_.start);
-    p.reason = r.reason;
-    p.type_inferred = r.col >= 0 && inferred_[static_cast<size_t>(r.col)];
-    QUIVER_RETURN_NOT_OK(opts_.on_reject(RejectedRow{p, text}));
+    QUIVER_RETURN_NOT_OK(
+        problems.PassReject(r, text, LineAt(r.row.start), offset_before_ + (r.row.start - block_.start)));
   }
   return Status::OK();
 }
@@ -829,70 +795,6 @@ Result<std::shared_ptr<RecordBatch>> CsvReader::Impl::Next() {
 CsvReader::CsvReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CsvReader::~CsvReader() = default;
 
-namespace {
-
-// --infer-all: a first pass reads every column as text and infers each column's type from all
-// of its values; the second pass then reads with those types and the same dialect, so no late
-// value can contradict a type guessed from a sample.
-template <typename OpenFn>
-Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
-  CsvOptions first = options;
-  first.infer_all = false;
-  first.infer_types = false;
-  first.on_error = OnError::kFail;
-  first.on_reject = nullptr;
-  QUIVER_ASSIGN_OR_RETURN(auto reader, open(first));
-  const Dialect d = reader->dialect();
-  const SchemaPtr schema = reader->schema();
-  FieldSyntax syntax = FieldSyntax::From(options, d);
-  TypeInferrer inferrer(schema->num_fields(), syntax);
-  for (;;) {
-    QUIVER_ASSIGN_OR_RETURN(auto batch, reader->Next());
-    if (!batch) break;
-    for (int c = 0; c < batch->num_columns(); ++c) {
-      BinaryArray col(batch->column(c));
-      for (int64_t r = 0; r < batch->num_rows(); ++r) {
-        // Empty values are nulls to inference, as they are in the sampled path.
-        if (col.IsValid(r) && !col.GetView(r).empty()) inferrer.AddValue(c, col.GetView(r));
-      }
-    }
-  }
-  CsvOptions second = options;
-  second.infer_all = false;
-  second.delimiter = d.delimiter;
-  second.quote = d.quote;
-  second.escape = d.escape;
-  second.header = d.header;
-  second.skip_lines = d.skip_lines;
-  if (d.header_lines > 1) {
-    // A joined header: its lines are skipped and its names given.
-    second.header = false;
-    second.skip_lines = d.skip_lines + d.header_lines;
-  }
-  std::vector<std::pair<std::string, TypePtr>> types;
-  for (int c = 0; c < schema->num_fields(); ++c) {
-    const std::string& name = schema->field(c).name;
-    TypePtr t = inferrer.TypeOf(c);
-    const DateFormat* format = inferrer.FormatOf(c);
-    for (const auto& [n, explicit_type] : options.column_types) {
-      if (n == name) {
-        t = explicit_type;
-        format = nullptr;
-      }
-    }
-    if (format != nullptr) second.column_formats.emplace_back(name, format->pattern());
-    types.emplace_back(name, t);
-  }
-  second.column_types = std::move(types);
-  if (!d.header || d.header_lines > 1) second.column_names = [&] {
-    std::vector<std::string> names;
-    for (const auto& f : schema->fields()) names.push_back(f.name);
-    return names;
-  }();
-  return second;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, CsvOptions options) {
   if (options.infer_all) {
