@@ -218,8 +218,8 @@ void BM_ConvertColumn(benchmark::State& state) {
     strings.text.append(64, '\0');
   }
   const Fields& f = kind == 3 ? strings : Values(kind);
-  std::vector<FieldRef> spans;
-  for (auto [at, n] : f.spans) spans.push_back(FieldRef{at, at + n});
+  std::vector<FieldSpan> spans;
+  for (auto [at, n] : f.spans) spans.push_back(FieldSpan{at, at + n});
   const TypePtr types[] = {int64(), float64(), date32(), utf8()};
   const FieldSyntax syn = FieldSyntax::From(CsvOptions{}, Dialect{});
   for (auto _ : state) {

@@ -23,13 +23,13 @@ namespace {
 // (what an over-reading parser would wrongly take in).
 struct Column {
   std::string text;
-  std::vector<FieldRef> spans;
+  std::vector<FieldSpan> spans;
   void Add(const std::string& v) {
-    spans.push_back(FieldRef{static_cast<uint32_t>(text.size()), static_cast<uint32_t>(text.size() + v.size())});
+    spans.push_back(FieldSpan{static_cast<uint32_t>(text.size()), static_cast<uint32_t>(text.size() + v.size())});
     text += v;
     text += '|';
   }
-  void AddMissing() { spans.push_back(FieldRef{FieldRef::kMissing, FieldRef::kMissing}); }
+  void AddMissing() { spans.push_back(FieldSpan{FieldSpan::kMissing, FieldSpan::kMissing}); }
   const uint8_t* data() {
     if (padded_ != text.size()) {
       text.append(64, '7');
@@ -38,8 +38,8 @@ struct Column {
     return reinterpret_cast<const uint8_t*>(text.data());
   }
   std::string Value(size_t r) const {
-    const FieldRef& f = spans[r];
-    return f.start == FieldRef::kMissing ? std::string() : text.substr(f.start, f.end - f.start);
+    const FieldSpan& f = spans[r];
+    return f.start == FieldSpan::kMissing ? std::string() : text.substr(f.start, f.end - f.start);
   }
 
  private:

@@ -36,8 +36,8 @@ Assembled Assemble(SimdLevel level, const std::string& text, RowShape shape, boo
 std::vector<std::string> Row(const std::string& text, AssembledRows& out, size_t r) {
   std::vector<std::string> cells;
   for (size_t j = 0; j < out.fields.ncols; ++j) {
-    const FieldRef& f = out.fields.at(r, j);
-    cells.push_back(f.start == FieldRef::kMissing ? "<missing>" : text.substr(f.start, f.end - f.start));
+    const FieldSpan& f = out.fields.at(r, j);
+    cells.push_back(f.start == FieldSpan::kMissing ? "<missing>" : text.substr(f.start, f.end - f.start));
   }
   return cells;
 }

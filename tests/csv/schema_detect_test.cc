@@ -33,9 +33,9 @@ SampleRows Sample(const std::string& text, int64_t max_rows = 100, char comment 
   return SplitSample(Bytes(text), text.size(), true, Machine(comment), max_rows);
 }
 
-std::vector<std::string> RowText(const std::string& text, const std::vector<FieldRef>& row) {
+std::vector<std::string> RowText(const std::string& text, const std::vector<FieldSpan>& row) {
   std::vector<std::string> out;
-  for (const FieldRef& f : row) out.push_back(text.substr(f.start, f.end - f.start));
+  for (const FieldSpan& f : row) out.push_back(text.substr(f.start, f.end - f.start));
   return out;
 }
 
@@ -90,7 +90,7 @@ TEST(SchemaDetect, OneNameCleanUpForHeaderCells) {
   EXPECT_EQ(CleanName(Bytes(text), s.rows[0][0], syntax), "id");
   EXPECT_EQ(CleanName(Bytes(text), s.rows[0][1], syntax), "a \"b\"");
   EXPECT_EQ(CleanName(Bytes(text), s.rows[0][2], syntax), "");
-  EXPECT_EQ(CleanName(Bytes(text), FieldRef{FieldRef::kMissing, FieldRef::kMissing}, syntax), "");
+  EXPECT_EQ(CleanName(Bytes(text), FieldSpan{FieldSpan::kMissing, FieldSpan::kMissing}, syntax), "");
   EXPECT_EQ(HeaderNames(Bytes(text), s.rows[0], 5, syntax),
             (std::vector<std::string>{"id", "a \"b\"", "column2", "column3", "column4"}));
 }

@@ -188,7 +188,7 @@ bool ParseFormatted(std::string_view s, const TypePtr& t, const DateFormat& f, i
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 // The spans' starts and lengths, one per 64-bit lane.
-QUIVER_AVX512 inline void SpanLanes(const FieldRef* f, __m512i* start, __m512i* len) {
+QUIVER_AVX512 inline void SpanLanes(const FieldSpan* f, __m512i* start, __m512i* len) {
   const __m512i refs = _mm512_loadu_si512(f);
   *start = _mm512_and_si512(refs, _mm512_set1_epi64(0xFFFFFFFF));
   *len = _mm512_sub_epi64(_mm512_srli_epi64(refs, 32), *start);
@@ -224,7 +224,7 @@ QUIVER_AVX512 inline __m512i DigitValue(__m512i w) {
 }
 
 // [+-]D{1,8}: ParseInt64Padded's 1..8 digit path.
-QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldRef* f, int64_t* out) {
+QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldSpan* f, int64_t* out) {
   __m512i start, len;
   SpanLanes(f, &start, &len);
   const __m512i one = _mm512_set1_epi64(1);
@@ -246,7 +246,7 @@ QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldRef* f, int64_t* 
 
 // [-]D{1,7}.D{1,7}: ParseFloat64Padded's first path (at most 8 digits around a point in the
 // first 8 bytes after the sign), the digits as an integer divided by an exact power of ten.
-QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldRef* f, double* out) {
+QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldSpan* f, double* out) {
   __m512i start, len;
   SpanLanes(f, &start, &len);
   const __m512i one = _mm512_set1_epi64(1);
@@ -286,7 +286,7 @@ QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldRef* f, double*
 }
 
 // YYYY-MM-DD with a year in 1970..2099: ParseDatePadded's table path.
-QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldRef* f, int32_t* out) {
+QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldSpan* f, int32_t* out) {
   __m512i start, len;
   SpanLanes(f, &start, &len);
   __mmask8 live = _mm512_cmpeq_epi64_mask(len, _mm512_set1_epi64(10));
@@ -328,8 +328,8 @@ QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldRef* f, int32_t*
 
 // `groups` groups of 8 rows through one kernel, inlined here so that its constants stay in
 // registers across groups; each group's mask goes to masks[i]. Returns the AND of the masks.
-template <typename T, uint32_t (*kernel)(const uint8_t*, const FieldRef*, T*)>
-QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, const FieldRef* f, int64_t groups, T* out,
+template <typename T, uint32_t (*kernel)(const uint8_t*, const FieldSpan*, T*)>
+QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, const FieldSpan* f, int64_t groups, T* out,
                                                         uint8_t* masks) {
   uint32_t all = 0xFF;
   for (int64_t i = 0; i < groups; ++i) {
@@ -345,7 +345,7 @@ QUIVER_AVX512 __attribute__((flatten)) uint32_t Groups8(const uint8_t* data, con
 
 // Converts groups of 8 spans where it can (the kernels above, through Groups8).
 template <typename T>
-using BatchFn = uint32_t (*)(const uint8_t*, const FieldRef*, int64_t, T*, uint8_t*);
+using BatchFn = uint32_t (*)(const uint8_t*, const FieldSpan*, int64_t, T*, uint8_t*);
 
 // `wide` says whether there is a `batch` (a flag of its own: with sanitizers GCC does not
 // treat a function's address as a constant in `if constexpr`).
@@ -384,7 +384,7 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 struct ColumnConverters {
   // The parser is a template argument so that it inlines into the per-row loop.
   template <typename T, ParseFn<T> parse, BatchFn<T> batch, bool wide>
-  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                       bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -395,7 +395,7 @@ struct ColumnConverters {
     Status st;
     // Row r one value at a time; false stops the group (an error recorded, or st failed).
     auto one = [&](int64_t r) -> bool {
-      const FieldRef f = fields[r];
+      const FieldSpan f = fields[r];
       const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
       std::string_view text;
       if (direct && len != 0 && data[f.start] != static_cast<uint8_t>(quote)) [[likely]] {
@@ -448,7 +448,7 @@ struct ColumnConverters {
 
   // Dates and timestamps read by the column's format (chosen once, when the column starts).
   template <typename T>
-  static Status Formatted(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows,
+  static Status Formatted(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                           const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -478,7 +478,7 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                      bool null_on_error, int64_t* nulled, ConvertError* error) {
     // Bits past the column's length are kept zero, so a group only sets the true ones.
     const int64_t bytes = bit_util::BytesForBits(b.length_ + rows);
@@ -511,7 +511,7 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syn,
+  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                        bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -539,7 +539,7 @@ struct ColumnConverters {
     int64_t size = bytes.size();
     const int64_t fast_end = first + total <= INT32_MAX ? bytes.capacity() - 32 : -1;
     for (int64_t r = 0; r < rows; ++r) {
-      const FieldRef f = fields[r];
+      const FieldSpan f = fields[r];
       const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
       const uint8_t* src = data + f.start;
       if (direct && len - 1 < 32 && src[0] != static_cast<uint8_t>(syn.quote) && size <= fast_end) [[likely]] {
@@ -665,7 +665,7 @@ Status ColumnBuilder::Reserve(int64_t rows) {
   return offsets_.Reserve(rows * 4);
 }
 
-Status ColumnBuilder::Append(const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syntax,
+Status ColumnBuilder::Append(const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syntax,
                              bool null_on_error, int64_t* nulled, ConvertError* error) {
   return append_(*this, data, fields, rows, syntax, null_on_error, nulled, error);
 }
@@ -720,7 +720,7 @@ Result<Array> ColumnBuilder::Finish() {
   return Array(std::move(d));
 }
 
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows,
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                             const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool, SimdLevel level) {
   ColumnBuilder b;
@@ -731,7 +731,7 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
   return b.Finish();
 }
 
-bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syn,
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldSpan& f, const FieldSyntax& syn,
                    const DateFormat* format) {
   std::string_view text;
   bool quoted;

@@ -36,8 +36,8 @@ struct FieldSyntax {
   // Returns false for null (missing, or a null token; a quoted value is a null only when a
   // token matches its text and the column is not a string column).
   // Inline: it runs once per field.
-  bool Text(const uint8_t* data, const FieldRef& f, bool string_column, std::string_view* text, bool* quoted) const {
-    if (f.start == FieldRef::kMissing) [[unlikely]] return false;
+  bool Text(const uint8_t* data, const FieldSpan& f, bool string_column, std::string_view* text, bool* quoted) const {
+    if (f.start == FieldSpan::kMissing) [[unlikely]] return false;
     std::string_view raw(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
     if (trim) [[unlikely]] raw = TrimSpaces(raw);
     if (!raw.empty() && raw.front() == quote && quote != '\0') [[unlikely]] return QuotedText(raw, string_column, text, quoted);
@@ -86,13 +86,13 @@ class ColumnBuilder {
   // bytes past its last field: the parsers read whole words. With `null_on_error`, a bad cell
   // becomes null and is counted in *nulled; otherwise the first bad row stops the conversion
   // and is reported in *error (its index among these rows).
-  Status Append(const uint8_t* data, const FieldRef* fields, int64_t rows, const FieldSyntax& syntax, bool null_on_error,
+  Status Append(const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syntax, bool null_on_error,
                 int64_t* nulled, ConvertError* error);
   Result<Array> Finish();
   int64_t length() const { return length_; }
 
   // The conversion of one group, chosen by type when the column starts.
-  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldRef*, int64_t, const FieldSyntax&, bool, int64_t*,
+  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldSpan*, int64_t, const FieldSyntax&, bool, int64_t*,
                               ConvertError*);
 
  private:
@@ -116,13 +116,13 @@ class ColumnBuilder {
 };
 
 // Converts `rows` spans of one column into an array in one go (ColumnBuilder::Append's contract).
-Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldRef* fields, int64_t rows,
+Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
 // Whether the text of one field converts to `type` (read by `format` when given), for
 // on_error=skip pre-validation and for finding the first bad cell of a failed group.
-bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldRef& f, const FieldSyntax& syntax,
+bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldSpan& f, const FieldSyntax& syntax,
                    const DateFormat* format = nullptr);
 
 // Parsers for one non-null text value, shared with type inference.

@@ -77,7 +77,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
         int bad_col = col;
         for (int later = col + 1; later < ncols; ++later) {
           for (int64_t r = 0; r < err.row; ++r) {
-            const FieldRef& lf = c.fields.at(static_cast<size_t>(g + r), static_cast<size_t>(later));
+            const FieldSpan& lf = c.fields.at(static_cast<size_t>(g + r), static_cast<size_t>(later));
             if (!FieldConverts(schema.field(later).type, data, lf, plan.syntax, plan.formats[static_cast<size_t>(later)])) {
               err.row = r;
               // A string cell fails only on its encoding.
@@ -89,7 +89,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
           }
         }
         col = bad_col;
-        const FieldRef& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
+        const FieldSpan& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
         std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
         const bool utf8 = err.failure == ConvertFailure::kInvalidUtf8;
         c.problem = ChunkProblem{f.start, col, utf8 ? std::string("invalid UTF-8") : plan.CannotConvert(col),

@@ -40,7 +40,7 @@ void TypeInferrer::AddValue(int col, std::string_view text) {
   }
 }
 
-void TypeInferrer::Add(const uint8_t* data, const FieldRef* fields, int64_t rows) {
+void TypeInferrer::Add(const uint8_t* data, const FieldSpan* fields, int64_t rows) {
   const int ncols = static_cast<int>(cols_.size());
   for (int64_t r = 0; r < rows; ++r) {
     for (int c = 0; c < ncols; ++c) {
@@ -75,7 +75,7 @@ const DateFormat* TypeInferrer::FormatOf(int col) const {
 bool TypeInferrer::Contradicts(int col, std::string_view text) const {
   TypePtr t = TypeOf(col);
   if (t->id() == TypeId::kString) return false;
-  FieldRef f{0, static_cast<uint32_t>(text.size())};
+  FieldSpan f{0, static_cast<uint32_t>(text.size())};
   return !FieldConverts(t, reinterpret_cast<const uint8_t*>(text.data()), f, syntax_, FormatOf(col));
 }
 

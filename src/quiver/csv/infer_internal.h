@@ -19,7 +19,7 @@ class TypeInferrer {
     for (Candidates& c : cols_) c.formats = formats_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << formats_.size()) - 1;
   }
   // Rows laid out row-major, `ncols` fields each.
-  void Add(const uint8_t* data, const FieldRef* fields, int64_t rows);
+  void Add(const uint8_t* data, const FieldSpan* fields, int64_t rows);
   void AddValue(int col, std::string_view text);
   // The narrowest type that holds every value seen (string when nothing was seen).
   TypePtr TypeOf(int col) const;

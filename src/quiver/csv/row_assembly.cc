@@ -36,7 +36,7 @@ void EmitRow(const RowShape& shape, const uint8_t* data, AssembledRows& c, RowCu
       const size_t r = c.fields.rows++;
       for (int f = 0; f < ncols; ++f) {
         c.fields.at(r, static_cast<size_t>(f)) = f < static_cast<int>(nf) ? cur[static_cast<size_t>(f)]
-                                                                        : FieldRef{FieldRef::kMissing, FieldRef::kMissing};
+                                                                        : FieldSpan{FieldSpan::kMissing, FieldSpan::kMissing};
       }
       c.rows.push_back(row);
       return;
@@ -96,15 +96,15 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
         uint32_t inner = 0;
         for (size_t j = 0; j + 1 < nc; ++j) inner |= pos[idx + j];
         if (!(last & kRowEndFlag) || (inner & kRowEndFlag)) break;
-        FieldRef* out = c.fields.buf.get() + c.fields.rows++;
+        FieldSpan* out = c.fields.buf.get() + c.fields.rows++;
         uint32_t s = field_start;
         for (size_t j = 0; j < nc; ++j) {
           const uint32_t at = offset + (pos[idx + j] & kPositionMask);
-          out[j * stride] = FieldRef{s, at};
+          out[j * stride] = FieldSpan{s, at};
           s = at + 1;
         }
         const uint32_t end = offset + (last & kPositionMask);
-        FieldRef& back = out[(nc - 1) * stride];
+        FieldSpan& back = out[(nc - 1) * stride];
         if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
         c.rows.push_back(RowRef{row_start, end});
         ++c.rows_seen;
@@ -123,7 +123,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
     }
     const uint32_t p = pos[idx++];
     const uint32_t at = offset + (p & kPositionMask);
-    rc.cur.push_back(FieldRef{field_start, at});
+    rc.cur.push_back(FieldSpan{field_start, at});
     field_start = at + 1;
     if (p & kRowEndFlag) {
       rc.row_start = row_start;
@@ -145,7 +145,7 @@ void EndOfBlock(const RowShape& shape, const uint8_t* data, AssembledRows& c, Ro
     c.unfinished = rc.row_start;
     return;
   }
-  rc.cur.push_back(FieldRef{rc.field_start, len});
+  rc.cur.push_back(FieldSpan{rc.field_start, len});
   EmitRow(shape, data, c, rc, len);
   rc.cur.clear();
   rc.row_start = rc.field_start = len;

@@ -24,7 +24,7 @@ namespace quiver::csv {
 // spans lie together (`stride` apart from the next column's), so that each column's conversion
 // pass reads them sequentially instead of one 8-byte span out of every row's 8 * ncols bytes.
 struct FieldColumns {
-  std::unique_ptr<FieldRef[]> buf;
+  std::unique_ptr<FieldSpan[]> buf;
   size_t rows = 0, stride = 0;
   size_t ncols = 0;
 
@@ -40,14 +40,14 @@ struct FieldColumns {
   void Reserve(size_t more) {
     if (rows + more <= stride) return;
     const size_t s = std::max(rows + more, stride * 2);
-    std::unique_ptr<FieldRef[]> bigger(new FieldRef[s * std::max<size_t>(ncols, 1)]);
-    for (size_t j = 0; j < ncols && rows > 0; ++j) std::memcpy(&bigger[j * s], &buf[j * stride], rows * sizeof(FieldRef));
+    std::unique_ptr<FieldSpan[]> bigger(new FieldSpan[s * std::max<size_t>(ncols, 1)]);
+    for (size_t j = 0; j < ncols && rows > 0; ++j) std::memcpy(&bigger[j * s], &buf[j * stride], rows * sizeof(FieldSpan));
     buf = std::move(bigger);
     stride = s;
   }
-  FieldRef* column(size_t j) { return buf.get() + j * stride; }
-  const FieldRef* column(size_t j) const { return buf.get() + j * stride; }
-  FieldRef& at(size_t row, size_t j) { return buf[j * stride + row]; }
+  FieldSpan* column(size_t j) { return buf.get() + j * stride; }
+  const FieldSpan* column(size_t j) const { return buf.get() + j * stride; }
+  FieldSpan& at(size_t row, size_t j) { return buf[j * stride + row]; }
   void clear() { rows = 0; }
 };
 
@@ -83,7 +83,7 @@ struct AssembledRows {
 struct RowCursor {
   bool started = false;  // the chunk's first row has been found
   uint32_t row_start = 0, field_start = 0;
-  std::vector<FieldRef> cur;  // fields of a row whose end has not been seen yet
+  std::vector<FieldSpan> cur;  // fields of a row whose end has not been seen yet
 };
 
 // What assembly needs of the options and the schema.

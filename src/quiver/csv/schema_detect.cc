@@ -19,7 +19,7 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
   MachineResult mr = SplitWithStateMachine(data, n, -1, n_is_all, mc, &ms, pos.get());
   SampleRows out;
   uint32_t s = 0;
-  std::vector<FieldRef> cur;
+  std::vector<FieldSpan> cur;
   auto finish_row = [&](uint32_t end) {
     if (!cur.empty() && end > cur.back().start && data[end - 1] == '\r') cur.back().end = end - 1;
     bool blank = cur.size() == 1 && cur[0].end == cur[0].start;
@@ -33,12 +33,12 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
   };
   for (size_t i = 0; i < mr.count && static_cast<int64_t>(out.rows.size()) <= max_rows; ++i) {
     uint32_t p = pos[i] & kPositionMask;
-    cur.push_back(FieldRef{s, p});
+    cur.push_back(FieldSpan{s, p});
     s = p + 1;
     if (pos[i] & kRowEndFlag) finish_row(p);
   }
   if (n_is_all && s < n && static_cast<int64_t>(out.rows.size()) <= max_rows) {
-    cur.push_back(FieldRef{s, static_cast<uint32_t>(n)});
+    cur.push_back(FieldSpan{s, static_cast<uint32_t>(n)});
     finish_row(static_cast<uint32_t>(n));
   }
   return out;
@@ -67,9 +67,9 @@ int CountColumns(const SampleRows& sample, const CsvOptions& options) {
   return ncols;
 }
 
-std::vector<FieldRef> PadRow(const std::vector<FieldRef>& row, int ncols) {
-  std::vector<FieldRef> out(row.begin(), row.begin() + std::min<size_t>(row.size(), static_cast<size_t>(ncols)));
-  while (static_cast<int>(out.size()) < ncols) out.push_back(FieldRef{FieldRef::kMissing, FieldRef::kMissing});
+std::vector<FieldSpan> PadRow(const std::vector<FieldSpan>& row, int ncols) {
+  std::vector<FieldSpan> out(row.begin(), row.begin() + std::min<size_t>(row.size(), static_cast<size_t>(ncols)));
+  while (static_cast<int>(out.size()) < ncols) out.push_back(FieldSpan{FieldSpan::kMissing, FieldSpan::kMissing});
   return out;
 }
 
@@ -112,11 +112,11 @@ bool DecideHeader(const uint8_t* data, const SampleRows& sample, int ncols, cons
   return contradicts || (all_string && !dup && (!any_null || (seen.size() >= 2 && !typed)));
 }
 
-std::string CleanName(const uint8_t* data, const FieldRef& field, const FieldSyntax& syntax) {
+std::string CleanName(const uint8_t* data, const FieldSpan& field, const FieldSyntax& syntax) {
   std::string name;
   std::string_view text;
   bool quoted = false;
-  if (field.start != FieldRef::kMissing && syntax.Text(data, field, true, &text, &quoted)) {
+  if (field.start != FieldSpan::kMissing && syntax.Text(data, field, true, &text, &quoted)) {
     if (quoted) syntax.Unescape(text, &name);
     else name = std::string(text);
   }
@@ -139,9 +139,9 @@ void MakeNamesUnique(std::vector<std::string>* names) {
   }
 }
 
-std::vector<std::string> HeaderNames(const uint8_t* data, const std::vector<FieldRef>& row, int ncols,
+std::vector<std::string> HeaderNames(const uint8_t* data, const std::vector<FieldSpan>& row, int ncols,
                                      const FieldSyntax& syntax) {
-  const std::vector<FieldRef> first = PadRow(row, ncols);
+  const std::vector<FieldSpan> first = PadRow(row, ncols);
   std::vector<std::string> names;
   for (int c = 0; c < ncols; ++c) {
     std::string name = CleanName(data, first[static_cast<size_t>(c)], syntax);
@@ -161,14 +161,14 @@ bool JoinHeaderLines(const uint8_t* data, size_t preamble, const MachineConfig& 
   MachineResult mr = SplitWithStateMachine(data, preamble, -1, true, mc, &ms, pos.get());
   struct Line {
     uint32_t start;
-    std::vector<FieldRef> fields;
+    std::vector<FieldSpan> fields;
   };
   std::vector<Line> lines;
   Line cur{0, {}};
   uint32_t s = 0;
   for (size_t i = 0; i < mr.count; ++i) {
     const uint32_t p = pos[i] & kPositionMask;
-    cur.fields.push_back(FieldRef{s, p});
+    cur.fields.push_back(FieldSpan{s, p});
     s = p + 1;
     if (pos[i] & kRowEndFlag) {
       if (p > cur.fields.back().start && data[p - 1] == '\r') cur.fields.back().end = p - 1;

@@ -21,7 +21,7 @@ namespace quiver::csv {
 
 // Sampled rows (blank and comment lines left out), fields at offsets from the sample's start.
 struct SampleRows {
-  std::vector<std::vector<FieldRef>> rows;
+  std::vector<std::vector<FieldSpan>> rows;
   std::vector<uint32_t> row_ends;  // each row's terminator (or the end of the sample)
 };
 
@@ -35,7 +35,7 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
 int CountColumns(const SampleRows& sample, const CsvOptions& options);
 
 // The row cut or padded with missing fields to `ncols`.
-std::vector<FieldRef> PadRow(const std::vector<FieldRef>& row, int ncols);
+std::vector<FieldSpan> PadRow(const std::vector<FieldSpan>& row, int ncols);
 
 // Whether the first sampled row is a header: as the options say, else when its cells
 // contradict the types of the rows after it or read as distinct text over text columns.
@@ -44,13 +44,13 @@ bool DecideHeader(const uint8_t* data, const SampleRows& sample, int ncols, cons
 
 // The one clean-up of a header cell: quotes and escapes removed, surrounding spaces and tabs
 // trimmed (as other engines do). A missing or null cell is empty.
-std::string CleanName(const uint8_t* data, const FieldRef& field, const FieldSyntax& syntax);
+std::string CleanName(const uint8_t* data, const FieldSpan& field, const FieldSyntax& syntax);
 // column0..column9, or column00.. when there are more than ten columns (names sort in order).
 std::string DefaultName(int col, int ncols);
 // Names made distinct in order: a name seen before gets _1, _2, ... (the first free suffix).
 void MakeNamesUnique(std::vector<std::string>* names);
 // A header row's names: cleaned, an empty one generated, then made distinct.
-std::vector<std::string> HeaderNames(const uint8_t* data, const std::vector<FieldRef>& row, int ncols,
+std::vector<std::string> HeaderNames(const uint8_t* data, const std::vector<FieldSpan>& row, int ncols,
                                      const FieldSyntax& syntax);
 
 // Wrapped exports spread a header over several physical lines, each with fewer fields than

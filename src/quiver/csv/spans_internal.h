@@ -8,7 +8,7 @@ namespace quiver::csv {
 
 // One field of one row; kMissing marks a field the row did not have (lenient padding), read as
 // null (its span is empty: start == end).
-struct FieldRef {
+struct FieldSpan {
   uint32_t start;
   uint32_t end;
   static constexpr uint32_t kMissing = 0xffffffffu;

@@ -372,7 +372,7 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
 // A row's positions in one load, its flags checked at once (a row end exactly at the last
 // field), its spans built in two registers and scattered to their columns.
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAvx512(
-    const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldRef* columns,
+    const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldSpan* columns,
     size_t stride_, size_t* rows_io, std::vector<RowRef>* row_spans, int64_t* rows_seen, size_t* idx_io,
     uint32_t* row_start_io) {
   const __mmask16 lanes = static_cast<__mmask16>((1u << nc) - 1);
@@ -399,11 +399,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
     const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
     const __m512i starts =
         _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
-    FieldRef* out = columns + rows;
+    FieldSpan* out = columns + rows;
     _mm512_mask_i64scatter_epi64(out, mask_lo, at_lo, _mm512_unpacklo_epi32(starts, ends), 8);
     _mm512_mask_i64scatter_epi64(out, mask_hi, at_hi, _mm512_unpackhi_epi32(starts, ends), 8);
     const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
-    FieldRef& back = out[(nc - 1) * stride_];
+    FieldSpan& back = out[(nc - 1) * stride_];
     if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
     row_spans->push_back(RowRef{row_start, end});
     ++rows;
