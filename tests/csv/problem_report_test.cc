@@ -62,7 +62,7 @@ TEST(ProblemReport, ARejectedRowGoesToTheHandlerWithItsText) {
                                r.problem.byte, r.problem.reason, r.record));
     return r.problem.line == 9 ? Status::Invalid("stop") : Status::OK();
   };
-  Reject r{RowRef{0, 5}, ProblemKind::kConversion, 1, "cannot convert to double"};
+  Reject r{RowSpan{0, 5}, ProblemKind::kConversion, 1, "cannot convert to double"};
   ASSERT_TRUE(f.Context().PassReject(r, "1,abc", 8, 100).ok());
   EXPECT_EQ(f.Context().PassReject(r, "2,def", 9, 106).message(), "stop");
   EXPECT_EQ(seen, (std::vector<std::string>{"8:1:price\x1b:100:cannot convert to double:1,abc",

@@ -24,7 +24,7 @@ void EmitRow(const RowShape& shape, const uint8_t* data, AssembledRows& c, RowCu
     --c.rows_seen;
     return;
   }
-  RowRef row{rc.row_start, end};
+  RowSpan row{rc.row_start, end};
   if (c.fields.ncols != static_cast<size_t>(ncols)) c.fields.Init(static_cast<size_t>(ncols));
   if (static_cast<int>(nf) != ncols) {
     // Kept, padded with nulls or cut to the columns, with --on-error null, and with --lenient
@@ -106,7 +106,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
         const uint32_t end = offset + (last & kPositionMask);
         FieldSpan& back = out[(nc - 1) * stride];
         if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
-        c.rows.push_back(RowRef{row_start, end});
+        c.rows.push_back(RowSpan{row_start, end});
         ++c.rows_seen;
         idx += nc;
         row_start = field_start = end + 1;

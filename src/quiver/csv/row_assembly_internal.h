@@ -62,7 +62,7 @@ struct ChunkProblem {
 
 // A row dropped by on_error=skip, reported to the reject handler once the block is merged.
 struct Reject {
-  RowRef row;
+  RowSpan row;
   ProblemKind kind;
   int col;  // -1: the whole row
   std::string reason;
@@ -70,7 +70,7 @@ struct Reject {
 
 // What assembly produced in one chunk so far.
 struct AssembledRows {
-  std::vector<RowRef> rows;  // rows assembled and not yet converted
+  std::vector<RowSpan> rows;  // rows assembled and not yet converted
   FieldColumns fields;       // their fields
   std::vector<Reject> rejected;
   std::optional<ChunkProblem> problem;  // the first problem that fails the read

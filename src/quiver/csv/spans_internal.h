@@ -15,7 +15,7 @@ struct FieldSpan {
 };
 
 // One row: its first byte and its terminator (or the end of input).
-struct RowRef {
+struct RowSpan {
   uint32_t start;
   uint32_t end;
 };

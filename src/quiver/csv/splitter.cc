@@ -373,7 +373,7 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
 // field), its spans built in two registers and scattered to their columns.
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAvx512(
     const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldSpan* columns,
-    size_t stride_, size_t* rows_io, std::vector<RowRef>* row_spans, int64_t* rows_seen, size_t* idx_io,
+    size_t stride_, size_t* rows_io, std::vector<RowSpan>* row_spans, int64_t* rows_seen, size_t* idx_io,
     uint32_t* row_start_io) {
   const __mmask16 lanes = static_cast<__mmask16>((1u << nc) - 1);
   const __mmask16 want = static_cast<__mmask16>(1u << (nc - 1));
@@ -405,7 +405,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
     const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
     FieldSpan& back = out[(nc - 1) * stride_];
     if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
-    row_spans->push_back(RowRef{row_start, end});
+    row_spans->push_back(RowSpan{row_start, end});
     ++rows;
     ++*rows_seen;
     idx += nc;

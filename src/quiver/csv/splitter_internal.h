@@ -60,7 +60,7 @@ using QuoteParityKernel = uint64_t (*)(const uint8_t* data, size_t n, const Spli
 // `*idx`, `*row_start`, `*rows` and `*rows_seen` advance. `columns` has room for the rows.
 using RowScatterKernel = bool (*)(const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit,
                                   const uint8_t* data, FieldSpan* columns, size_t stride, size_t* rows,
-                                  std::vector<RowRef>* row_spans, int64_t* rows_seen, size_t* idx, uint32_t* row_start);
+                                  std::vector<RowSpan>* row_spans, int64_t* rows_seen, size_t* idx, uint32_t* row_start);
 
 struct SplitKernels {
   SplitKernel split;
