@@ -225,7 +225,7 @@ void BM_ConvertColumn(benchmark::State& state) {
   for (auto _ : state) {
     int64_t nulled = 0;
     ConvertError err;
-    ColumnBuilder b;
+    TextColumnConverter b;
     (void)b.Init(types[kind], default_memory_pool(), level);
     (void)b.Reserve(static_cast<int64_t>(spans.size()));
     // 256 rows per call, as the reader converts them.

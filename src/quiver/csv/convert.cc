@@ -384,7 +384,7 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 struct ColumnConverters {
   // The parser is a template argument so that it inlines into the per-row loop.
   template <typename T, ParseFn<T> parse, BatchFn<T> batch, bool wide>
-  static Status Fixed(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
+  static Status Fixed(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                       bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -448,7 +448,7 @@ struct ColumnConverters {
 
   // Dates and timestamps read by the column's format (chosen once, when the column starts).
   template <typename T>
-  static Status Formatted(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows,
+  static Status Formatted(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                           const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.values_.Reserve(rows * static_cast<int64_t>(sizeof(T))));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -478,7 +478,7 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status Bool(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
+  static Status Bool(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                      bool null_on_error, int64_t* nulled, ConvertError* error) {
     // Bits past the column's length are kept zero, so a group only sets the true ones.
     const int64_t bytes = bit_util::BytesForBits(b.length_ + rows);
@@ -511,7 +511,7 @@ struct ColumnConverters {
     return Status::OK();
   }
 
-  static Status String(ColumnBuilder& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
+  static Status String(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                        bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
@@ -614,7 +614,7 @@ struct ColumnConverters {
   }
 };
 
-Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level, const DateFormat* format) {
+Status TextColumnConverter::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level, const DateFormat* format) {
   type_ = type;
   format_ = format;
   wide_ = level >= SimdLevel::kAvx512;
@@ -658,19 +658,19 @@ Status ColumnBuilder::Init(const TypePtr& type, MemoryPool* pool, SimdLevel leve
   }
 }
 
-Status ColumnBuilder::Reserve(int64_t rows) {
+Status TextColumnConverter::Reserve(int64_t rows) {
   expected_ = length_ + rows;
   if (value_width_ > 0) return values_.Reserve(rows * value_width_);
   if (append_ == &ColumnConverters::Bool) return values_.Reserve(bit_util::BytesForBits(rows) + 1);
   return offsets_.Reserve(rows * 4);
 }
 
-Status ColumnBuilder::Append(const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syntax,
+Status TextColumnConverter::Append(const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syntax,
                              bool null_on_error, int64_t* nulled, ConvertError* error) {
   return append_(*this, data, fields, rows, syntax, null_on_error, nulled, error);
 }
 
-Status ColumnBuilder::FillValidity(int64_t end) {
+Status TextColumnConverter::FillValidity(int64_t end) {
   const int64_t bytes = bit_util::BytesForBits(end);
   if (bytes > validity_.size()) {
     QUIVER_RETURN_NOT_OK(validity_.Reserve(bytes - validity_.size()));
@@ -681,12 +681,12 @@ Status ColumnBuilder::FillValidity(int64_t end) {
   return Status::OK();
 }
 
-Status ColumnBuilder::ExtendValidity(int64_t rows) {
+Status TextColumnConverter::ExtendValidity(int64_t rows) {
   pending_end_ = length_ + rows;
   return has_validity_ ? FillValidity(pending_end_) : Status::OK();
 }
 
-Status ColumnBuilder::SetNull(int64_t row) {
+Status TextColumnConverter::SetNull(int64_t row) {
   if (!has_validity_) {
     // The first null: every row before it was valid.
     has_validity_ = true;
@@ -697,7 +697,7 @@ Status ColumnBuilder::SetNull(int64_t row) {
   return Status::OK();
 }
 
-Result<Array> ColumnBuilder::Finish() {
+Result<Array> TextColumnConverter::Finish() {
   auto d = std::make_shared<ArrayData>();
   d->type = type_;
   d->length = length_;
@@ -723,7 +723,7 @@ Result<Array> ColumnBuilder::Finish() {
 Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                             const FieldSyntax& syn, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool, SimdLevel level) {
-  ColumnBuilder b;
+  TextColumnConverter b;
   QUIVER_RETURN_NOT_OK(b.Init(type, pool, level));
   QUIVER_RETURN_NOT_OK(b.Reserve(rows));
   QUIVER_RETURN_NOT_OK(b.Append(data, fields, rows, syn, null_on_error, nulled, error));

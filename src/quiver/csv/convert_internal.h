@@ -66,10 +66,11 @@ struct ConvertError {
   ConvertFailure failure = ConvertFailure::kNone;
 };
 
-// Converts one column of successive groups of rows (the slices of a chunk) into one array:
+// Converts the text of one column (not a columnar builder: values arrive as field spans) of
+// successive groups of rows (the slices of a chunk) into one array:
 // each group is converted while its text and field spans are still in cache, and the values
 // land straight in the column's final buffers.
-class ColumnBuilder {
+class TextColumnConverter {
  public:
   // (Re)starts an empty column of `type`; buffers of the previous column were handed over.
   // At `level` kAvx512, int64, float64 and date32 columns convert 8 rows at a time in the
@@ -92,8 +93,8 @@ class ColumnBuilder {
   int64_t length() const { return length_; }
 
   // The conversion of one group, chosen by type when the column starts.
-  using AppendFn = Status (*)(ColumnBuilder&, const uint8_t*, const FieldSpan*, int64_t, const FieldSyntax&, bool, int64_t*,
-                              ConvertError*);
+  using AppendFn = Status (*)(TextColumnConverter&, const uint8_t*, const FieldSpan*, int64_t, const FieldSyntax&,
+                              bool, int64_t*, ConvertError*);
 
  private:
   friend struct ColumnConverters;  // the per-type loops, in convert.cc
@@ -115,7 +116,7 @@ class ColumnBuilder {
   int64_t expected_ = 0;     // the length Reserve was told to expect
 };
 
-// Converts `rows` spans of one column into an array in one go (ColumnBuilder::Append's contract).
+// Converts `rows` spans of one column into an array in one go (TextColumnConverter::Append's contract).
 Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const FieldSpan* fields, int64_t rows,
                             const FieldSyntax& syntax, bool null_on_error, int64_t* nulled, ConvertError* error,
                             MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());

@@ -13,7 +13,7 @@ std::string ConvertPlan::CannotConvert(int col) const {
 }
 
 void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_bytes, AssembledRows& c,
-                 std::vector<ColumnBuilder>& columns, int64_t* nulled) {
+                 std::vector<TextColumnConverter>& columns, int64_t* nulled) {
   const int ncols = plan.schema->num_fields();
   const size_t nc = static_cast<size_t>(ncols);
   const Schema& schema = *plan.schema;
@@ -102,7 +102,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
   c.fields.clear();
 }
 
-void FinishColumns(const ConvertPlan& plan, std::vector<ColumnBuilder>& builders, uint32_t at,
+void FinishColumns(const ConvertPlan& plan, std::vector<TextColumnConverter>& builders, uint32_t at,
                    std::optional<ChunkProblem>* problem, std::vector<std::shared_ptr<RecordBatch>>* batches) {
   const int64_t nrows = builders[0].length();
   if (nrows == 0) return;

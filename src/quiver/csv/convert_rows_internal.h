@@ -1,7 +1,7 @@
 // Conversion scheduling, the CSV reader's stage after row assembly: a chunk's assembled rows
 // into its columns 256 rows at a time through every column (so their text stays in L1 between
 // columns), the first bad value in file order reported or its row rejected, and the columns
-// into batches. The per-type loops themselves are convert_internal.h's ColumnBuilder.
+// into batches. The per-type loops themselves are convert_internal.h's TextColumnConverter.
 #pragma once
 
 #include <cstdint>
@@ -33,11 +33,11 @@ struct ConvertPlan {
 // rows.rejected. `chunk_bytes` (the chunk's length) sizes the columns at the first rows.
 // A failure sets rows.problem and stops; otherwise the rows and fields are cleared.
 void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_bytes, AssembledRows& rows,
-                 std::vector<ColumnBuilder>& columns, int64_t* nulled);
+                 std::vector<TextColumnConverter>& columns, int64_t* nulled);
 
 // The columns as one batch, sliced to batch_rows, appended to `batches`; a failure sets
 // *problem at `at`.
-void FinishColumns(const ConvertPlan& plan, std::vector<ColumnBuilder>& columns, uint32_t at,
+void FinishColumns(const ConvertPlan& plan, std::vector<TextColumnConverter>& columns, uint32_t at,
                    std::optional<ChunkProblem>* problem, std::vector<std::shared_ptr<RecordBatch>>* batches);
 
 }  // namespace quiver::csv

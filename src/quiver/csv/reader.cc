@@ -65,7 +65,7 @@ struct Chunk : AssembledRows {
 
   PositionBuffer pos;  // the current slice's structural positions (kRowEndFlag on row ends)
   size_t count = 0;
-  std::vector<ColumnBuilder> columns;
+  std::vector<TextColumnConverter> columns;
 
   std::vector<std::shared_ptr<RecordBatch>> batches;
   int64_t nulled = 0;
