@@ -231,7 +231,7 @@ Status PartitionedParquetWriter::SpillArrays(Part* p, const std::vector<Array>& 
   p->spilled.push_back(seg);
   p->rows_spilled += seg.rows;
   Recount(p);
-  ++budget_flushes_;
+  ++spills_;
   return Status::OK();
 }
 

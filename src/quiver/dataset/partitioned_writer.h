@@ -63,8 +63,9 @@ class PartitionedParquetWriter final : public stream::BatchWriter {
   // Parquet files started so far (more than the partitions once some were reopened).
   int64_t num_files() const { return files_started_; }
   int64_t max_open() const { return max_open_; }
-  // Partitions' rows moved to the spill file to keep within `buffer_bytes`, and its size.
-  int64_t budget_flushes() const { return budget_flushes_; }
+  // How many times partitions' rows moved to the spill file to keep within the memory budget,
+  // and the file's size.
+  int64_t spills() const { return spills_; }
   int64_t spill_bytes() const { return spill_stream_ ? spill_stream_->Tell() : 0; }
 
  private:
@@ -118,7 +119,7 @@ class PartitionedParquetWriter final : public stream::BatchWriter {
   int64_t buffered_ = 0;  // the retained batches' bytes and the sum of Part::held
   int spill_fd_ = -1;
   std::unique_ptr<io::FdOutputStream> spill_stream_;
-  int64_t budget_flushes_ = 0;
+  int64_t spills_ = 0;
   uint64_t clock_ = 0;        // write counter, for least recently written
   int64_t files_started_ = 0;
   int64_t bytes_written_ = 0;
