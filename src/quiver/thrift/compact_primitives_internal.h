@@ -18,22 +18,8 @@
 
 namespace quiver::thrift {
 
-// The checks a list, set or map header gets, written once for every walker over compact bytes:
-// the decoder and the typed skipper (through CompactReader) and the generic skipper (on a bare
-// cursor, compact_reader.cc). Each takes the header at `p` (input ending at `end`) and the
-// walker's own varint reader, `varint(q, &v)`, which returns the position after the varint or
-// null once it has recorded its own failure. They return the position after the header, or
-// null with the failure in *fault (fault->at: where; fault->error stays kNone when the varint
-// reader failed). Counts are checked against the bytes left times the fewest bytes an element
-// takes (a multiply: n <= INT32_MAX and a minimum <= 16 cannot overflow, and a 64-bit division
-// per header was visible), so a hostile count fails here instead of allocating.
 enum class WireError : uint8_t {
   kNone, kTruncated, kVarint, kIntRange, kLength, kCount, kType, kDepth, kMissing, kOutOfMemory, kInvalid
-};
-struct WireFault {
-  WireError error = WireError::kNone;
-  uint64_t value = 0;
-  const uint8_t* at = nullptr;
 };
 
 // Fewest bytes a list element of wire type `type` takes; 0 for an invalid type code.
@@ -46,59 +32,39 @@ constexpr size_t MinElementBytes(uint8_t type) {
   }
 }
 
-namespace wire {
-[[gnu::cold, gnu::noinline]] inline const uint8_t* Fault(WireFault* f, const uint8_t* at, WireError e, uint64_t value = 0) {
-  f->error = e;
-  f->value = value;
-  f->at = at;
-  return nullptr;
-}
-}  // namespace wire
+// The checks a list, set or map header gets, written once for every walker over compact
+// bytes: the decoder and the typed skipper (through CompactReader) and the generic skipper (on
+// a bare cursor, compact_reader.cc). Each walker reads the header with its own cursor and
+// asks these. A count read from a varint is at most INT32_MAX; then the count is checked
+// against the bytes left after the header times the fewest bytes an element takes (a
+// multiply: n <= INT32_MAX and a minimum <= 16 cannot overflow, and a 64-bit division per
+// header was visible), so a hostile count fails here instead of allocating.
+QUIVER_THRIFT_INLINE bool CountFitsInt32(uint64_t n) { return n <= INT32_MAX; }
 
-// List or set: a byte of count (high nibble, 15: a varint follows) and element type.
-template <typename Varint>
-QUIVER_THRIFT_INLINE const uint8_t* ReadListHeaderAt(const uint8_t* p, const uint8_t* end, uint8_t* elem_type,
-                                                     uint64_t* count, WireFault* fault, Varint&& varint) {
-  if (p == end) [[unlikely]] return wire::Fault(fault, p, WireError::kTruncated);
-  const uint8_t b = *p++;
-  *elem_type = b & 0x0f;
-  uint64_t n = b >> 4;
-  if (n == 15) {
-    p = varint(p, &n);
-    if (p == nullptr) return nullptr;
-    if (n > INT32_MAX) [[unlikely]] return wire::Fault(fault, p, WireError::kCount, n);
-  }
-  if (n != 0) {
-    const size_t min = MinElementBytes(*elem_type);
-    if (min == 0) [[unlikely]] return wire::Fault(fault, p, WireError::kType, *elem_type);
-    if (n * min > static_cast<uint64_t>(end - p)) [[unlikely]] return wire::Fault(fault, p, WireError::kCount, n);
-  }
-  *count = n;
-  return p;
+// `n` list or set elements of `elem_type`: kType (the failure's value is the type), kCount
+// (the value is n) or kNone.
+QUIVER_THRIFT_INLINE WireError CheckListCount(uint64_t n, uint8_t elem_type, size_t bytes_left) {
+  if (n == 0) return WireError::kNone;
+  const size_t min = MinElementBytes(elem_type);
+  if (min == 0) [[unlikely]] return WireError::kType;
+  if (n * min > bytes_left) [[unlikely]] return WireError::kCount;
+  return WireError::kNone;
 }
 
-// Map: a varint count, then (unless 0) a byte of key and value types.
-template <typename Varint>
-QUIVER_THRIFT_INLINE const uint8_t* ReadMapHeaderAt(const uint8_t* p, const uint8_t* end, uint8_t* key_type,
-                                                    uint8_t* value_type, uint64_t* count, WireFault* fault,
-                                                    Varint&& varint) {
-  uint64_t n;
-  p = varint(p, &n);
-  if (p == nullptr) return nullptr;
-  *key_type = *value_type = 0;
-  *count = 0;
-  if (n == 0) return p;
-  if (n > INT32_MAX) [[unlikely]] return wire::Fault(fault, p, WireError::kCount, n);
-  if (p == end) [[unlikely]] return wire::Fault(fault, p, WireError::kTruncated);
-  const uint8_t b = *p++;
-  *key_type = b >> 4;
-  *value_type = b & 0x0f;
-  const size_t kmin = MinElementBytes(*key_type), vmin = MinElementBytes(*value_type);
-  if (kmin == 0) [[unlikely]] return wire::Fault(fault, p, WireError::kType, *key_type);
-  if (vmin == 0) [[unlikely]] return wire::Fault(fault, p, WireError::kType, *value_type);
-  if (n * (kmin + vmin) > static_cast<uint64_t>(end - p)) [[unlikely]] return wire::Fault(fault, p, WireError::kCount, n);
-  *count = n;
-  return p;
+// `n` (> 0) map entries: kType with the first invalid type in *bad_type, kCount or kNone.
+QUIVER_THRIFT_INLINE WireError CheckMapCount(uint64_t n, uint8_t key_type, uint8_t value_type, size_t bytes_left,
+                                             uint8_t* bad_type) {
+  const size_t kmin = MinElementBytes(key_type), vmin = MinElementBytes(value_type);
+  if (kmin == 0) [[unlikely]] {
+    *bad_type = key_type;
+    return WireError::kType;
+  }
+  if (vmin == 0) [[unlikely]] {
+    *bad_type = value_type;
+    return WireError::kType;
+  }
+  if (n * (kmin + vmin) > bytes_left) [[unlikely]] return WireError::kCount;
+  return WireError::kNone;
 }
 
 // Reads compact-protocol primitives. Every method returns false on malformed input after
@@ -248,13 +214,18 @@ class CompactReader {
     return true;
   }
 
-  // List or set header (ReadListHeaderAt's checks).
+  // List or set header (CheckListCount's checks).
   QUIVER_THRIFT_INLINE bool ReadListHeader(uint8_t* elem_type, uint32_t* size) {
-    WireFault fault;
-    uint64_t n = 0;
-    const uint8_t* p = ReadListHeaderAt(pos_, end_, elem_type, &n, &fault, VarintAt());
-    if (p == nullptr) [[unlikely]] return FailAt(fault);
-    pos_ = p;
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    uint8_t b = *pos_++;
+    *elem_type = b & 0x0f;
+    uint64_t n = b >> 4;
+    if (n == 15) {
+      if (!ReadVarint(&n)) return false;
+      if (!CountFitsInt32(n)) [[unlikely]] return Fail(Error::kCount, n);
+    }
+    const WireError e = CheckListCount(n, *elem_type, remaining());
+    if (e != WireError::kNone) [[unlikely]] return Fail(e, e == WireError::kType ? *elem_type : n);
     *size = static_cast<uint32_t>(n);
     return true;
   }
@@ -269,21 +240,30 @@ class CompactReader {
     if ((b & 0x0f) != expected || b >= 0xf0) [[unlikely]] return ReadListHeader(elem_type, size);
     ++pos_;
     *elem_type = expected;
-    constexpr size_t min = MinElementBytes(expected);
-    static_assert(min > 0);
+    static_assert(MinElementBytes(expected) > 0);
     const uint32_t n = b >> 4;
-    if (n * min > remaining()) [[unlikely]] return Fail(Error::kCount, n);
+    if (CheckListCount(n, expected, remaining()) != WireError::kNone) [[unlikely]] return Fail(Error::kCount, n);
     *size = n;
     return true;
   }
 
-  // Map header (ReadMapHeaderAt's checks).
+  // Map header (CheckMapCount's checks).
   bool ReadMapHeader(uint8_t* key_type, uint8_t* value_type, uint32_t* size) {
-    WireFault fault;
-    uint64_t n = 0;
-    const uint8_t* p = ReadMapHeaderAt(pos_, end_, key_type, value_type, &n, &fault, VarintAt());
-    if (p == nullptr) [[unlikely]] return FailAt(fault);
-    pos_ = p;
+    uint64_t n;
+    if (!ReadVarint(&n)) return false;
+    *key_type = *value_type = 0;
+    if (n == 0) {
+      *size = 0;
+      return true;
+    }
+    if (!CountFitsInt32(n)) [[unlikely]] return Fail(Error::kCount, n);
+    if (pos_ == end_) [[unlikely]] return Fail(Error::kTruncated);
+    uint8_t b = *pos_++;
+    *key_type = b >> 4;
+    *value_type = b & 0x0f;
+    uint8_t bad = 0;
+    const WireError e = CheckMapCount(n, *key_type, *value_type, remaining(), &bad);
+    if (e != WireError::kNone) [[unlikely]] return Fail(e, e == WireError::kType ? bad : n);
     *size = static_cast<uint32_t>(n);
     return true;
   }
@@ -323,22 +303,6 @@ class CompactReader {
   bool ReadFieldKeyRare(uint32_t b, int32_t* key);
   // Takes the skipper's end position, or its error when `p` is null.
   bool FinishSkip(const uint8_t* p, const void* skipper);
-  // This reader's varint as the shared header checks take it: read at q, failure recorded here.
-  struct VarintReader {
-    CompactReader* r;
-    QUIVER_THRIFT_INLINE const uint8_t* operator()(const uint8_t* q, uint64_t* v) const {
-      r->pos_ = q;
-      return r->ReadVarint(v) ? r->pos_ : nullptr;
-    }
-  };
-  VarintReader VarintAt() { return VarintReader{this}; }
-  // A shared check's failure (none recorded: the varint reader already failed).
-  [[gnu::cold, gnu::noinline]] bool FailAt(const WireFault& fault) {
-    if (fault.error == Error::kNone) return false;
-    pos_ = fault.at;
-    return Fail(fault.error, fault.value);
-  }
-
  public:
   static constexpr size_t MinElementBytes(uint8_t type) { return thrift::MinElementBytes(type); }
 

@@ -204,32 +204,36 @@ class Skipper {
     }
   }
 
-  // This skipper's varint as the shared header checks take it.
-  auto VarintReader() {
-    return [this](const uint8_t* q, uint64_t* v) QUIVER_THRIFT_LAMBDA_INLINE { return VarintValue(q, v); };
-  }
-  // A shared check's failure, unless the varint reader recorded its own.
-  [[gnu::cold, gnu::noinline]] const uint8_t* Failed() {
-    if (fault_.error != Error::kNone) Fail(fault_.at, fault_.error, fault_.value);
-    return nullptr;
-  }
-
   const uint8_t* List(const uint8_t* p, int depth) {
     if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
-    uint8_t et = 0;
-    uint64_t n = 0;
-    p = ReadListHeaderAt(p, end_, &et, &n, &fault_, VarintReader());
-    if (p == nullptr) [[unlikely]] return Failed();
+    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
+    const uint8_t b = *p++;
+    const uint8_t et = b & 0x0f;
+    uint64_t n = b >> 4;
+    if (n == 15) {
+      p = VarintValue(p, &n);
+      if (p == nullptr) return nullptr;
+      if (!CountFitsInt32(n)) [[unlikely]] return Fail(p, Error::kCount, n);
+    }
     if (n == 0) return p;
+    const WireError e = CheckListCount(n, et, static_cast<size_t>(end_ - p));
+    if (e != WireError::kNone) [[unlikely]] return Fail(p, e, e == WireError::kType ? et : n);
     return Elements(p, et, n, ElementDepth(et, depth));
   }
 
   const uint8_t* Map(const uint8_t* p, int depth) {
     if (depth > max_depth_) [[unlikely]] return Fail(p, Error::kDepth);
-    uint8_t kt = 0, vt = 0;
-    uint64_t n = 0;
-    p = ReadMapHeaderAt(p, end_, &kt, &vt, &n, &fault_, VarintReader());
-    if (p == nullptr) [[unlikely]] return Failed();
+    uint64_t n;
+    p = VarintValue(p, &n);
+    if (p == nullptr) return nullptr;
+    if (n == 0) return p;
+    if (!CountFitsInt32(n)) [[unlikely]] return Fail(p, Error::kCount, n);
+    if (p == end_) [[unlikely]] return Fail(p, Error::kTruncated);
+    const uint8_t b = *p++;
+    const uint8_t kt = b >> 4, vt = b & 0x0f;
+    uint8_t bad = 0;
+    const WireError e = CheckMapCount(n, kt, vt, static_cast<size_t>(end_ - p), &bad);
+    if (e != WireError::kNone) [[unlikely]] return Fail(p, e, e == WireError::kType ? bad : n);
     for (uint64_t i = 0; i < n; ++i) {
       p = Elements(p, kt, 1, ElementDepth(kt, depth));
       if (p == nullptr) return nullptr;
@@ -239,7 +243,6 @@ class Skipper {
     return p;
   }
 
-  WireFault fault_;
   const uint8_t* const end_;
   const int max_depth_;
 };
