@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "quiver/io/stdin.h"
+
 namespace quiver::stream {
 namespace {
 
@@ -29,7 +31,17 @@ std::string FormatOf(std::string path) {
 
 std::string InputFormatOf(const std::string& path) {
   std::string f = FormatOf(path);
-  if (!f.empty() || path == "-") return f;
+  if (!f.empty()) return f;
+  if (path == "-") {
+    // Peeked, not consumed: the reader chosen reads stdin from its first byte. A stream starts
+    // with the continuation marker (0xFFFFFFFF; streams before Arrow 0.15 lack it and need
+    // --from arrows); a file with its magic. Neither can start a CSV in UTF-8.
+    auto head = io::PeekStdin(6);
+    if (!head.ok()) return f;
+    if (head->starts_with("\xff\xff\xff\xff")) return "arrows";
+    if (*head == "ARROW1") return "arrow";
+    return f;
+  }
   // Only a regular read of four bytes: a file that cannot be opened is left to the reader that
   // is chosen, which names the problem.
   std::FILE* in = std::fopen(path.c_str(), "rb");
