@@ -56,11 +56,15 @@ TEST_F(IpcCli, ConvertRoundTripsThroughEveryIpcFormAndParquet) {
       EXPECT_EQ(Slurp(P("back.csv")), ref);
     }
   }
-  // An IPC file with another extension is known by its magic.
+  // An IPC file or stream with another extension is known by its first bytes.
   fs::copy_file(P("t.arrow"), P("noext"));
   auto r = RunCli("convert " + P("noext") + " " + P("back2.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Slurp(P("back2.csv")), ref);
+  fs::copy_file(P("t.arrows"), P("noext-stream"));
+  r = RunCli("convert " + P("noext-stream") + " " + P("back3.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Slurp(P("back3.csv")), ref);
 }
 
 TEST_F(IpcCli, CatWritesTheStreamFormatToAPipe) {

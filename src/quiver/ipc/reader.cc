@@ -464,10 +464,17 @@ class BatchDecoder {
     }
     QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(raw, pool_));
     std::span<uint8_t> dst(out->mutable_data(), static_cast<size_t>(raw));
-    if (codec_ == f::kLz4Frame) {
-      QUIVER_RETURN_NOT_OK(compress::DecompressLz4Frame(payload, dst));
-    } else {
-      QUIVER_RETURN_NOT_OK(compress::Decompress(compress::Codec::kZstd, payload, dst));
+    const Status st = codec_ == f::kLz4Frame ? compress::DecompressLz4Frame(payload, dst)
+                                              : compress::Decompress(compress::Codec::kZstd, payload, dst);
+    if (!st.ok()) {
+      std::string why = fmt::format("compressed buffer {} ({}, {} bytes) does not expand to the {} bytes its length prefix gives",
+                                    next_buffer_ - 1, codec_ == f::kLz4Frame ? "LZ4_FRAME" : "ZSTD", payload.size(), raw);
+      // The one writer bug seen in the wild, named so that its files are not taken for damage.
+      if (raw == static_cast<int64_t>(payload.size())) {
+        why += ": the prefix holds the compressed size, where the format puts the uncompressed one (apache-arrow for "
+               "JavaScript 21.2 and earlier writes that)";
+      }
+      return Status::Corrupt(why + " (" + st.message() + ")");
     }
     return out;
   }

@@ -11,10 +11,10 @@ namespace quiver::stream {
 // "arrows" (the Arrow IPC stream format) by the extension (past a .gz/.zst/.zstd suffix), else "".
 std::string FormatOf(std::string path);
 
-// FormatOf, and for an input file whose extension says nothing, "parquet" or "arrow" when the
-// file starts with that format's magic; for stdin ("-"), "arrows" when it starts with the Arrow
-// IPC stream's continuation marker, "arrow" with the file's magic (its first bytes are peeked
-// through io::PeekStdin, so the reader still sees them); "" otherwise (callers then read CSV).
+// FormatOf, and for an input whose extension says nothing, by its first bytes: "parquet" (a
+// file, not stdin), "arrow" (ARROW1) or "arrows" (the IPC stream's continuation marker); stdin
+// ("-") is peeked through io::PeekStdin, so the reader chosen still sees those bytes. "" when
+// none fits (callers then read CSV).
 std::string InputFormatOf(const std::string& path);
 
 }  // namespace quiver::stream
