@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the pinned DuckDB and Polars npm packages of tests/interop into DIR (default
-# build/interop) with `npm ci`, beside copies of the check scripts (*.mjs). Exit 2 when node or npm is missing.
+# Installs the pinned npm packages of tests/interop (DuckDB, Polars, apache-arrow and its LZ4/ZSTD
+# codecs) into DIR (default build/interop) with `npm ci`, beside copies of the check scripts
+# (*.mjs). Exit 2 when node or npm is missing.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../tests/interop" && pwd)
 DIR=${1:-build/interop}
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "interop: node/npm not found; DuckDB/Polars interop tests will be skipped" >&2
+  echo "interop: node/npm not found; DuckDB/Polars/apache-arrow interop tests will be skipped" >&2
   exit 2
 fi
 mkdir -p "$DIR"

@@ -1,5 +1,6 @@
 // Arrow IPC through the program: convert to and from .arrow/.feather/.arrows (and Parquet), cat
-// --format arrow piped into another command, schema of an IPC file, and the flag errors.
+// --format arrow piped into another command, stdin told apart by its first bytes, schema of an
+// IPC file, and the flag errors.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,11 +56,15 @@ TEST_F(IpcCli, ConvertRoundTripsThroughEveryIpcFormAndParquet) {
       EXPECT_EQ(Slurp(P("back.csv")), ref);
     }
   }
-  // An IPC file with another extension is known by its magic.
+  // An IPC file or stream with another extension is known by its first bytes.
   fs::copy_file(P("t.arrow"), P("noext"));
   auto r = RunCli("convert " + P("noext") + " " + P("back2.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Slurp(P("back2.csv")), ref);
+  fs::copy_file(P("t.arrows"), P("noext-stream"));
+  r = RunCli("convert " + P("noext-stream") + " " + P("back3.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Slurp(P("back3.csv")), ref);
 }
 
 TEST_F(IpcCli, CatWritesTheStreamFormatToAPipe) {
@@ -75,6 +80,40 @@ TEST_F(IpcCli, CatWritesTheStreamFormatToAPipe) {
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
   EXPECT_EQ(Slurp(P("two.arrows")).substr(0, 4), std::string("\xff\xff\xff\xff"));  // the stream format
   EXPECT_EQ(shown.out, "id,name,price,day,flag\n0,,0.5,2024-01-10,false\n1,n1,1.5,2024-01-11,true\n");
+}
+
+TEST_F(IpcCli, StdinIsReadAsArrowByItsFirstBytes) {
+  const std::string q = QUIVER_CLI_PATH;
+  ASSERT_EQ(RunCli("convert " + P("in.csv") + " " + P("ref.csv")).exit_code, 0);
+  const std::string ref = Slurp(P("ref.csv"));
+  ASSERT_EQ(RunCli("convert " + P("in.csv") + " " + P("t.arrows")).exit_code, 0);
+  ASSERT_EQ(RunCli("convert " + P("in.csv") + " " + P("t.arrow")).exit_code, 0);
+  // The stream (continuation marker) and the file format (ARROW1), without --from.
+  for (const std::string f : {"t.arrows", "t.arrow"}) {
+    SCOPED_TRACE(f);
+    auto r = RunCli("cat - --format csv < " + P(f));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, ref);
+  }
+  // Through a pipe, into Parquet.
+  auto r = RunCli("cat " + P("t.arrow") + " --format arrow | " + q + " convert - " + P("piped.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli("cat " + P("piped.parquet") + " --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ref);
+  r = RunCli("schema - < " + P("t.arrows"));
+  EXPECT_EQ(r.out, "id: int64\nname: string\nprice: double\nday: date32\nflag: bool\n");
+  // CSV on stdin, plain or gzip, still reaches the CSV reader whole after the look at its head.
+  r = RunCli("cat - --format csv < " + P("in.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ref);
+  r = RunCli("cat - --format csv < " + P("in.csv") + " | gzip -c | " + q + " cat - --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, ref);
+  // A stream cut inside its first message fails with where it stopped.
+  r = RunCli("cat - --format arrow < " + P("t.arrows") + " | head -c 100 | " + q + " cat -");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "quiver: <stdin>: Arrow IPC message metadata at byte 8 is cut short: 92 of 408 bytes\n");
 }
 
 TEST_F(IpcCli, SchemaOfAnIpcFile) {

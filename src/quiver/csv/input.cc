@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "quiver/csv/not_text_internal.h"
+#include "quiver/io/stdin.h"
 
 namespace quiver::csv {
 
@@ -53,6 +54,16 @@ class FdRawSource final : public RawSource {
   int fd_;
   std::string name_;
   bool owned_;
+};
+
+// Stdin through io::ReadStdin, which hands out first what a format check peeked.
+class StdinRawSource final : public RawSource {
+ public:
+  Result<int64_t> Read(uint8_t* out, int64_t max) override {
+    QUIVER_ASSIGN_OR_RETURN(const int64_t n, io::ReadStdin(out, max));
+    position += n;
+    return n;
+  }
 };
 
 class MemoryRawSource final : public RawSource {
@@ -358,7 +369,7 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path, Enco
   std::unique_ptr<RawSource> raw;
   std::string name = path;
   if (path == "-") {
-    raw = std::make_unique<FdRawSource>(STDIN_FILENO, "<stdin>", false);
+    raw = std::make_unique<StdinRawSource>();
     name = "<stdin>";
   } else {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

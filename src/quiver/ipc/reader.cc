@@ -1,8 +1,5 @@
 #include "quiver/ipc/reader.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <climits>
 #include <cstring>
 
@@ -12,6 +9,7 @@
 #include "quiver/columnar/gather.h"
 #include "quiver/compress/codec.h"
 #include "quiver/io/file.h"
+#include "quiver/io/stdin.h"
 #include "quiver/ipc/flatbuffers.h"
 #include "quiver/ipc/format.h"
 
@@ -81,9 +79,10 @@ class MemorySource final : public MessageSource {
   int64_t pos_;
 };
 
-class FdSource final : public MessageSource {
+// Stdin, read in order through io::ReadStdin (which hands out first what a format check peeked).
+class StdinSource final : public MessageSource {
  public:
-  FdSource(int fd, std::string name, MemoryPool* pool) : fd_(fd), name_(std::move(name)), pool_(pool) {}
+  explicit StdinSource(MemoryPool* pool) : pool_(pool) {}
   Result<std::shared_ptr<Buffer>> Read(int64_t n) override {
     // Grown as bytes arrive, so a hostile length costs only what the input really holds.
     BufferBuilder b(pool_);
@@ -91,11 +90,7 @@ class FdSource final : public MessageSource {
     while (got < n) {
       const int64_t want = std::min<int64_t>(n - got, int64_t{16} << 20);
       QUIVER_RETURN_NOT_OK(b.Reserve(want));
-      const ssize_t r = ::read(fd_, b.mutable_data() + b.size(), static_cast<size_t>(want));
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        return Status::FromErrno(errno, "reading " + name_);
-      }
+      QUIVER_ASSIGN_OR_RETURN(const int64_t r, io::ReadStdin(b.mutable_data() + b.size(), want));
       if (r == 0) break;
       b.UnsafeSetSize(b.size() + r);
       got += r;
@@ -106,8 +101,6 @@ class FdSource final : public MessageSource {
   int64_t position() const override { return pos_; }
 
  private:
-  int fd_;
-  std::string name_;
   MemoryPool* pool_;
   int64_t pos_ = 0;
 };
@@ -471,10 +464,17 @@ class BatchDecoder {
     }
     QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(raw, pool_));
     std::span<uint8_t> dst(out->mutable_data(), static_cast<size_t>(raw));
-    if (codec_ == f::kLz4Frame) {
-      QUIVER_RETURN_NOT_OK(compress::DecompressLz4Frame(payload, dst));
-    } else {
-      QUIVER_RETURN_NOT_OK(compress::Decompress(compress::Codec::kZstd, payload, dst));
+    const Status st = codec_ == f::kLz4Frame ? compress::DecompressLz4Frame(payload, dst)
+                                              : compress::Decompress(compress::Codec::kZstd, payload, dst);
+    if (!st.ok()) {
+      std::string why = fmt::format("compressed buffer {} ({}, {} bytes) does not expand to the {} bytes its length prefix gives",
+                                    next_buffer_ - 1, codec_ == f::kLz4Frame ? "LZ4_FRAME" : "ZSTD", payload.size(), raw);
+      // The one writer bug seen in the wild, named so that its files are not taken for damage.
+      if (raw == static_cast<int64_t>(payload.size())) {
+        why += ": the prefix holds the compressed size, where the format puts the uncompressed one (apache-arrow for "
+               "JavaScript 21.2 and earlier writes that)";
+      }
+      return Status::Corrupt(why + " (" + st.message() + ")");
     }
     return out;
   }
@@ -689,48 +689,14 @@ Result<std::unique_ptr<IpcReader>> IpcReader::Open(const std::string& path, Memo
   r->pool_ = pool;
   if (path == "-") {
     r->name_ = "<stdin>";
-    auto src = std::make_unique<FdSource>(0, r->name_, pool);
-    QUIVER_ASSIGN_OR_RETURN(auto head, src->Read(8));
-    if (head->size() >= 6 && std::memcmp(head->data(), f::kFileMagic, 6) == 0) {
+    QUIVER_ASSIGN_OR_RETURN(const std::string_view head, io::PeekStdin(6));
+    auto src = std::make_unique<StdinSource>(pool);
+    if (head == std::string_view(f::kFileMagic, 6)) {
       // The file format needs its end first: read it whole.
-      QUIVER_ASSIGN_OR_RETURN(auto rest, src->Read(INT64_MAX));
-      BufferBuilder b(pool);
-      QUIVER_RETURN_NOT_OK(b.Append(head->data(), head->size()));
-      QUIVER_RETURN_NOT_OK(b.Append(rest->data(), rest->size()));
-      QUIVER_ASSIGN_OR_RETURN(auto whole, b.Finish());
+      QUIVER_ASSIGN_OR_RETURN(auto whole, src->Read(INT64_MAX));
       return OpenBuffer(std::move(whole), r->name_, pool);
     }
-    // The stream's first bytes, then the rest of stdin.
-    class Prefixed final : public MessageSource {
-     public:
-      Prefixed(std::shared_ptr<Buffer> head, std::unique_ptr<FdSource> rest, MemoryPool* pool)
-          : head_(std::move(head)), rest_(std::move(rest)), pool_(pool) {}
-      Result<std::shared_ptr<Buffer>> Read(int64_t n) override {
-        if (used_ >= head_->size()) {
-          QUIVER_ASSIGN_OR_RETURN(auto b, rest_->Read(n));
-          used_ += b->size();
-          return b;
-        }
-        const int64_t from_head = std::min(n, head_->size() - used_);
-        BufferBuilder b(pool_);
-        QUIVER_RETURN_NOT_OK(b.Append(head_->data() + used_, from_head));
-        used_ += from_head;
-        if (n > from_head) {
-          QUIVER_ASSIGN_OR_RETURN(auto more, rest_->Read(n - from_head));
-          used_ += more->size();
-          QUIVER_RETURN_NOT_OK(b.Append(more->data(), more->size()));
-        }
-        return b.Finish();
-      }
-      int64_t position() const override { return used_; }
-
-     private:
-      std::shared_ptr<Buffer> head_;
-      std::unique_ptr<FdSource> rest_;
-      MemoryPool* pool_;
-      int64_t used_ = 0;
-    };
-    QUIVER_RETURN_NOT_OK(r->Init(std::make_unique<Prefixed>(std::move(head), std::move(src), pool), nullptr));
+    QUIVER_RETURN_NOT_OK(r->Init(std::move(src), nullptr));
     return r;
   }
   QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(path));

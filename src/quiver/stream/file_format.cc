@@ -1,8 +1,9 @@
 #include "quiver/stream/file_format.h"
 
 #include <cstdio>
-#include <cstring>
 #include <string_view>
+
+#include "quiver/io/stdin.h"
 
 namespace quiver::stream {
 namespace {
@@ -29,16 +30,27 @@ std::string FormatOf(std::string path) {
 
 std::string InputFormatOf(const std::string& path) {
   std::string f = FormatOf(path);
-  if (!f.empty() || path == "-") return f;
-  // Only a regular read of four bytes: a file that cannot be opened is left to the reader that
-  // is chosen, which names the problem.
-  std::FILE* in = std::fopen(path.c_str(), "rb");
-  if (in == nullptr) return f;
+  if (!f.empty()) return f;
+  // Six bytes at most; stdin's are peeked, not consumed (the reader chosen reads it from its
+  // first byte). A file that cannot be opened is left to the reader chosen, which names the
+  // problem.
+  std::string_view head;
   char magic[6] = {};
-  const size_t got = std::fread(magic, 1, sizeof(magic), in);
-  std::fclose(in);
-  if (got >= 4 && (std::memcmp(magic, "PAR1", 4) == 0 || std::memcmp(magic, "PARE", 4) == 0)) return "parquet";
-  if (got == 6 && std::memcmp(magic, "ARROW1", 6) == 0) return "arrow";
+  if (path == "-") {
+    auto peeked = io::PeekStdin(sizeof(magic));
+    if (!peeked.ok()) return f;
+    head = *peeked;
+  } else {
+    std::FILE* in = std::fopen(path.c_str(), "rb");
+    if (in == nullptr) return f;
+    head = std::string_view(magic, std::fread(magic, 1, sizeof(magic), in));
+    std::fclose(in);
+  }
+  if (path != "-" && (head.starts_with("PAR1") || head.starts_with("PARE"))) return "parquet";
+  if (head == "ARROW1") return "arrow";
+  // The IPC stream's continuation marker (streams before Arrow 0.15 lack it and need --from
+  // arrows); 0xFF never starts UTF-8 text.
+  if (head.starts_with("\xff\xff\xff\xff")) return "arrows";
   return f;
 }
 
