@@ -84,5 +84,17 @@ TEST_F(RecyclingPoolTest, ReallocateKeepsTheBytesAndRecyclesTheOldBlock) {
   EXPECT_EQ(tracker_.current_bytes(), 0);
 }
 
+TEST_F(RecyclingPoolTest, APoolDestroyedWithAUserOpenFreesWhatItKept) {
+  {
+    RecyclingPool pool(&base_);
+    pool.AddUser();
+    uint8_t* p = nullptr;
+    ASSERT_TRUE(pool.Allocate(64 << 10, &p).ok());
+    pool.Free(p);
+    EXPECT_EQ(pool.kept_bytes(), 64 << 10);
+  }
+  EXPECT_EQ(tracker_.current_bytes(), 0);
+}
+
 }  // namespace
 }  // namespace quiver

@@ -4,7 +4,11 @@
 
 namespace quiver {
 
-RecyclingPool::~RecyclingPool() { DropKept(); }
+RecyclingPool::~RecyclingPool() {
+  for (auto& blocks : free_) {
+    for (uint8_t* p : blocks) base_->Free(p);
+  }
+}
 
 RecyclingPool* RecyclingPool::Shared() {
   static RecyclingPool* pool = new RecyclingPool();
