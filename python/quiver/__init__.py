@@ -129,8 +129,9 @@ def read_csv(path_or_file: PathOrFile, *, memory_limit: Optional[int] = None, **
     """Read a whole CSV file into a Table.
 
     path_or_file: a path (gzip and zstd files are read through), bytes, or a file object.
-    memory_limit: bytes quiver may hold while reading (the whole process's limit meanwhile);
-        past it OutOfMemoryError.
+    memory_limit: bytes quiver may hold while reading: the whole process's limit while the call
+        runs, past which OutOfMemoryError (coarse: worker threads keep up to a few MiB each of
+        memory taken before the limit was set).
     Errors: InvalidInputError for values that do not convert or bad options (the message names
     the line, column and option to set), FileError for a missing file, OutOfMemoryError.
     Ctrl-C stops the read between batches (KeyboardInterrupt).

@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,23 @@ T Check(Result<T> result) {
 }
 // Raises InvalidInputError with this message.
 [[noreturn]] void RaiseInvalid(const std::string& message);
+// Runs `f` (returning a Result or a Status) with the GIL released, then raises its error with
+// the GIL held again: Python may be called only with the GIL held, raising included.
+template <typename F>
+auto WithoutGil(F&& f) {
+  using R = decltype(f());
+  std::optional<R> r;
+  {
+    py::gil_scoped_release release;
+    r.emplace(f());
+  }
+  if constexpr (std::is_same_v<R, Status>) {
+    Check(*r);
+  } else {
+    return Check(std::move(*r));
+  }
+}
+
 
 struct PySchema {
   SchemaPtr schema;

@@ -86,11 +86,7 @@ py::dict Schema(const std::string& path) {
   py::dict out;
   out["file"] = path;
   if (format == "arrow" || format == "arrows") {
-    std::unique_ptr<ipc::IpcReader> reader;
-    {
-      py::gil_scoped_release release;
-      reader = Check(ipc::IpcReader::Open(path));
-    }
+    std::unique_ptr<ipc::IpcReader> reader = WithoutGil([&] { return ipc::IpcReader::Open(path); });
     out["format"] = reader->is_file_format() ? "arrow" : "arrows";
     py::list fields;
     for (const Field& f : reader->schema()->fields()) {

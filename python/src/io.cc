@@ -117,6 +117,7 @@ csv::CsvOptions CsvOptionsFrom(Options& o) {
   py::object tv;
   if (o.Take("column_types", &tv)) {
     try {
+      if (!py::isinstance<py::dict>(tv)) throw py::cast_error();
       for (auto [k, v] : tv.cast<py::dict>()) types[k.cast<std::string>()] = v.cast<std::string>();
     } catch (const py::cast_error&) {
       RaiseInvalid(o.what() + ": column_types must be a dict of column name to type name ('int64', 'date:%d/%m/%Y', ...)");
@@ -269,12 +270,10 @@ PyReader OpenCsv(const py::object& source, const py::dict& kwargs) {
     std::string_view bytes = source.cast<std::string_view>();
     auto buffer = Check(Buffer::Allocate(static_cast<int64_t>(bytes.size())));
     std::memcpy(buffer->mutable_data(), bytes.data(), bytes.size());
-    py::gil_scoped_release release;
-    reader = Check(csv::CsvReader::OpenBuffer(std::move(buffer), std::move(c), "<bytes>"));
+    reader = WithoutGil([&] { return csv::CsvReader::OpenBuffer(std::move(buffer), std::move(c), "<bytes>"); });
   } else {
     const std::string path = py::str(source).cast<std::string>();
-    py::gil_scoped_release release;
-    reader = Check(csv::CsvReader::Open(path, std::move(c)));
+    reader = WithoutGil([&] { return csv::CsvReader::Open(path, std::move(c)); });
   }
   auto s = std::make_unique<stream::CsvStreamReader>(std::move(reader));
   r.csv = &s->reader();
@@ -309,11 +308,8 @@ PyReader ScanParquet(const std::string& path, const std::optional<std::vector<st
   r.pool = MakePool(threads);
   parquet::ParquetReaderOptions po;
   if (r.pool) po.thread_pool = r.pool.get();
-  std::shared_ptr<parquet::ParquetFileReader> file;
-  {
-    py::gil_scoped_release release;
-    file = Check(parquet::ParquetFileReader::Open(path, po));
-  }
+  std::shared_ptr<parquet::ParquetFileReader> file =
+      WithoutGil([&] { return parquet::ParquetFileReader::Open(path, po); });
   stream::ScanOptions so;
   if (columns) so.columns = *columns;
   so.row_groups = row_groups;
@@ -329,8 +325,7 @@ PyReader ScanParquet(const std::string& path, const std::optional<std::vector<st
     }
     so.where = PredicateOf(py::tuple(filter), *file->schema(), path);
   }
-  py::gil_scoped_release release;
-  r.reader = Check(stream::ParquetScan::Make(std::move(file), std::move(so)));
+  r.reader = WithoutGil([&] { return stream::ParquetScan::Make(std::move(file), std::move(so)); });
   return r;
 }
 
@@ -364,8 +359,7 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   ro.format = format;
   ro.columns = std::move(columns);
   if (r.pool) ro.parquet.thread_pool = r.pool.get();
-  py::gil_scoped_release release;
-  r.reader = Check(stream::OpenReader(path, std::move(ro)));
+  r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
   return r;
 }
 
@@ -377,14 +371,11 @@ int64_t WriteTo(PyReader& r, const std::string& dst, const py::dict& kwargs) {
   if (pool) w.write.parquet.thread_pool = pool.get();
   std::unique_ptr<stream::BatchWriter> writer;
   const SchemaPtr schema = r.reader->schema();
-  {
-    py::gil_scoped_release release;
-    if (w.partitioned) {
-      w.partitioned->parquet = std::move(w.write.parquet);
-      writer = Check(dataset::PartitionedParquetWriter::Open(dst, schema, std::move(*w.partitioned)));
-    } else {
-      writer = Check(stream::OpenWriter(dst, schema, std::move(w.write)));
-    }
+  if (w.partitioned) {
+    w.partitioned->parquet = std::move(w.write.parquet);
+    writer = WithoutGil([&] { return dataset::PartitionedParquetWriter::Open(dst, schema, std::move(*w.partitioned)); });
+  } else {
+    writer = WithoutGil([&] { return stream::OpenWriter(dst, schema, std::move(w.write)); });
   }
   // The input is read on its own thread while the writer encodes, as `quiver convert` does.
   stream::ReadAhead ahead(std::move(r.reader));
@@ -398,8 +389,7 @@ py::dict Sniff(const std::string& path, const py::dict& kwargs) {
   o.Done();
   std::unique_ptr<csv::CsvReader> reader;
   {
-    py::gil_scoped_release release;
-    reader = Check(csv::CsvReader::Open(path, std::move(c)));
+    reader = WithoutGil([&] { return csv::CsvReader::Open(path, std::move(c)); });
   }
   const csv::Dialect& d = reader->dialect();
   auto ch = [](char c) -> py::object { return c == '\0' ? py::object(py::none()) : py::object(py::str(std::string(1, c))); };
@@ -517,12 +507,10 @@ void RegisterIo(py::module_& m) {
   m.def("_input_format", [](const std::string& path) { return stream::InputFormatOf(path); });
 
   m.def("_quote_parity", [](const std::string& path, int64_t start, int64_t end, const std::string& quote) {
-    py::gil_scoped_release release;
-    return Check(csv::QuoteParity(path, start, end, quote.empty() ? '\0' : quote[0]));
+    return WithoutGil([&] { return csv::QuoteParity(path, start, end, quote.empty() ? '\0' : quote[0]); });
   }, py::arg("path"), py::arg("start"), py::arg("end"), py::arg("quote"));
   m.def("_next_row_start", [](const std::string& path, int64_t pos, bool in_quotes, const std::string& quote) {
-    py::gil_scoped_release release;
-    return Check(csv::NextRowStart(path, pos, in_quotes, quote.empty() ? '\0' : quote[0]));
+    return WithoutGil([&] { return csv::NextRowStart(path, pos, in_quotes, quote.empty() ? '\0' : quote[0]); });
   }, py::arg("path"), py::arg("pos"), py::arg("in_quotes"), py::arg("quote"));
   m.def("_open_csv_range", [](const std::string& path, int64_t begin, int64_t end, const py::dict& kwargs,
                               const PySchema& schema, const std::map<std::string, std::string>& formats) {
@@ -534,18 +522,16 @@ void RegisterIo(py::module_& m) {
     c.column_formats.clear();
     for (const Field& f : schema.schema->fields()) c.column_types.emplace_back(f.name, f.type);
     for (const auto& [name, format] : formats) c.column_formats.emplace_back(name, format);
-    std::unique_ptr<csv::CsvReader> reader;
-    {
-      py::gil_scoped_release release;
-      std::shared_ptr<io::RandomAccessFile> file = Check(io::OpenFile(path));
+    std::unique_ptr<csv::CsvReader> reader = WithoutGil([&]() -> Result<std::unique_ptr<csv::CsvReader>> {
+      QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<io::RandomAccessFile> file, io::OpenFile(path));
       if (begin < 0 || end < begin || end > file->size()) {
-        Raise(Status::Invalid(EscapeForMessage(path) + ": byte range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                              ") is outside the file's " + std::to_string(file->size()) + " bytes"));
+        return Status::Invalid(EscapeForMessage(path) + ": byte range [" + std::to_string(begin) + ", " +
+                               std::to_string(end) + ") is outside the file's " + std::to_string(file->size()) + " bytes");
       }
-      std::shared_ptr<Buffer> bytes = Check(file->ReadAt(begin, end - begin));
-      reader = Check(csv::CsvReader::OpenBuffer(std::move(bytes), std::move(c),
-                                                path + " bytes " + std::to_string(begin) + "-" + std::to_string(end)));
-    }
+      QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> bytes, file->ReadAt(begin, end - begin));
+      return csv::CsvReader::OpenBuffer(std::move(bytes), std::move(c),
+                                        path + " bytes " + std::to_string(begin) + "-" + std::to_string(end));
+    });
     PyReader r;
     auto s = std::make_unique<stream::CsvStreamReader>(std::move(reader));
     r.csv = &s->reader();

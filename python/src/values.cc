@@ -51,7 +51,22 @@ py::object Values(const Array& a) {
   return out;
 }
 
+py::object ValueOrRaise(const Array& a, int64_t i);
+
+// Dates and times Python's datetime cannot hold (years outside 1..9999) raise InvalidInputError
+// naming the value, rather than Python's bare OverflowError.
 py::object Value(const Array& a, int64_t i) {
+  try {
+    return ValueOrRaise(a, i);
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_OverflowError) && !e.matches(PyExc_ValueError)) throw;
+    const std::string why = e.what();
+    RaiseInvalid("value " + FormatValue(a, i) + " of a " + a.type()->ToString() +
+                 " column cannot be a Python datetime object (" + why + "); read the column with to_numpy()");
+  }
+}
+
+py::object ValueOrRaise(const Array& a, int64_t i) {
   if (a.IsNull(i)) return py::none();
   const DataType& t = *a.type();
   const PyTypes& pt = PyTypes::Get();
@@ -172,8 +187,8 @@ py::array ToNumpy(const Array& a, bool zero_copy_only) {
   const bool nulls = a.null_count() > 0;
   if (!dtype.empty() && !nulls) return ZeroCopy(a, dtype);
   if (zero_copy_only) {
-    RaiseInvalid("to_numpy(zero_copy_only=True): a " + t.ToString() + " column" +
-                 (nulls ? " with nulls" : "") + " cannot be shared without a copy; pass zero_copy_only=False");
+    RaiseInvalid("to_numpy(zero_copy_only=True): a column of type " + t.ToString() + (nulls ? " with nulls" : "") +
+                 " cannot be shared without a copy; pass zero_copy_only=False");
   }
   py::module_ np = py::module_::import("numpy");
   if (t.id() == TypeId::kBool && !nulls) {
@@ -211,8 +226,7 @@ Array Joined(const std::vector<Array>& chunks, const TypePtr& type) {
     std::unique_ptr<ArrayBuilder> b = Check(MakeBuilder(type));
     return Check(b->Finish());
   }
-  py::gil_scoped_release release;
-  return Check(Concatenate(chunks));
+  return WithoutGil([&] { return Concatenate(chunks); });
 }
 
 std::string TypeName(const TypePtr& t) { return t->ToString(); }
@@ -261,8 +275,7 @@ PyTable SliceTable(const PyTable& t, int64_t offset, int64_t length) {
 
 std::shared_ptr<RecordBatch> Combined(const PyTable& t) {
   if (t.batches.size() == 1) return t.batches[0];
-  py::gil_scoped_release release;
-  return Check(ConcatenateBatches(t.schema, t.batches));
+  return WithoutGil([&] { return ConcatenateBatches(t.schema, t.batches); });
 }
 
 std::string SchemaRepr(const Schema& s) {

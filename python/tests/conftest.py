@@ -59,14 +59,14 @@ def lineitem_parquet(data_dir, lineitem_csv) -> Path:
     return path
 
 
-def testdata_dir() -> Path:
+def corpora_dir() -> Path:
     d = os.environ.get("QUIVER_TESTDATA")
     return Path(d) if d else SOURCE_DIR.parent / "shared" / "testdata"
 
 
 @pytest.fixture(scope="session")
 def testdata() -> Path:
-    d = testdata_dir()
+    d = corpora_dir()
     if not d.is_dir():
         pytest.skip(f"the shared test corpora are not at {d} (set QUIVER_TESTDATA)")
     return d

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import testdata_dir
+from conftest import corpora_dir
 
 CHILD = r"""
 import os, sys
@@ -40,7 +40,6 @@ def test_no_crash_on_any_file_of_the_corpora(testdata):
                 if (exts is None and not n.endswith((".json", ".md", ".txt", ".jsonld", ".tsv", ".gz", ".zst", ".test"))
                         or exts is not None and n.endswith(exts)):
                     files.append(os.path.join(root, n))
-    files = [f for f in files if "large_string_map" not in f]  # expands past 2 GB: minutes for one OutOfMemoryError
     env = dict(os.environ)
     r = subprocess.run([sys.executable, "-c", CHILD], input="\n".join(files), capture_output=True, text=True, env=env,
                        timeout=900)
@@ -50,3 +49,4 @@ def test_no_crash_on_any_file_of_the_corpora(testdata):
     outcomes = [line.split()[0] for line in lines if not line.startswith("FILE ")]
     assert len(outcomes) == len(files)
     assert outcomes.count("OK") > len(files) // 2
+    print(f"{len(files)} files: {outcomes.count('OK')} read, {outcomes.count('ERROR')} refused with quiver.Error")

@@ -147,6 +147,9 @@ struct ChunkProblem {
   std::string message;
   std::string value;
   ProblemKind kind = ProblemKind::kOther;
+  // The code of the status behind a problem that is not the data's (a memory limit, a failed
+  // allocation), kept so that the read fails with it rather than as bad input.
+  StatusCode code = StatusCode::kInvalid;
 };
 
 // A row dropped by on_error=skip, reported to the reject handler once the block is merged.
@@ -474,7 +477,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
     groups_[half]->Submit([this, c, &k, len, block_end, at_end] {
       Status st = StartChunk(*c);
       if (!st.ok()) {
-        c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+        c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
         return Status::OK();
       }
       ParseChunk(*c, k, false, len, at_end, block_end);
@@ -1028,7 +1031,7 @@ void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
     const SplitKernels& k = split_level_ ? GetSplitKernels(*split_level_) : ActiveSplitKernels();
     Status st = StartChunk(*c);
     if (!st.ok()) {
-      c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+      c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
       return Status::OK();
     }
     ParseChunk(*c, k, first, len, at_end);
@@ -1392,7 +1395,7 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
     for (auto& col : c.columns) {
       Status st = col.Reserve(std::max(expect, nrows));
       if (!st.ok()) {
-        c.problem = ChunkProblem{c.rows[0].start, -1, st.message(), {}};
+        c.problem = ChunkProblem{c.rows[0].start, -1, st.message(), {}, ProblemKind::kOther, st.code()};
         return;
       }
     }
@@ -1408,7 +1411,7 @@ void CsvReader::Impl::ConvertRows(Chunk& c) {
       Status st = c.columns[static_cast<size_t>(col)].Append(data, c.fields.column(static_cast<size_t>(col)) + g, n, syntax_,
                                                             opts_.on_error == OnError::kNull, &c.nulled, &err);
       if (!st.ok()) {
-        c.problem = ChunkProblem{c.rows[static_cast<size_t>(g)].start, col, st.message(), {}};
+        c.problem = ChunkProblem{c.rows[static_cast<size_t>(g)].start, col, st.message(), {}, ProblemKind::kOther, st.code()};
         return;
       }
       if (err.failure != ConvertFailure::kNone) {
@@ -1455,7 +1458,7 @@ void CsvReader::Impl::FinishChunk(Chunk& c) {
   for (auto& col : c.columns) {
     auto arr = col.Finish();
     if (!arr.ok()) {
-      c.problem = ChunkProblem{c.begin, -1, arr.status().message(), {}};
+      c.problem = ChunkProblem{c.begin, -1, arr.status().message(), {}, ProblemKind::kOther, arr.status().code()};
       return;
     }
     columns.push_back(std::move(*arr));
@@ -1493,6 +1496,10 @@ Status CsvReader::Impl::ReportProblem(const ChunkProblem& p) const {
   if (p.col >= 0 && p.kind == ProblemKind::kInvalidUtf8) msg += "; the file may be in another encoding";
   if (problem.type_inferred && p.kind == ProblemKind::kConversion) {
     msg += fmt::format("; the type was inferred from the first {} rows", opts_.infer_rows);
+  }
+  if (p.code != StatusCode::kInvalid) {
+    if (opts_.on_failure) opts_.on_failure(problem);
+    return Status(p.code, std::move(msg));
   }
   return Fail(std::move(problem), std::move(msg));
 }
