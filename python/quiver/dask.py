@@ -92,6 +92,11 @@ class _CsvPlan:
         return [(self.cuts[i], self.states[i], self.cuts[i + 1], self.states[i + 1]) for i in range(len(self.cuts) - 1)]
 
 
+def _quote_parity(path: str, start: int, end: int, quote: str) -> bool:
+    # A module function, so that Dask can ship it by name (extension functions do not pickle).
+    return _quiver._quote_parity(path, start, end, quote)
+
+
 def _plan(paths: List[str], blocksize: int, options: Dict[str, Any]) -> List[_CsvPlan]:
     if blocksize < 1:
         raise InvalidInputError(f"blocksize must be a positive number of bytes, got {blocksize}")
@@ -101,7 +106,7 @@ def _plan(paths: List[str], blocksize: int, options: Dict[str, Any]) -> List[_Cs
             raise InvalidInputError(f"{plan.path}: its columns differ from {plans[0].path}'s:\n"
                                     f"{plan.schema!r}\nagainst\n{plans[0].schema!r}")
     # The parity pass: one task per range, run on the cluster when there is one.
-    tasks = [dask.delayed(_quiver._quote_parity, pure=True)(p.path, p.cuts[i], p.cuts[i + 1], p.quote)
+    tasks = [dask.delayed(_quote_parity, pure=True)(p.path, p.cuts[i], p.cuts[i + 1], p.quote)
              for p in plans for i in range(len(p.cuts) - 1)]
     parities = list(dask.compute(*tasks))
     at = 0

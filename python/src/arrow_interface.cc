@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include "binding.h"
 
@@ -156,7 +157,87 @@ PyTable ImportStreamCapsule(const py::object& capsule) {
   return table;
 }
 
+// A schema as plain Python values (for pickling: Dask ships schemas to its workers): the
+// exported C struct's format, name, metadata, flags and children, recursively.
+size_t MetadataSize(const char* metadata) {
+  if (metadata == nullptr) return 0;
+  auto read = [&](size_t at) {
+    int32_t v;
+    std::memcpy(&v, metadata + at, 4);
+    return static_cast<size_t>(v);
+  };
+  size_t at = 4;
+  for (size_t i = 0, n = read(0); i < n; ++i) {
+    at += 4 + read(at);
+    at += 4 + read(at);
+  }
+  return at;
+}
+
+py::tuple StateOf(const ArrowSchema* s) {
+  py::list children;
+  for (int64_t i = 0; i < s->n_children; ++i) children.append(StateOf(s->children[i]));
+  return py::make_tuple(py::bytes(s->format), py::bytes(s->name ? s->name : ""),
+                        s->metadata ? py::object(py::bytes(s->metadata, MetadataSize(s->metadata))) : py::object(py::none()),
+                        s->flags, children);
+}
+
+// The C struct rebuilt from StateOf's values; its release frees what it owns.
+struct BuiltSchema {
+  std::string format, name, metadata;
+  bool has_metadata = false;
+  std::vector<ArrowSchema*> children;
+};
+
+void ReleaseBuilt(ArrowSchema* s) {
+  auto* b = static_cast<BuiltSchema*>(s->private_data);
+  for (ArrowSchema* c : b->children) {
+    if (c->release != nullptr) c->release(c);
+    delete c;
+  }
+  delete b;
+  s->release = nullptr;
+}
+
+void Build(const py::handle& state, ArrowSchema* out) {
+  auto t = state.cast<py::tuple>();
+  if (t.size() != 5) RaiseInvalid("not a pickled quiver.Schema");
+  auto* b = new BuiltSchema;
+  b->format = t[0].cast<std::string>();
+  b->name = t[1].cast<std::string>();
+  b->has_metadata = !t[2].is_none();
+  if (b->has_metadata) b->metadata = t[2].cast<std::string>();
+  for (const py::handle& c : t[4].cast<py::list>()) {
+    auto* child = new ArrowSchema{};
+    b->children.push_back(child);
+    Build(c, child);
+  }
+  *out = ArrowSchema{};
+  out->format = b->format.c_str();
+  out->name = b->name.c_str();
+  out->metadata = b->has_metadata ? b->metadata.data() : nullptr;
+  out->flags = t[3].cast<int64_t>();
+  out->n_children = static_cast<int64_t>(b->children.size());
+  out->children = b->children.data();
+  out->release = ReleaseBuilt;
+  out->private_data = b;
+}
+
 }  // namespace
+
+py::tuple SchemaState(const Schema& schema) {
+  ArrowSchema c;
+  Check(ExportSchema(schema, &c));
+  py::tuple state = StateOf(&c);
+  c.release(&c);
+  return state;
+}
+
+SchemaPtr SchemaFromState(const py::tuple& state) {
+  ArrowSchema c;
+  Build(state, &c);
+  return Check(ImportSchema(&c));
+}
 
 py::object SchemaCapsule(const Schema& schema) {
   auto* s = new ArrowSchema{};

@@ -105,6 +105,9 @@ py::object FieldCapsule(const Field& field);
 py::object ArrayCapsule(const Array& array);
 py::object BatchCapsule(const RecordBatch& batch);
 py::object StreamCapsule(SchemaPtr schema, std::vector<std::shared_ptr<RecordBatch>> batches);
+// A schema as plain Python values and back (pickling).
+py::tuple SchemaState(const Schema& schema);
+SchemaPtr SchemaFromState(const py::tuple& state);
 // The capsule a consumer passed as requested_schema must describe `schema` (quiver does not cast).
 void CheckRequestedSchema(const py::object& requested, const Schema& schema);
 

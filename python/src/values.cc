@@ -314,7 +314,9 @@ void RegisterValues(py::module_& m) {
       .def("__eq__", [](const PySchema& a, const PySchema& b) { return a.schema->Equals(*b.schema); })
       .def("__repr__", [](const PySchema& s) { return "quiver.Schema\n" + SchemaRepr(*s.schema); })
       .def("__arrow_c_schema__", [](const PySchema& s) { return SchemaCapsule(*s.schema); },
-           "An arrow_schema PyCapsule (a struct of the columns).");
+           "An arrow_schema PyCapsule (a struct of the columns).")
+      .def(py::pickle([](const PySchema& s) { return SchemaState(*s.schema); },
+                      [](const py::tuple& state) { return PySchema{SchemaFromState(state)}; }));
 
   py::class_<PyArray>(m, "Array", "One column of a RecordBatch, in the Arrow layout.")
       .def_property_readonly("type", [](const PyArray& a) { return TypeName(a.array.type()); })
