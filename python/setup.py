@@ -21,7 +21,7 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext: Extension) -> None:
         build_dir = Path(os.environ.get("QUIVER_PY_BUILD_DIR", ROOT / "build" / "python-wheel"))
         configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                     "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG", "-DQUIVER_BUILD_TESTS=OFF", "-DQUIVER_BUILD_BENCH=OFF",
+                     "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -g1", "-DQUIVER_BUILD_TESTS=OFF", "-DQUIVER_BUILD_BENCH=OFF",
                      "-DQUIVER_BUILD_PYTHON=ON", f"-DPython_EXECUTABLE={sys.executable}"]
         subprocess.run(configure, check=True)
         jobs = os.environ.get("QUIVER_JOBS", str(os.cpu_count() or 2))

@@ -34,7 +34,7 @@ from ._quiver import (  # noqa: F401  (re-exported)
 __version__ = _quiver.__version__
 __all__ = [
     "read_csv", "open_csv", "read_parquet", "scan_parquet", "convert", "write", "sniff", "schema",
-    "metadata", "from_arrow", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
+    "metadata", "from_arrow", "generate_lineitem", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
     "Error", "InvalidInputError", "CorruptFileError", "OutOfMemoryError", "NotImplementedError",
     "FileError", "CancelledError",
 ]
@@ -234,6 +234,13 @@ def from_arrow(data: Any) -> Union[Table, RecordBatch, Array]:
         schema_capsule, array_capsule = data.__arrow_c_array__()
         return _quiver._import_array(schema_capsule, array_capsule)
     raise InvalidInputError(f"from_arrow: {type(data).__name__} has neither __arrow_c_stream__ nor __arrow_c_array__")
+
+
+def generate_lineitem(path: Union[str, "os.PathLike[str]"], rows: int = 1000, *, messy: bool = False,
+                      delimiter: str = ",", header: bool = True, seed: int = 42) -> None:
+    """Write a deterministic TPC-H lineitem-shaped CSV (16 columns), as `quiver gen lineitem`
+    does; messy=True quotes some comments and puts quotes, delimiters and newlines inside them."""
+    _quiver._generate_lineitem(os.fspath(path), int(rows), bool(messy), delimiter, bool(header), int(seed))
 
 
 def sniff(path: Union[str, "os.PathLike[str]"], **options: Any) -> dict:

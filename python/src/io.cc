@@ -6,6 +6,8 @@
 
 #include <set>
 
+#include "quiver/csv/generate.h"
+
 #include "binding.h"
 
 namespace quiver::python {
@@ -539,6 +541,22 @@ void RegisterIo(py::module_& m) {
     return r;
   }, py::arg("path"), py::arg("begin"), py::arg("end"), py::arg("options"), py::arg("schema"), py::arg("formats"));
 
+  m.def("_generate_lineitem", [](const std::string& path, int64_t rows, bool messy, const std::string& delimiter,
+                                 bool header, uint64_t seed) {
+    if (rows < 0) RaiseInvalid("generate_lineitem: rows must be 0 or more, got " + std::to_string(rows));
+    if (delimiter.size() != 1) RaiseInvalid("generate_lineitem: delimiter must be one character, got '" + EscapeForMessage(delimiter) + "'");
+    csv::LineitemOptions o;
+    o.rows = rows;
+    o.messy = messy;
+    o.delimiter = delimiter[0];
+    o.header = header;
+    o.seed = seed;
+    WithoutGil([&]() -> Status {
+      QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open(path));
+      QUIVER_RETURN_NOT_OK(csv::GenerateLineitem(o, out->stream()));
+      return out->Commit();
+    });
+  }, py::arg("path"), py::arg("rows"), py::arg("messy"), py::arg("delimiter"), py::arg("header"), py::arg("seed"));
   m.def("_set_memory_limit", [](int64_t limit) {
     MemoryTracker* t = MemoryTracker::Process();
     const int64_t before = t->limit();

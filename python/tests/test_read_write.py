@@ -129,6 +129,13 @@ def test_schema_and_metadata_are_the_programs_json(lineitem_parquet):
         assert fn(str(lineitem_parquet)) == json.loads(r.stdout)
 
 
+def test_generate_lineitem_writes_what_the_program_writes(tmp_path, messy_csv):
+    quiver.generate_lineitem(tmp_path / "m.csv", 4000, messy=True)
+    assert (tmp_path / "m.csv").read_bytes() == messy_csv.read_bytes()
+    with pytest.raises(quiver.InvalidInputError, match="^generate_lineitem: rows must be 0 or more, got -1$"):
+        quiver.generate_lineitem(tmp_path / "x.csv", -1)
+
+
 def test_sniff(messy_csv):
     s = quiver.sniff(messy_csv)
     assert (s["delimiter"], s["quote"], s["escape"], s["doubled_quote"], s["header"]) == (",", '"', None, True, True)
