@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -132,26 +133,34 @@ def big_csv(tmp_path_factory):
     return path
 
 
-def interrupt_soon():
-    timer = threading.Timer(0.2, _thread.interrupt_main)
+def interrupt_after(seconds):
+    timer = threading.Timer(seconds, _thread.interrupt_main)
     timer.start()
     return timer
 
 
 def test_ctrl_c_stops_a_read(big_csv):
-    timer = interrupt_soon()
+    reader = quiver.open_csv(big_csv, threads=1)
+    t0 = time.perf_counter()
+    assert reader.read_all().num_rows == 600000
+    whole = time.perf_counter() - t0
+    reader = quiver.open_csv(big_csv, threads=1)
+    timer = interrupt_after(whole / 5)
     with pytest.raises(KeyboardInterrupt):
-        for _ in range(50):
-            quiver.read_csv(big_csv, batch_rows=4096, threads=1)
+        reader.read_all()
     timer.join()
+    # Stopped between batches, not at the end of the file.
+    assert 0 < reader.stats["rows_read"] < 600000
 
 
 def test_ctrl_c_stops_a_convert_and_leaves_nothing(big_csv, tmp_path):
     out = tmp_path / "out.parquet"
-    timer = interrupt_soon()
+    t0 = time.perf_counter()
+    quiver.convert(big_csv, out, threads=1)
+    whole = time.perf_counter() - t0
+    os.remove(out)
+    timer = interrupt_after(whole / 10)
     with pytest.raises(KeyboardInterrupt):
-        for _ in range(50):
-            quiver.convert(big_csv, out, batch_rows=4096, threads=1, compression="gzip")
-            os.remove(out)
+        quiver.convert(big_csv, out, threads=1)
     timer.join()
     assert os.listdir(tmp_path) == []
