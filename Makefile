@@ -1,10 +1,11 @@
-# Front door. `make` builds release; `make test` builds release and asan and runs ctest on both.
+# Front door. `make` builds release; `make test` builds release and asan and runs ctest on both (the
+# Python package's pytest suite is the release configuration's ctest PythonPackage).
 # Builds take a machine-wide lock so that two builds never share the 2 cores at once.
 JOBS ?= $(shell nproc)
 LOCK := $(shell command -v flock >/dev/null 2>&1 && echo "flock /tmp/quiver-build.lock")
 CTEST_ARGS ?=
 
-.PHONY: all deps release debug asan fuzz test test-release test-asan demo bench clean
+.PHONY: all deps release debug asan fuzz python test test-release test-asan demo bench clean
 
 all: release
 
@@ -16,6 +17,11 @@ build/%/build.ninja:
 
 release debug asan fuzz: %: deps build/%/build.ninja
 	$(LOCK) cmake --build --preset $* -j $(JOBS)
+
+# The Python package's extension and files in build/release/python (PYTHONPATH=build/release/python);
+# `pip install ./python` builds its own copy.
+python: deps build/release/build.ninja
+	$(LOCK) cmake --build --preset release -j $(JOBS) --target python
 
 test: test-release test-asan
 

@@ -29,6 +29,7 @@
 #include "quiver/io/output_target.h"
 
 // Formats.
+#include "quiver/csv/byte_ranges.h"
 #include "quiver/csv/options.h"
 #include "quiver/csv/problems.h"
 #include "quiver/csv/reader.h"

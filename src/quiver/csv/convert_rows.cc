@@ -51,7 +51,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
     for (auto& col : columns) {
       Status st = col.Reserve(std::max(expect, nrows));
       if (!st.ok()) {
-        c.problem = ChunkProblem{c.rows[0].start, -1, st.message(), {}};
+        c.problem = ChunkProblem{c.rows[0].start, -1, st.message(), {}, ProblemKind::kOther, st.code()};
         return;
       }
     }
@@ -67,7 +67,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
       Status st = columns[static_cast<size_t>(col)].Append(data, c.fields.column(static_cast<size_t>(col)) + g, n,
                                                            plan.syntax, plan.on_error == OnError::kNull, nulled, &err);
       if (!st.ok()) {
-        c.problem = ChunkProblem{c.rows[static_cast<size_t>(g)].start, col, st.message(), {}};
+        c.problem = ChunkProblem{c.rows[static_cast<size_t>(g)].start, col, st.message(), {}, ProblemKind::kOther, st.code()};
         return;
       }
       if (err.failure != ConvertFailure::kNone) {
@@ -111,7 +111,7 @@ void FinishColumns(const ConvertPlan& plan, std::vector<TextColumnConverter>& bu
   for (auto& col : builders) {
     auto arr = col.Finish();
     if (!arr.ok()) {
-      *problem = ChunkProblem{at, -1, arr.status().message(), {}};
+      *problem = ChunkProblem{at, -1, arr.status().message(), {}, ProblemKind::kOther, arr.status().code()};
       return;
     }
     columns.push_back(std::move(*arr));

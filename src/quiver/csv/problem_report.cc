@@ -31,6 +31,10 @@ Status ProblemContext::Report(const ChunkProblem& p, int64_t line, int64_t byte)
   if (problem.type_inferred && p.kind == ProblemKind::kConversion) {
     msg += fmt::format("; the type was inferred from the first {} rows", options.infer_rows);
   }
+  if (p.code != StatusCode::kInvalid) {
+    if (options.on_failure) options.on_failure(problem);
+    return Status(p.code, std::move(msg));
+  }
   return Fail(std::move(problem), std::move(msg));
 }
 

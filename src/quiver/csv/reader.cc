@@ -219,7 +219,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
     groups_[half]->Submit([this, c, &k, len, block_end, at_end] {
       Status st = StartChunk(*c);
       if (!st.ok()) {
-        c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+        c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
         return Status::OK();
       }
       ParseChunk(*c, k, false, len, at_end, block_end);
@@ -534,7 +534,7 @@ void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
     const SplitKernels& k = Kernels();
     Status st = StartChunk(*c);
     if (!st.ok()) {
-      c->problem = ChunkProblem{c->begin, -1, st.message(), {}};
+      c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
       return Status::OK();
     }
     ParseChunk(*c, k, first, len, at_end);

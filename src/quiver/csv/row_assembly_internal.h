@@ -58,6 +58,9 @@ struct ChunkProblem {
   std::string message;
   std::string value;
   ProblemKind kind = ProblemKind::kOther;
+  // The code of the status behind a problem that is not the data's (a memory limit, a failed
+  // allocation), kept so that the read fails with it rather than as bad input.
+  StatusCode code = StatusCode::kInvalid;
 };
 
 // A row dropped by on_error=skip, reported to the reject handler once the block is merged.

@@ -1,0 +1,568 @@
+// Reading and writing from Python: keyword options onto the library's option structs, CSV and
+// Parquet readers as batch iterators, whole-table reads, conversion, sniffing, and the byte-range
+// helpers quiver.dask builds its partitions on. C++ work runs with the GIL released; Ctrl-C is
+// checked between batches.
+#include <pybind11/stl.h>
+
+#include <set>
+
+#include "quiver/csv/generate.h"
+
+#include "binding.h"
+
+namespace quiver::python {
+namespace {
+
+// Keyword options, each taken once; Done() refuses any the caller gave that nobody took.
+class Options {
+ public:
+  Options(const py::dict& d, std::string what) : what_(std::move(what)) {
+    for (auto [k, v] : d) {
+      if (!v.is_none()) values_[k.cast<std::string>()] = py::reinterpret_borrow<py::object>(v);
+    }
+  }
+  template <typename T>
+  bool Take(const char* name, T* out) {
+    auto it = values_.find(name);
+    if (it == values_.end()) return false;
+    try {
+      *out = it->second.cast<T>();
+    } catch (const py::cast_error&) {
+      RaiseInvalid(what_ + ": option " + name + "=" + py::repr(it->second).cast<std::string>() + " has the wrong type");
+    }
+    values_.erase(it);
+    return true;
+  }
+  // A one-character option; None-as-"none" spelt "" or "none" means '\0'.
+  bool TakeChar(const char* name, std::optional<char>* out) {
+    std::string s;
+    if (!Take(name, &s)) return false;
+    if (s == "none" || s.empty()) {
+      *out = '\0';
+    } else if (s == "\\t") {
+      *out = '\t';
+    } else if (s.size() == 1) {
+      *out = s[0];
+    } else {
+      RaiseInvalid(what_ + ": " + name + " must be one character, got '" + EscapeForMessage(s) + "'");
+    }
+    return true;
+  }
+  void Done() const {
+    if (values_.empty()) return;
+    std::string names;
+    for (const auto& [k, v] : values_) names += (names.empty() ? "" : ", ") + k;
+    RaiseInvalid(what_ + ": unknown option(s) " + names + " (see help(quiver." + what_ + "))");
+  }
+  const std::string& what() const { return what_; }
+
+ private:
+  std::string what_;
+  std::map<std::string, py::object> values_;
+};
+
+std::vector<std::string> NamesOf(Options& o, const char* name) {
+  py::object v;
+  std::vector<std::string> out;
+  if (!o.Take(name, &v)) return out;
+  if (py::isinstance<py::str>(v)) {
+    const std::string s = v.cast<std::string>();
+    for (size_t b = 0;;) {
+      const size_t e = s.find(',', b);
+      out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      if (e == std::string::npos) break;
+      b = e + 1;
+    }
+    return out;
+  }
+  try {
+    return v.cast<std::vector<std::string>>();
+  } catch (const py::cast_error&) {
+    RaiseInvalid(o.what() + ": " + name + " must be a list of strings or one comma-separated string");
+  }
+}
+
+csv::CsvOptions CsvOptionsFrom(Options& o) {
+  csv::CsvOptions c;
+  o.TakeChar("delimiter", &c.delimiter);
+  o.TakeChar("quote", &c.quote);
+  o.TakeChar("escape", &c.escape);
+  bool b;
+  if (o.Take("header", &b)) c.header = b;
+  int64_t n;
+  if (o.Take("skip_rows", &n)) c.skip_lines = n;
+  std::optional<char> comment;
+  if (o.TakeChar("comment", &comment)) c.comment = *comment;
+  o.Take("null_values", &c.null_values);
+  o.Take("true_values", &c.true_values);
+  o.Take("false_values", &c.false_values);
+  o.Take("trim_whitespace", &c.trim_whitespace);
+  std::string s;
+  if (o.Take("encoding", &s)) {
+    if (s == "utf8" || s == "utf-8") c.encoding = csv::Encoding::kUtf8;
+    else if (s == "latin1" || s == "latin-1" || s == "iso-8859-1") c.encoding = csv::Encoding::kLatin1;
+    else if (s == "utf16" || s == "utf-16") c.encoding = csv::Encoding::kUtf16;
+    else RaiseInvalid(o.what() + ": encoding must be 'utf8', 'latin1' or 'utf16', got '" + EscapeForMessage(s) + "'");
+  }
+  o.Take("replace_invalid_utf8", &c.replace_invalid_utf8);
+  if (o.Take("on_error", &s)) {
+    if (s == "fail") c.on_error = csv::OnError::kFail;
+    else if (s == "skip") c.on_error = csv::OnError::kSkip;
+    else if (s == "null") c.on_error = csv::OnError::kNull;
+    else RaiseInvalid(o.what() + ": on_error must be 'fail', 'skip' or 'null', got '" + EscapeForMessage(s) + "'");
+  }
+  o.Take("lenient", &c.lenient);
+  o.Take("infer_types", &c.infer_types);
+  o.Take("infer_rows", &c.infer_rows);
+  o.Take("infer_all", &c.infer_all);
+  std::map<std::string, std::string> types;
+  py::object tv;
+  if (o.Take("column_types", &tv)) {
+    try {
+      if (!py::isinstance<py::dict>(tv)) throw py::cast_error();
+      for (auto [k, v] : tv.cast<py::dict>()) types[k.cast<std::string>()] = v.cast<std::string>();
+    } catch (const py::cast_error&) {
+      RaiseInvalid(o.what() + ": column_types must be a dict of column name to type name ('int64', 'date:%d/%m/%Y', ...)");
+    }
+    for (const auto& [name, spec] : types) {
+      // A date or timestamp may name its format after a colon, as ParseColumnTypes reads it.
+      const size_t colon = spec.find(':');
+      TypePtr type = Check(csv::ParseTypeName(spec.substr(0, colon)));
+      if (colon != std::string::npos) c.column_formats.emplace_back(name, spec.substr(colon + 1));
+      c.column_types.emplace_back(name, std::move(type));
+    }
+  }
+  int years;
+  if (o.Take("two_digit_years_from", &years)) c.two_digit_years_from = years;
+  o.Take("column_names", &c.column_names);
+  o.Take("batch_rows", &c.batch_rows);
+  o.Take("threads", &c.threads);
+  o.Take("block_size", &c.block_size);
+  if (c.batch_rows < 1) RaiseInvalid(o.what() + ": batch_rows must be at least 1");
+  if (c.threads < 0) RaiseInvalid(o.what() + ": threads must be 0 (all cores) or more");
+  return c;
+}
+
+// Writer options: the format, Parquet's settings, or a Hive-partitioned folder.
+struct WriteChoice {
+  stream::WriteOptions write;
+  std::optional<dataset::PartitionedWriteOptions> partitioned;
+  int threads = 0;
+};
+
+WriteChoice WriteOptionsFrom(Options& o, const std::string& path) {
+  WriteChoice w;
+  o.Take("format", &w.write.format);
+  o.Take("threads", &w.threads);
+  std::vector<std::string> partition_by = NamesOf(o, "partition_by");
+  if (w.write.format.empty()) {
+    w.write.format = !partition_by.empty() && stream::FormatOf(path).empty() ? "parquet" : stream::FormatOf(path);
+  }
+  const std::string& f = w.write.format;
+  const bool arrow = f == "arrow" || f == "arrows" || f == "feather";
+  if (f != "parquet" && f != "csv" && f != "tsv" && f != "jsonl" && !arrow) {
+    RaiseInvalid(o.what() + ": cannot tell the output format of '" + EscapeForMessage(path) +
+                 "' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or format=)");
+  }
+  parquet::ParquetWriterOptions& p = w.write.parquet;
+  std::string compression;
+  if (o.Take("compression", &compression)) {
+    if (f == "parquet") p.codec = Check(compress::CodecFromName(compression));
+    else if (arrow) w.write.ipc.compression = Check(ipc::BodyCompressionFromName(compression));
+    else RaiseInvalid(o.what() + ": compression applies to Parquet and Arrow IPC output");
+  }
+  o.Take("compression_level", &p.compression_level);
+  o.Take("row_group_size", &p.row_group_rows);
+  o.Take("row_group_bytes", &p.row_group_bytes);
+  o.Take("page_size", &p.page_size);
+  o.Take("dictionary", &p.dictionary);
+  o.Take("page_index", &p.page_index);
+  o.Take("page_version", &p.page_version);
+  o.Take("statistics_truncate", &p.statistics_truncate_length);
+  std::map<std::string, std::string> encodings;
+  if (o.Take("column_encodings", &encodings)) {
+    for (const auto& [col, enc] : encodings) p.column_encodings.emplace_back(col, Check(parquet::EncodingFromName(enc)));
+  }
+  parquet::BloomFilterOptions bloom;
+  o.Take("bloom_filter_fpp", &bloom.fpp);
+  o.Take("bloom_filter_ndv", &bloom.ndv);
+  for (const std::string& c : NamesOf(o, "bloom_filter")) p.bloom_filters.emplace_back(c, bloom);
+  if (p.row_group_rows < 1) RaiseInvalid(o.what() + ": row_group_size must be at least 1");
+  if (p.page_version != 1 && p.page_version != 2) RaiseInvalid(o.what() + ": page_version must be 1 or 2");
+  int64_t max_open = -1, buffer_mb = -1;
+  o.Take("max_open_partitions", &max_open);
+  o.Take("partition_buffer_mb", &buffer_mb);
+  if (!partition_by.empty()) {
+    if (f != "parquet") RaiseInvalid(o.what() + ": partition_by writes a folder of Parquet files (format='parquet')");
+    dataset::PartitionedWriteOptions pw;
+    pw.partition_by = std::move(partition_by);
+    if (max_open != -1) {
+      if (max_open < 1) RaiseInvalid(o.what() + ": max_open_partitions must be at least 1");
+      pw.max_open_files = max_open;
+    }
+    if (buffer_mb != -1) {
+      if (buffer_mb < 1) RaiseInvalid(o.what() + ": partition_buffer_mb must be at least 1");
+      pw.memory_budget = buffer_mb << 20;
+    }
+    w.partitioned = std::move(pw);
+  } else if (max_open != -1 || buffer_mb != -1) {
+    RaiseInvalid(o.what() + ": max_open_partitions and partition_buffer_mb apply with partition_by only");
+  }
+  if (f == "tsv") w.write.csv.delimiter = '\t';
+  return w;
+}
+
+void CheckSignals() {
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+// Copies every batch into the writer; the writer is aborted on an error or Ctrl-C.
+int64_t CopyAll(stream::BatchReader& reader, stream::BatchWriter& writer) {
+  int64_t rows = 0;
+  try {
+    for (;;) {
+      std::shared_ptr<RecordBatch> batch;
+      Status st;
+      {
+        py::gil_scoped_release release;
+        auto next = reader.Next();
+        if (!next.ok()) {
+          st = next.status();
+        } else if (*next != nullptr) {
+          batch = std::move(*next);
+          rows += batch->num_rows();
+          st = writer.Write(batch);
+        } else {
+          st = writer.Finish();
+        }
+      }
+      Check(st);
+      if (batch == nullptr) return rows;
+      CheckSignals();
+    }
+  } catch (...) {
+    writer.Abort();
+    throw;
+  }
+}
+
+py::dict StatsOf(const PyReader& r) {
+  py::dict d;
+  const stream::ReadStats s = r.reader->stats();
+  d["rows_read"] = s.rows_read;
+  d["bytes_read"] = s.bytes_read;
+  if (r.csv != nullptr) {
+    const csv::CsvReadStats& c = r.csv->stats();
+    d["rows_rejected"] = c.rows_rejected;
+    d["cells_nulled"] = c.cells_nulled;
+    d["rows_repaired"] = c.rows_repaired;
+    d["fields_dropped"] = c.fields_dropped;
+    d["blank_lines"] = c.blank_lines;
+  }
+  return d;
+}
+
+PyReader OpenCsv(const py::object& source, const py::dict& kwargs) {
+  Options o(kwargs, "read_csv");
+  csv::CsvOptions c = CsvOptionsFrom(o);
+  o.Done();
+  PyReader r;
+  std::unique_ptr<csv::CsvReader> reader;
+  if (py::isinstance<py::bytes>(source)) {
+    std::string_view bytes = source.cast<std::string_view>();
+    auto buffer = Check(Buffer::Allocate(static_cast<int64_t>(bytes.size())));
+    std::memcpy(buffer->mutable_data(), bytes.data(), bytes.size());
+    reader = WithoutGil([&] { return csv::CsvReader::OpenBuffer(std::move(buffer), std::move(c), "<bytes>"); });
+  } else {
+    const std::string path = py::str(source).cast<std::string>();
+    reader = WithoutGil([&] { return csv::CsvReader::Open(path, std::move(c)); });
+  }
+  auto s = std::make_unique<stream::CsvStreamReader>(std::move(reader));
+  r.csv = &s->reader();
+  r.reader = std::move(s);
+  return r;
+}
+
+// One `column op value` predicate from Python: (column, op, value), the value as its text.
+stream::ScanPredicate PredicateOf(const py::tuple& f, const Schema& schema, const std::string& path) {
+  if (f.size() != 3) RaiseInvalid("filter must be (column, op, value) with op one of = == != < <= > >=");
+  const std::string column = f[0].cast<std::string>(), op = f[1].cast<std::string>();
+  static const std::map<std::string, parquet::CompareOp> kOps = {
+      {"=", parquet::CompareOp::kEq}, {"==", parquet::CompareOp::kEq}, {"!=", parquet::CompareOp::kNe},
+      {"<", parquet::CompareOp::kLt}, {"<=", parquet::CompareOp::kLe}, {">", parquet::CompareOp::kGt},
+      {">=", parquet::CompareOp::kGe}};
+  auto it = kOps.find(op);
+  if (it == kOps.end()) RaiseInvalid("filter: unknown operator '" + EscapeForMessage(op) + "'; use one of = == != < <= > >=");
+  const int i = schema.GetFieldIndex(column);
+  if (i < 0) RaiseInvalid(path + ": filter: no column named '" + EscapeForMessage(column) + "'");
+  py::object v = f[2];
+  std::string text;
+  if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
+  else if (py::hasattr(v, "isoformat")) text = v.attr("isoformat")().cast<std::string>();
+  else text = py::str(v).cast<std::string>();
+  parquet::Literal lit = Check(stream::ParseLiteral(*schema.field(i).type, text, column));
+  return stream::ScanPredicate{column, it->second, std::move(lit)};
+}
+
+PyReader ScanParquet(const std::string& path, const std::optional<std::vector<std::string>>& columns,
+                     const py::object& filter, int threads, const std::vector<int>& row_groups) {
+  PyReader r;
+  r.pool = MakePool(threads);
+  parquet::ParquetReaderOptions po;
+  if (r.pool) po.thread_pool = r.pool.get();
+  std::shared_ptr<parquet::ParquetFileReader> file =
+      WithoutGil([&] { return parquet::ParquetFileReader::Open(path, po); });
+  stream::ScanOptions so;
+  if (columns) so.columns = *columns;
+  so.row_groups = row_groups;
+  for (int g : row_groups) {
+    if (g < 0 || g >= file->num_row_groups()) {
+      RaiseInvalid(path + ": row group " + std::to_string(g) + " out of range (" + std::to_string(file->num_row_groups()) +
+                   " row groups)");
+    }
+  }
+  if (!filter.is_none()) {
+    if (!py::isinstance<py::tuple>(filter) && !py::isinstance<py::list>(filter)) {
+      RaiseInvalid("filter must be (column, op, value) with op one of = == != < <= > >=");
+    }
+    so.where = PredicateOf(py::tuple(filter), *file->schema(), path);
+  }
+  r.reader = WithoutGil([&] { return stream::ParquetScan::Make(std::move(file), std::move(so)); });
+  return r;
+}
+
+PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
+  std::string format;
+  if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
+  if (format.empty()) format = stream::InputFormatOf(path);
+  const bool arrow = format == "arrow" || format == "arrows" || format == "feather";
+  if (format != "parquet" && !arrow) {
+    py::dict csv_options = kwargs;
+    if (csv_options.contains("format")) {
+      csv_options = py::dict(kwargs);
+      csv_options.attr("pop")("format");
+    }
+    if (format == "tsv" && !csv_options.contains("delimiter")) csv_options["delimiter"] = "\t";
+    else if (format != "csv" && format != "tsv") {
+      RaiseInvalid("convert: format must be csv, tsv, parquet or arrow, got '" + EscapeForMessage(format) + "'");
+    }
+    return OpenCsv(py::str(path), csv_options);
+  }
+  Options o(kwargs, "convert");
+  int threads = 0;
+  std::string ignored;
+  o.Take("format", &ignored);
+  o.Take("threads", &threads);
+  std::vector<std::string> columns = NamesOf(o, "columns");
+  o.Done();
+  PyReader r;
+  r.pool = MakePool(threads);
+  stream::ReadOptions ro;
+  ro.format = format;
+  ro.columns = std::move(columns);
+  if (r.pool) ro.parquet.thread_pool = r.pool.get();
+  r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
+  return r;
+}
+
+int64_t WriteTo(PyReader& r, const std::string& dst, const py::dict& kwargs) {
+  Options o(kwargs, "convert");
+  WriteChoice w = WriteOptionsFrom(o, dst);
+  o.Done();
+  std::shared_ptr<ThreadPool> pool = MakePool(w.threads);
+  if (pool) w.write.parquet.thread_pool = pool.get();
+  std::unique_ptr<stream::BatchWriter> writer;
+  const SchemaPtr schema = r.reader->schema();
+  if (w.partitioned) {
+    w.partitioned->parquet = std::move(w.write.parquet);
+    writer = WithoutGil([&] { return dataset::PartitionedParquetWriter::Open(dst, schema, std::move(*w.partitioned)); });
+  } else {
+    writer = WithoutGil([&] { return stream::OpenWriter(dst, schema, std::move(w.write)); });
+  }
+  // The input is read on its own thread while the writer encodes, as `quiver convert` does.
+  stream::ReadAhead ahead(std::move(r.reader));
+  r.done = true;
+  return CopyAll(ahead, *writer);
+}
+
+py::dict Sniff(const std::string& path, const py::dict& kwargs) {
+  Options o(kwargs, "sniff");
+  csv::CsvOptions c = CsvOptionsFrom(o);
+  o.Done();
+  std::unique_ptr<csv::CsvReader> reader;
+  {
+    reader = WithoutGil([&] { return csv::CsvReader::Open(path, std::move(c)); });
+  }
+  const csv::Dialect& d = reader->dialect();
+  auto ch = [](char c) -> py::object { return c == '\0' ? py::object(py::none()) : py::object(py::str(std::string(1, c))); };
+  py::dict out;
+  out["delimiter"] = ch(d.delimiter);
+  out["quote"] = ch(d.quote);
+  out["escape"] = d.escape == d.quote ? py::object(py::none()) : ch(d.escape);
+  out["doubled_quote"] = d.escape == d.quote && d.quote != '\0';
+  out["header"] = d.header;
+  out["header_lines"] = d.header_lines;
+  out["skip_lines"] = d.skip_lines;
+  out["comment"] = ch(d.comment);
+  py::list columns;
+  for (int i = 0; i < reader->schema()->num_fields(); ++i) {
+    py::dict col;
+    col["name"] = reader->schema()->field(i).name;
+    col["type"] = reader->schema()->field(i).type->ToString();
+    const std::string format = reader->column_format(i);
+    col["format"] = format.empty() ? py::object(py::none()) : py::object(py::str(format));
+    columns.append(col);
+  }
+  out["columns"] = columns;
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<RecordBatch> PyReader::Next() {
+  if (done) return nullptr;
+  std::optional<Result<std::shared_ptr<RecordBatch>>> next;
+  {
+    py::gil_scoped_release release;
+    next.emplace(reader->Next());
+  }
+  if (!next->ok()) done = true;
+  std::shared_ptr<RecordBatch> batch = Check(std::move(*next));
+  if (batch == nullptr) done = true;
+  return batch;
+}
+
+PyTable PyReader::ReadAll() {
+  PyTable t;
+  t.schema = reader->schema();
+  while (std::shared_ptr<RecordBatch> b = Next()) {
+    if (b->num_rows() > 0) t.batches.push_back(std::move(b));
+    CheckSignals();
+  }
+  return t;
+}
+
+std::shared_ptr<ThreadPool> MakePool(int threads) {
+  if (threads < 0) RaiseInvalid("threads must be 0 (all cores) or more, got " + std::to_string(threads));
+  return threads == 0 ? nullptr : std::make_shared<ThreadPool>(threads);
+}
+
+void RegisterIo(py::module_& m) {
+  py::class_<PyReader>(m, "BatchReader", "Record batches read one at a time from a file; iterate it.")
+      .def_property_readonly("schema", [](const PyReader& r) {
+        if (!r.reader) RaiseInvalid("the reader was handed to a writer");
+        return PySchema{r.reader->schema()};
+      })
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", [](PyReader& r) {
+        if (!r.reader) throw py::stop_iteration();
+        std::shared_ptr<RecordBatch> b = r.Next();
+        if (b == nullptr) throw py::stop_iteration();
+        return PyBatch{std::move(b)};
+      })
+      .def("read_next_batch", [](PyReader& r) -> std::optional<PyBatch> {
+        if (!r.reader) return std::nullopt;
+        std::shared_ptr<RecordBatch> b = r.Next();
+        if (b == nullptr) return std::nullopt;
+        return PyBatch{std::move(b)};
+      }, "The next batch, or None at the end.")
+      .def("read_all", [](PyReader& r) {
+        if (!r.reader) RaiseInvalid("the reader was handed to a writer");
+        return r.ReadAll();
+      }, "Every remaining batch as a Table.")
+      .def_property_readonly("stats", &StatsOf, "Rows and bytes read so far; for CSV also rows rejected, cells nulled, rows repaired.")
+      .def("__arrow_c_stream__", [](PyReader& r, const py::object& requested) {
+        if (!r.reader) RaiseInvalid("the reader was handed to a writer");
+        CheckRequestedSchema(requested, *r.reader->schema());
+        PyTable t = r.ReadAll();
+        return StreamCapsule(t.schema, std::move(t.batches));
+      }, py::arg("requested_schema") = py::none(), "Reads the remaining batches and hands them out as an arrow_array_stream.");
+
+  m.def("_open_csv", &OpenCsv, py::arg("source"), py::arg("options"));
+  m.def("_scan_parquet", &ScanParquet, py::arg("path"), py::arg("columns"), py::arg("filter"), py::arg("threads"),
+        py::arg("row_groups") = std::vector<int>{});
+  m.def("_scan_row_groups", [](PyReader& r) {
+    auto* scan = dynamic_cast<stream::ParquetScan*>(r.reader.get());
+    if (scan == nullptr) RaiseInvalid("not a Parquet scan");
+    return scan->row_groups();
+  }, py::arg("reader"), "The row groups a scan reads: those its filter's statistics do not rule out.");
+  m.def("_open", &OpenAny, py::arg("path"), py::arg("options"));
+  m.def("_write", &WriteTo, py::arg("reader"), py::arg("dst"), py::arg("options"));
+  m.def("_write_table", [](const PyTable& t, const std::string& dst, const py::dict& kwargs) {
+    // A table's batches as a reader, so tables and files go through the same writers.
+    struct TableReader final : stream::BatchReader {
+      PyTable t;
+      size_t next = 0;
+      const SchemaPtr& schema() const override { return t.schema; }
+      Result<std::shared_ptr<RecordBatch>> Next() override {
+        return next < t.batches.size() ? t.batches[next++] : std::shared_ptr<RecordBatch>();
+      }
+      stream::ReadStats stats() const override { return {}; }
+    };
+    auto reader = std::make_unique<TableReader>();
+    reader->t = t;
+    PyReader r;
+    r.reader = std::move(reader);
+    return WriteTo(r, dst, kwargs);
+  }, py::arg("table"), py::arg("dst"), py::arg("options"));
+  m.def("_sniff", &Sniff, py::arg("path"), py::arg("options"));
+  m.def("_input_format", [](const std::string& path) { return stream::InputFormatOf(path); });
+
+  m.def("_quote_parity", [](const std::string& path, int64_t start, int64_t end, const std::string& quote) {
+    return WithoutGil([&] { return csv::QuoteParity(path, start, end, quote.empty() ? '\0' : quote[0]); });
+  }, py::arg("path"), py::arg("start"), py::arg("end"), py::arg("quote"));
+  m.def("_next_row_start", [](const std::string& path, int64_t pos, bool in_quotes, const std::string& quote) {
+    return WithoutGil([&] { return csv::NextRowStart(path, pos, in_quotes, quote.empty() ? '\0' : quote[0]); });
+  }, py::arg("path"), py::arg("pos"), py::arg("in_quotes"), py::arg("quote"));
+  m.def("_open_csv_range", [](const std::string& path, int64_t begin, int64_t end, const py::dict& kwargs,
+                              const PySchema& schema, const std::map<std::string, std::string>& formats) {
+    Options o(kwargs, "read_csv");
+    csv::CsvOptions c = CsvOptionsFrom(o);
+    o.Done();
+    // Every range is read with the types settled once, so that every partition has one schema.
+    c.column_types.clear();
+    c.column_formats.clear();
+    for (const Field& f : schema.schema->fields()) c.column_types.emplace_back(f.name, f.type);
+    for (const auto& [name, format] : formats) c.column_formats.emplace_back(name, format);
+    std::unique_ptr<csv::CsvReader> reader = WithoutGil([&]() -> Result<std::unique_ptr<csv::CsvReader>> {
+      QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<io::RandomAccessFile> file, io::OpenFile(path));
+      if (begin < 0 || end < begin || end > file->size()) {
+        return Status::Invalid(EscapeForMessage(path) + ": byte range [" + std::to_string(begin) + ", " +
+                               std::to_string(end) + ") is outside the file's " + std::to_string(file->size()) + " bytes");
+      }
+      QUIVER_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> bytes, file->ReadAt(begin, end - begin));
+      return csv::CsvReader::OpenBuffer(std::move(bytes), std::move(c),
+                                        path + " bytes " + std::to_string(begin) + "-" + std::to_string(end));
+    });
+    PyReader r;
+    auto s = std::make_unique<stream::CsvStreamReader>(std::move(reader));
+    r.csv = &s->reader();
+    r.reader = std::move(s);
+    return r;
+  }, py::arg("path"), py::arg("begin"), py::arg("end"), py::arg("options"), py::arg("schema"), py::arg("formats"));
+
+  m.def("_generate_lineitem", [](const std::string& path, int64_t rows, bool messy, const std::string& delimiter,
+                                 bool header, uint64_t seed) {
+    if (rows < 0) RaiseInvalid("generate_lineitem: rows must be 0 or more, got " + std::to_string(rows));
+    if (delimiter.size() != 1) RaiseInvalid("generate_lineitem: delimiter must be one character, got '" + EscapeForMessage(delimiter) + "'");
+    csv::LineitemOptions o;
+    o.rows = rows;
+    o.messy = messy;
+    o.delimiter = delimiter[0];
+    o.header = header;
+    o.seed = seed;
+    WithoutGil([&]() -> Status {
+      QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open(path));
+      QUIVER_RETURN_NOT_OK(csv::GenerateLineitem(o, out->stream()));
+      return out->Commit();
+    });
+  }, py::arg("path"), py::arg("rows"), py::arg("messy"), py::arg("delimiter"), py::arg("header"), py::arg("seed"));
+  m.def("_set_memory_limit", [](int64_t limit) {
+    MemoryTracker* t = MemoryTracker::Process();
+    const int64_t before = t->limit();
+    t->set_limit(limit);
+    return before;
+  }, py::arg("limit"), "Sets the process's memory limit in bytes (-1: none); returns the one before.");
+}
+
+}  // namespace quiver::python
