@@ -47,7 +47,9 @@ Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size) {
 // chunks. Fresh pages cost a fault each (tens of microseconds under virtualisation, and
 // threads that fault at once queue on the kernel's memory-map lock), and with the next block
 // parsed while the caller still holds the last one's batches, the allocator would otherwise
-// keep reaching for fresh ones. Blocks go by power-of-two classes; up to kKeep bytes wait,
+// keep reaching for fresh ones. Blocks go by power-of-two classes; up to kKeep bytes wait
+// (a few chunks' columns: more would stay resident beside the batches a consumer holds, and
+// the allocator keeps what it is given back anyway),
 // still charged to the process tracker. Process-wide, because batches outlive their reader;
 // while no reader is open, freed blocks go straight back to the allocator.
 class RecyclingPool final : public MemoryPool {
@@ -123,7 +125,7 @@ class RecyclingPool final : public MemoryPool {
  private:
   static constexpr int64_t kMinSize = int64_t{16} << 10;
   static constexpr int64_t kMaxSize = int64_t{16} << 20;
-  static constexpr int64_t kKeep = int64_t{128} << 20;
+  static constexpr int64_t kKeep = int64_t{16} << 20;
   static int ClassAtLeast(int64_t size) { return 64 - __builtin_clzll(static_cast<uint64_t>(size - 1)); }
 
   MemoryPool* base_ = default_memory_pool();
