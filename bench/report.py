@@ -55,7 +55,7 @@ lines = ['# quiver benchmarks', '',
          '(above 1: quiver is faster).', '',
          f'- machine: {meta.get("machine", "?")}', f'- date: {meta.get("date", "?")}',
          f'- quiver: {meta.get("quiver", "?")}; peers: {meta.get("peers", "?")}',
-         f'- rounds: {meta.get("rounds", "?")}; the whole run took {meta.get("seconds", "?")} s', '',
+         f'- rounds: {meta.get("rounds", "?")}; the measuring took {meta.get("seconds", "?")} s', '',
          'Data: `quiver gen lineitem` (comma-delimited, header) at ' + ', '.join(fmt_rows(s) for s in sizes) +
          ' rows, and a quote-heavy 1M variant (`--messy`: quoted comments with quotes, delimiters and newlines). '
          'The read jobs use the Parquet file DuckDB writes from the same CSV (snappy, its default row groups).', '',

@@ -63,6 +63,7 @@ PY
 }
 
 measure() {
+  date +%s >"$DATA/measure-start"
   for size in $SIZES; do
     local csv=$DATA/li$size.csv duck=$DATA/li${size}_duck.parquet
     [ -s "$csv" ] || "$Q" gen lineitem --rows "$size" -o "$csv"
@@ -103,7 +104,6 @@ measure() {
   done
 }
 
-START=$(date +%s)
 if [ -n "$LOCK" ]; then
   export -f run measure
   export Q LQ P DATA RESULTS TMP ROUNDS SIZES MESSY_SIZE
@@ -117,7 +117,7 @@ fi
   echo "quiver=$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes') ($($Q --version 2>/dev/null | head -1))"
   echo "peers=$($P versions)"
   echo "rounds=$ROUNDS"
-  echo "seconds=$(( $(date +%s) - START ))"
+  echo "seconds=$(( $(date +%s) - $(cat "$DATA/measure-start") ))"
 } >"$DATA/meta.txt"
 /usr/bin/python3 bench/report.py "$RESULTS" "$DATA/meta.txt" "$OUT"
 echo "bench-report: $OUT/index.md"
