@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LOCK := $(shell command -v flock >/dev/null 2>&1 && echo "flock /tmp/quiver-build.lock")
 CTEST_ARGS ?=
 
-.PHONY: all deps release debug asan fuzz python test test-release test-asan demo bench clean
+.PHONY: all deps release debug asan fuzz python test test-release test-asan demo bench bench-report clean
 
 all: release
 
@@ -37,6 +37,10 @@ demo: release
 
 bench: release
 	@bash scripts/bench.sh
+
+# The benchmark page (bench/report/index.md and its plots): quiver, DuckDB and Polars on lineitem.
+bench-report: deps
+	@bash bench/report.sh
 
 clean:
 	rm -rf build demo

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-file Parquet read, quiver against DuckDB and Polars in one run: each engine decodes every
 # column of FILE into memory in a fresh process and reports the seconds inside the process
-# (quiver: `cat FILE --format none`; peers: `peers.mjs duckdb|polars pqread`), and
+# (quiver: `cat FILE --format none --materialize`; peers: `peers.mjs duckdb|polars pqread`), and
 # /usr/bin/time -v gives its peak RSS. Runs under the build lock so no build competes.
 #   scripts/bench-parquet-read.sh [FILE] [ROUNDS]      (defaults: /tmp/li8m_duck.parquet, 1)
 # QUIVER (program), QUIVER_B (a second program, e.g. a build from before a change: each quiver run
@@ -47,10 +47,10 @@ run() {
 
 echo "file: $FILE ($(stat -c %s "$FILE") bytes); $(uptime | sed 's/.*load/load/')"
 for ((r = 1; r <= ROUNDS; r++)); do
-  run "quiver 1 thread" "$QUIVER" cat "$FILE" --format none --threads 1
-  [ -n "${QUIVER_B:-}" ] && run "B 1 thread" "$QUIVER_B" cat "$FILE" --format none --threads 1
-  run "quiver 2 threads" "$QUIVER" cat "$FILE" --format none --threads 2
-  [ -n "${QUIVER_B:-}" ] && run "B 2 threads" "$QUIVER_B" cat "$FILE" --format none --threads 2
+  run "quiver 1 thread" "$QUIVER" cat "$FILE" --format none --materialize --threads 1
+  [ -n "${QUIVER_B:-}" ] && run "B 1 thread" "$QUIVER_B" cat "$FILE" --format none --materialize --threads 1
+  run "quiver 2 threads" "$QUIVER" cat "$FILE" --format none --materialize --threads 2
+  [ -n "${QUIVER_B:-}" ] && run "B 2 threads" "$QUIVER_B" cat "$FILE" --format none --materialize --threads 2
   run "polars" node "$PEERS/peers.mjs" polars pqread "$FILE"
   run "duckdb 1 thread" node "$PEERS/peers.mjs" duckdb pqread "$FILE" --threads 1
   run "duckdb 2 threads" node "$PEERS/peers.mjs" duckdb pqread "$FILE" --threads 2

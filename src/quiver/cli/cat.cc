@@ -35,6 +35,7 @@ struct CatArgs {
   int64_t limit = -1;
   std::string format = "table";
   std::string where;
+  bool materialize = false;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -181,23 +182,36 @@ Status RunCat(const CatArgs& a) {
     next = [&scan] { return scan->Next(); };
   }
   if (a.format == "none" && is_parquet && a.limit < 0) {
-    // Every chosen row group decoded at once and kept until the end, as a DataFrame reader
-    // returns a file: the time covers opening, decoding and filtering.
-    QUIVER_ASSIGN_OR_RETURN(auto batches, scan->ReadAll());
+    // Streamed (the default): each row group decoded, counted and released before the next, so
+    // the scan decodes into the memory it recycles. --materialize: every chosen row group
+    // decoded at once and kept until the end, as a DataFrame reader returns a file. The time
+    // covers opening, decoding and filtering.
     int64_t rows = 0, bytes = 0;
-    for (const auto& b : batches) {
-      rows += b->num_rows();
-      bytes += b->buffer_bytes();
+    if (a.materialize) {
+      QUIVER_ASSIGN_OR_RETURN(auto batches, scan->ReadAll());
+      for (const auto& b : batches) {
+        rows += b->num_rows();
+        bytes += b->buffer_bytes();
+      }
+    } else {
+      for (;;) {
+        QUIVER_ASSIGN_OR_RETURN(auto b, scan->Next());
+        if (!b) break;
+        rows += b->num_rows();
+        bytes += b->buffer_bytes();
+      }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const int threads = own_pool ? own_pool->num_threads() : ThreadPool::Default()->num_threads();
-    // Peak RSS and the part of the (still alive) output on transparent huge pages, for the
-    // benchmark script's questions about first-touch page faults.
-    fmt::print("{{\"engine\":\"quiver\",\"op\":\"pqread\",\"rows\":{},\"row_groups_read\":{},\"row_groups\":{},"
+    // Peak RSS and the part of the output still alive on transparent huge pages, for the
+    // benchmark's questions about first-touch page faults.
+    fmt::print("{{\"engine\":\"quiver\",\"op\":\"{}\",\"rows\":{},\"row_groups_read\":{},\"row_groups\":{},"
                "\"row_groups_skipped_by_bloom\":{},\"row_groups_skipped_by_page_index\":{},\"data_pages_skipped\":{},"
-               "\"threads\":{},\"decoded_bytes\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{},\"anon_huge_kib\":{}}}\n",
-               rows, scan->row_groups().size(), pq_reader->num_row_groups(), scan->counters().skipped_by_bloom_filter,
-               scan->counters().skipped_by_page_index, scan->data_pages_skipped(), threads, bytes, seconds,
+               "\"threads\":{},\"decoded_bytes\":{},\"buffers_reused\":{},\"buffers_fresh\":{},\"seconds\":{:.4f},"
+               "\"vm_hwm_kib\":{},\"anon_huge_kib\":{}}}\n",
+               a.materialize ? "pqread" : "scan", rows, scan->row_groups().size(), pq_reader->num_row_groups(),
+               scan->counters().skipped_by_bloom_filter, scan->counters().skipped_by_page_index,
+               scan->data_pages_skipped(), threads, bytes, scan->buffers_reused(), scan->buffers_fresh(), seconds,
                ProcKib("/proc/self/status", "VmHWM"), ProcKib("/proc/self/smaps_rollup", "AnonHugePages"));
     return Status::OK();
   }
@@ -278,11 +292,14 @@ const bool registered = RegisterCommand({"cat", "Print a file's rows (table, CSV
   app->add_option("--columns", a->columns, "Comma-separated columns to show");
   app->add_option("--limit", a->limit, "Rows to show (table default: 100)");
   app->add_option("--format", a->format,
-                  "table|csv|jsonl|arrow (the Arrow IPC stream format), or none: decode without printing rows, then print one JSON line of counts "
-                  "and seconds")->capture_default_str();
+                  "table|csv|jsonl|arrow (the Arrow IPC stream format), or none: decode without printing rows, then print one JSON line of counts, "
+                  "seconds and peak memory")->capture_default_str();
   app->add_option("--where", a->where,
                   "Parquet: only rows where 'column op literal' holds (op: = != < <= > >=); row groups whose "
                   "statistics or bloom filter (=) rule it out are not read, nor pages whose page index does");
+  app->add_flag("--materialize", a->materialize,
+                "Parquet with --format none: decode every row group into memory at once and keep it to the end "
+                "(by default each row group is released before the next is decoded)");
   AddCsvOptions(app, a->csv);
   return std::function<Status()>([a] { return RunCat(*a); });
 }});

@@ -19,7 +19,9 @@ class RecyclingPool final : public MemoryPool {
  public:
   static constexpr int64_t kMinSize = int64_t{16} << 10;
   static constexpr int64_t kMaxSize = int64_t{16} << 20;
-  static constexpr int64_t kDefaultKeep = int64_t{128} << 20;
+  // A few chunks' columns: more would stay resident beside the batches a consumer holds, and
+  // the allocator keeps what it is given back anyway.
+  static constexpr int64_t kDefaultKeep = int64_t{16} << 20;
 
   explicit RecyclingPool(MemoryPool* base = default_memory_pool(), int64_t keep_bytes = kDefaultKeep)
       : base_(base), keep_(keep_bytes) {}

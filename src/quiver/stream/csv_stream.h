@@ -21,8 +21,9 @@ class CsvStreamReader final : public BatchReader {
   const SchemaPtr& schema() const override { return reader_->schema(); }
   Result<std::shared_ptr<RecordBatch>> Next() override { return reader_->Next(); }
   ReadStats stats() const override;
-  // About one CSV block of batches (a block is cut into 1 MiB chunks, a batch or so each).
-  size_t read_ahead_batches() const override { return 16; }
+  // A few batches: the reader already parses the next block ahead on the pool, and each batch
+  // queued here is resident beside what the consumer holds (convert's peak memory).
+  size_t read_ahead_batches() const override { return 4; }
 
   // The reader itself, for its dialect and its CSV counters (rows rejected, repaired, ...).
   const csv::CsvReader& reader() const { return *reader_; }

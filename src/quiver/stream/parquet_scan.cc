@@ -9,6 +9,7 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
   auto s = std::unique_ptr<ParquetScan>(new ParquetScan());
   s->file_ = std::move(file);
   parquet::ParquetFileReader& f = *s->file_;
+  s->recycle_ = ScanPool::Make(f.options().pool);
   QUIVER_ASSIGN_OR_RETURN(s->read_columns_, f.ResolveFields(options.columns));
   s->shown_ = s->read_columns_.size();
   if (options.columns.empty()) {
@@ -69,12 +70,16 @@ Result<std::shared_ptr<RecordBatch>> ParquetScan::Filter(std::shared_ptr<RecordB
   return b;
 }
 
+ParquetScan::~ParquetScan() {
+  if (recycle_ != nullptr) recycle_->Close();
+}
+
 Result<std::shared_ptr<RecordBatch>> ParquetScan::Next() {
   if (next_ >= groups_.size()) return std::shared_ptr<RecordBatch>();
   std::vector<parquet::RowSelection> sel;
   if (!selections_.empty()) sel.push_back(selections_[next_]);
   const int g = groups_[next_++];
-  QUIVER_ASSIGN_OR_RETURN(auto read, file_->ReadRowGroups({g}, read_columns_, sel));
+  QUIVER_ASSIGN_OR_RETURN(auto read, file_->ReadRowGroups({g}, read_columns_, sel, recycle_));
   bytes_ += file_->metadata().row_groups[static_cast<size_t>(g)].total_byte_size;
   QUIVER_ASSIGN_OR_RETURN(auto batch, Filter(std::move(read[0])));
   rows_ += batch->num_rows();

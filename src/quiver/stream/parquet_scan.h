@@ -1,7 +1,9 @@
 // ParquetScan: a Parquet file as a batch stream with pushdown. Columns are chosen by name; one
 // `column op literal` predicate skips row groups by their statistics and (for =) their bloom
 // filters, reads only the pages its page index does not rule out, and keeps exactly the rows
-// that satisfy it. Counters say what was skipped at each step.
+// that satisfy it. Counters say what was skipped at each step. Batches from Next() are decoded
+// into memory the scan recycles: a consumer that releases each batch before the next one
+// touches the memory of the row groups in flight only once.
 #pragma once
 
 #include <memory>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "quiver/core/scan_pool.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/stream/batch_stream.h"
 
@@ -44,11 +47,13 @@ class ParquetScan final : public BatchReader {
 
   // The chosen columns (the predicate's column only if chosen).
   const SchemaPtr& schema() const override { return schema_; }
-  // One row group a batch, its matching rows only.
+  ~ParquetScan() override;
+  // One row group a batch, its matching rows only, in buffers from the scan's ScanPool
+  // (blocks the consumer released are decoded into again).
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ReadStats stats() const override;
   // Every row group not yet read, decoded in one call (all their column chunks in parallel),
-  // one batch each.
+  // one batch each, in the file reader's pool (nothing is released before the end to recycle).
   Result<std::vector<std::shared_ptr<RecordBatch>>> ReadAll();
 
   // The row groups read or to be read, in order.
@@ -56,6 +61,9 @@ class ParquetScan final : public BatchReader {
   const ScanCounters& counters() const { return counters_; }
   // Data pages left unread by the page index selections.
   int64_t data_pages_skipped() const { return file_->data_pages_skipped(); }
+  // Large buffers of Next() served from released ones, and fresh from the file reader's pool.
+  int64_t buffers_reused() const { return recycle_->reused(); }
+  int64_t buffers_fresh() const { return recycle_->fresh(); }
 
  private:
   ParquetScan() = default;
@@ -73,6 +81,7 @@ class ParquetScan final : public BatchReader {
   size_t next_ = 0;
   int64_t rows_ = 0, bytes_ = 0;
   ScanCounters counters_;
+  ScanPool* recycle_ = nullptr;  // closed (not deleted) with the scan: batches may outlive it
 };
 
 }  // namespace quiver::stream

@@ -291,7 +291,9 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
 }
 
 Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroups(
-    std::vector<int> row_groups, const std::vector<int>& columns, const std::vector<RowSelection>& selections) {
+    std::vector<int> row_groups, const std::vector<int>& columns, const std::vector<RowSelection>& selections,
+    MemoryPool* pool) {
+  MemoryPool* const out_pool = pool != nullptr ? pool : options_.pool;
   if (row_groups.empty() && selections.empty()) {
     for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
   }
@@ -403,7 +405,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.group_rows)));
       }
       if (o.sel != nullptr) {
-        a = TakeRanges(*a, o.sel->ranges, options_.pool);
+        a = TakeRanges(*a, o.sel->ranges, out_pool);
         if (!a.ok()) return ctx(a.status());
       }
       o.arrays[t.slot] = std::move(*a);
@@ -455,10 +457,10 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         if (p) p->Close();
       }
     } arena;
-    if (use_arena) arena.p = reader::OutputArenaPool::Make(options_.pool, block_bytes);
+    if (use_arena) arena.p = reader::OutputArenaPool::Make(out_pool, block_bytes);
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
-    po.pool = options_.pool;
+    po.pool = out_pool;
     po.scratch = &scratch;
     po.input = &input;
     po.output_pool = arena.p;
@@ -472,12 +474,11 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       }
     }
   };
-  ThreadPool* pool = options_.thread_pool;
   const size_t loops = loop_count;
   if (loops <= 1) {
     QUIVER_RETURN_NOT_OK(loop());
   } else {
-    TaskGroup group(pool);
+    TaskGroup group(options_.thread_pool);
     for (size_t l = 0; l < loops; ++l) group.Submit(loop);
     QUIVER_RETURN_NOT_OK(group.Wait());
   }
@@ -494,13 +495,13 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         return std::move(st).WithContext(
             fmt::format("{}: row group {}, column '{}'", path_, row_groups[gi], EscapeForMessage(fields[k].name)));
       };
-      auto a = reader::AssembleNested(tree_, node, fields[k].type, o.leaves, options_.pool);
+      auto a = reader::AssembleNested(tree_, node, fields[k].type, o.leaves, out_pool);
       if (!a.ok()) return ctx(a.status());
       if (a->length() != o.group_rows) {
         return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.group_rows)));
       }
       if (o.sel != nullptr) {
-        a = TakeRanges(*a, o.sel->ranges, options_.pool);
+        a = TakeRanges(*a, o.sel->ranges, out_pool);
         if (!a.ok()) return ctx(a.status());
       }
       o.arrays[k] = std::move(*a);

@@ -71,6 +71,7 @@ class ParquetFileReader {
   const SchemaPtr& schema() const { return schema_; }
   const SchemaTree& schema_tree() const { return tree_; }
   const FileMetaData& metadata() const { return footer_->metadata(); }
+  const ParquetReaderOptions& options() const { return options_; }
   int num_row_groups() const { return static_cast<int>(footer_->metadata().row_groups.size()); }
   int64_t num_rows() const { return footer_->metadata().num_rows; }
 
@@ -83,9 +84,12 @@ class ParquetFileReader {
   // `selections` (empty, or one per row group) narrows each group to some of its rows: a flat
   // column with an OffsetIndex reads and decodes only the pages holding them (the rest are
   // counted in data_pages_skipped()); other columns are decoded whole and then cut.
+  // `pool` (null: the reader's) gives the decoded buffers and the decode loops' scratch, e.g. a
+  // ScanPool that a scan reuses from one row group to the next.
   Result<std::vector<std::shared_ptr<RecordBatch>>> ReadRowGroups(std::vector<int> row_groups = {},
                                                                   const std::vector<int>& columns = {},
-                                                                  const std::vector<RowSelection>& selections = {});
+                                                                  const std::vector<RowSelection>& selections = {},
+                                                                  MemoryPool* pool = nullptr);
   // Data pages that ReadRowGroups left unread thanks to a selection, over the reader's life.
   int64_t data_pages_skipped() const { return pages_skipped_.load(std::memory_order_relaxed); }
 

@@ -1,0 +1,234 @@
+// The benchmark page's quiver side of the scan jobs (not a product feature): TPC-H Q1 and Q6
+// shaped queries over a lineitem Parquet file through the library's scan (projection, the
+// ship-date predicate pushed down, the rest and the aggregation in a loop written here), a
+// streamed scan of every column, and the fault floor (fresh memory touched, to set beside a
+// materialized read). Each prints one JSON line like ../shared/peers.
+//   lineitem_queries q1|q6|scan FILE.parquet [--threads N]
+//   lineitem_queries fault-floor BYTES [--threads N]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "quiver/core/memory_pool.h"
+#include "quiver/core/thread_pool.h"
+#include "quiver/parquet/reader/file_reader.h"
+#include "quiver/stream/parquet_scan.h"
+#include "quiver/stream/scan_literal.h"
+
+namespace q = quiver;
+
+namespace {
+
+double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+int64_t PeakKib() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtoll(line.c_str() + 6, nullptr, 10);
+  }
+  return -1;
+}
+
+[[noreturn]] void Die(const std::string& what) {
+  fmt::print(stderr, "lineitem_queries: {}\n", what);
+  std::exit(1);
+}
+
+template <typename T>
+T Check(q::Result<T> r, const char* what) {
+  if (!r.ok()) Die(fmt::format("{}: {}", what, r.status().ToString()));
+  return std::move(*r);
+}
+
+// Days since the epoch of an ISO date, through the library's literal parser.
+q::parquet::Literal Date(const char* text) {
+  return Check(q::stream::ParseLiteral(*q::date32(), text, "l_shipdate"), "date literal");
+}
+
+// The columns it reads have no nulls in lineitem; one would make the sums wrong, so it stops.
+void NoNulls(const q::RecordBatch& b) {
+  for (int i = 0; i < b.num_columns(); ++i) {
+    if (b.column(i).null_count() != 0) Die(fmt::format("column '{}' has nulls; the queries assume none", b.schema()->field(i).name));
+  }
+}
+
+struct Scan {
+  std::unique_ptr<q::ThreadPool> pool;
+  std::shared_ptr<q::parquet::ParquetFileReader> file;
+  std::unique_ptr<q::stream::ParquetScan> scan;
+};
+
+Scan Open(const std::string& path, int threads, std::vector<std::string> columns,
+          std::optional<q::stream::ScanPredicate> where) {
+  Scan s;
+  q::parquet::ParquetReaderOptions o;
+  if (threads > 0) {
+    s.pool = std::make_unique<q::ThreadPool>(threads);
+    o.thread_pool = s.pool.get();
+  }
+  s.file = Check(q::parquet::ParquetFileReader::Open(path, o), "open");
+  q::stream::ScanOptions so;
+  so.columns = std::move(columns);
+  so.where = std::move(where);
+  s.scan = Check(q::stream::ParquetScan::Make(s.file, std::move(so)), "scan");
+  return s;
+}
+
+// SELECT sum(l_extendedprice * l_discount) WHERE l_shipdate >= '1994-01-01' AND l_shipdate <
+// '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24
+void Q6(const std::string& path, int threads) {
+  const double t0 = Now();
+  const int32_t hi = static_cast<int32_t>(Date("1995-01-01").i);
+  Scan s = Open(path, threads, {"l_shipdate", "l_discount", "l_quantity", "l_extendedprice"},
+                q::stream::ScanPredicate{"l_shipdate", q::parquet::CompareOp::kGe, Date("1994-01-01")});
+  double revenue = 0;
+  int64_t rows = 0;
+  for (;;) {
+    auto b = Check(s.scan->Next(), "q6");
+    if (!b) break;
+    NoNulls(*b);
+    const int32_t* ship = q::PrimitiveArray<int32_t>(b->column(0)).raw_values();
+    const double* disc = q::PrimitiveArray<double>(b->column(1)).raw_values();
+    const double* qty = q::PrimitiveArray<double>(b->column(2)).raw_values();
+    const double* price = q::PrimitiveArray<double>(b->column(3)).raw_values();
+    const int64_t n = b->num_rows();
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool keep = (ship[i] < hi) & (disc[i] >= 0.05) & (disc[i] <= 0.07) & (qty[i] < 24);
+      sum += keep ? price[i] * disc[i] : 0.0;
+    }
+    revenue += sum;
+    rows += n;
+  }
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q6\",\"revenue\":{:.4f},\"rows_scanned\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
+             revenue, rows, Now() - t0, PeakKib());
+}
+
+// SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+//   sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
+//   avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
+// WHERE l_shipdate <= '1998-09-02' GROUP BY 1, 2 ORDER BY 1, 2
+void Q1(const std::string& path, int threads) {
+  const double t0 = Now();
+  Scan s = Open(path, threads,
+                {"l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice", "l_discount", "l_tax"},
+                q::stream::ScanPredicate{"l_shipdate", q::parquet::CompareOp::kLe, Date("1998-09-02")});
+  struct Acc {
+    double qty = 0, price = 0, disc_price = 0, charge = 0, disc = 0;
+    int64_t count = 0;
+  };
+  // One slot per (flag, status) pair of one-byte values.
+  std::vector<Acc> acc(256 * 256);
+  for (;;) {
+    auto b = Check(s.scan->Next(), "q1");
+    if (!b) break;
+    NoNulls(*b);
+    const q::BinaryArray flag(b->column(0)), status(b->column(1));
+    const int32_t* fo = flag.raw_offsets();
+    const int32_t* so = status.raw_offsets();
+    const uint8_t* fd = flag.data()->buffers[2]->data();
+    const uint8_t* sd = status.data()->buffers[2]->data();
+    const double* qty = q::PrimitiveArray<double>(b->column(2)).raw_values();
+    const double* price = q::PrimitiveArray<double>(b->column(3)).raw_values();
+    const double* disc = q::PrimitiveArray<double>(b->column(4)).raw_values();
+    const double* tax = q::PrimitiveArray<double>(b->column(5)).raw_values();
+    const int64_t n = b->num_rows();
+    for (int64_t i = 0; i < n; ++i) {
+      if (fo[i + 1] - fo[i] != 1 || so[i + 1] - so[i] != 1) Die("l_returnflag and l_linestatus must be one byte each");
+      Acc& a = acc[static_cast<size_t>(fd[fo[i]]) * 256 + sd[so[i]]];
+      const double dp = price[i] * (1 - disc[i]);
+      a.qty += qty[i];
+      a.price += price[i];
+      a.disc_price += dp;
+      a.charge += dp * (1 + tax[i]);
+      a.disc += disc[i];
+      ++a.count;
+    }
+  }
+  const double secs = Now() - t0;
+  std::string groups;
+  for (size_t k = 0; k < acc.size(); ++k) {
+    const Acc& a = acc[k];
+    if (a.count == 0) continue;
+    if (!groups.empty()) groups += ",";
+    const double c = static_cast<double>(a.count);
+    groups += fmt::format("[\"{}\",\"{}\",{:.2f},{:.2f},{:.4f},{:.6f},{:.6f},{:.6f},{:.6f},{}]", static_cast<char>(k / 256),
+                          static_cast<char>(k % 256), a.qty, a.price, a.disc_price, a.charge, a.qty / c, a.price / c,
+                          a.disc / c, a.count);
+  }
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q1\",\"groups\":[{}],\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n", groups, secs,
+             PeakKib());
+}
+
+// Every column, each row group released before the next (what `quiver cat --format none` does).
+void FullScan(const std::string& path, int threads) {
+  const double t0 = Now();
+  Scan s = Open(path, threads, {}, std::nullopt);
+  int64_t rows = 0, bytes = 0;
+  for (;;) {
+    auto b = Check(s.scan->Next(), "scan");
+    if (!b) break;
+    rows += b->num_rows();
+    bytes += b->buffer_bytes();
+  }
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"scan\",\"rows\":{},\"decoded_bytes\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
+             rows, bytes, Now() - t0, PeakKib());
+}
+
+// Fresh memory from the pool a read decodes into, one byte written per 4 KiB page, by `threads`
+// threads at once (in 64 MiB blocks, as a read's output arena takes them).
+void FaultFloor(int64_t bytes, int threads) {
+  constexpr int64_t kBlock = int64_t{64} << 20;
+  std::vector<uint8_t*> blocks;
+  for (int64_t left = bytes; left > 0; left -= kBlock) {
+    uint8_t* p = nullptr;
+    if (!q::default_memory_pool()->Allocate(std::min(left, kBlock), &p).ok()) Die("out of memory");
+    blocks.push_back(p);
+  }
+  const double t0 = Now();
+  std::vector<std::thread> ts;
+  for (int t = 0; t < threads; ++t) {
+    ts.emplace_back([&, t] {
+      for (size_t k = static_cast<size_t>(t); k < blocks.size(); k += static_cast<size_t>(threads)) {
+        const int64_t n = std::min(kBlock, bytes - static_cast<int64_t>(k) * kBlock);
+        for (int64_t i = 0; i < n; i += 4096) blocks[k][i] = 1;
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  const double secs = Now() - t0;
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"fault-floor\",\"bytes\":{},\"threads\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
+             bytes, threads, secs, PeakKib());
+  for (uint8_t* p : blocks) q::default_memory_pool()->Free(p);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  q::ConfigureAllocatorForStreaming();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  int threads = 2;
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--threads") {
+      threads = std::atoi(args[i + 1].c_str());
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      break;
+    }
+  }
+  if (args.size() != 2 || threads < 1) Die("usage: lineitem_queries q1|q6|scan FILE.parquet | fault-floor BYTES [--threads N]");
+  const std::string& op = args[0];
+  if (op == "q1") Q1(args[1], threads);
+  else if (op == "q6") Q6(args[1], threads);
+  else if (op == "scan") FullScan(args[1], threads);
+  else if (op == "fault-floor") FaultFloor(std::atoll(args[1].c_str()), threads);
+  else Die("unknown job '" + op + "'");
+  return 0;
+}
