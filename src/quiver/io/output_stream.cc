@@ -7,6 +7,12 @@
 #include <cstring>
 
 namespace quiver::io {
+namespace {
+
+// Written ranges kept in the page cache behind the one being written back.
+constexpr int64_t kDropLag = 4;
+
+}  // namespace
 
 FdOutputStream::FdOutputStream(int fd, std::string name, int64_t buffer_size)
     : fd_(fd), name_(std::move(name)), buffer_(new uint8_t[buffer_size]), capacity_(static_cast<size_t>(buffer_size)) {}
@@ -29,6 +35,17 @@ Status FdOutputStream::WriteFully(const uint8_t* data, size_t length) {
     // file system without it) just leaves the work to the final fsync.
     (void)::sync_file_range(fd_, writeback_from_, written_ - writeback_from_, SYNC_FILE_RANGE_WRITE);
     writeback_from_ = written_;
+    // Bytes whose writeback started a few ranges ago have mostly reached the disk by now (so
+    // the wait is short): wait for the rest, then drop their pages.
+    const int64_t drop_to = written_ - kDropLag * writeback_every_;
+    if (drop_to > dropped_to_) {
+      const int64_t n = drop_to - dropped_to_;
+      if (::sync_file_range(fd_, dropped_to_, n, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                                     SYNC_FILE_RANGE_WAIT_AFTER) == 0) {
+        (void)::posix_fadvise(fd_, dropped_to_, n, POSIX_FADV_DONTNEED);
+      }
+      dropped_to_ = drop_to;
+    }
   }
   return Status::OK();
 }
