@@ -17,7 +17,7 @@ std::string FormatOf(std::string path) {
   for (const char* c : {".gz", ".zst", ".zstd"}) {
     if (EndsWith(path, c)) path.resize(path.size() - std::string_view(c).size());
   }
-  for (const char* f : {"parquet", "csv", "tsv", "jsonl"}) {
+  for (const char* f : {"parquet", "orc", "csv", "tsv", "jsonl"}) {
     if (EndsWith(path, std::string(".") + f)) return f;
   }
   if (EndsWith(path, ".ndjson")) return "jsonl";

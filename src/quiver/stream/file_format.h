@@ -7,7 +7,7 @@
 
 namespace quiver::stream {
 
-// "parquet", "csv", "tsv", "jsonl", "arrow" (.arrow, .feather: the Arrow IPC file format) or
+// "parquet", "orc", "csv", "tsv", "jsonl", "arrow" (.arrow, .feather: the Arrow IPC file format) or
 // "arrows" (the Arrow IPC stream format) by the extension (past a .gz/.zst/.zstd suffix), else "".
 std::string FormatOf(std::string path);
 

@@ -7,6 +7,7 @@
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/jsonl_stream.h"
+#include "quiver/stream/orc_writer_stream.h"
 #include "quiver/stream/parquet_stream.h"
 
 namespace quiver::stream {
@@ -36,6 +37,10 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
     QUIVER_ASSIGN_OR_RETURN(auto w, ParquetStreamWriter::Open(path, std::move(schema), std::move(options.parquet)));
     return std::unique_ptr<BatchWriter>(std::move(w));
   }
+  if (format == "orc") {
+    QUIVER_ASSIGN_OR_RETURN(auto w, OrcStreamWriter::Open(path, std::move(schema), std::move(options.orc)));
+    return std::unique_ptr<BatchWriter>(std::move(w));
+  }
   if (format == "csv" || format == "tsv") {
     if (format == "tsv") options.csv.delimiter = '\t';
     QUIVER_ASSIGN_OR_RETURN(auto w, CsvStreamWriter::Open(path, schema, std::move(options.csv)));
@@ -52,10 +57,10 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
   }
   if (format.empty()) {
     return Status::Invalid(fmt::format(
-        "cannot tell the output format of '{}' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)", path));
+        "cannot tell the output format of '{}' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)", path));
   }
   return Status::Invalid(
-      fmt::format("{}: cannot write the format '{}' (parquet, csv, tsv, jsonl, arrow or arrows)", path, format));
+      fmt::format("{}: cannot write the format '{}' (parquet, orc, csv, tsv, jsonl, arrow or arrows)", path, format));
 }
 
 }  // namespace quiver::stream

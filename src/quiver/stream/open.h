@@ -9,6 +9,7 @@
 #include "quiver/csv/options.h"
 #include "quiver/csv/writer.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/orc/writer/file_writer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/batch_stream.h"
@@ -27,10 +28,11 @@ struct ReadOptions {
 };
 
 struct WriteOptions {
-  // "parquet", "csv", "tsv" (CSV with a tab delimiter), "jsonl", "arrow"/"feather" (the Arrow IPC
-  // file format; to stdout, the stream format) or "arrows" (the stream format); empty: FormatOf(path).
+  // "parquet", "orc", "csv", "tsv" (CSV with a tab delimiter), "jsonl", "arrow"/"feather" (the Arrow
+  // IPC file format; to stdout, the stream format) or "arrows" (the stream format); empty: FormatOf(path).
   std::string format;
   parquet::ParquetWriterOptions parquet;
+  orc::OrcWriterOptions orc;
   ipc::IpcWriteOptions ipc;  // its file_format is set from the format
   csv::CsvWriteOptions csv;
 };
