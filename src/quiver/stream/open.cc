@@ -7,6 +7,7 @@
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/jsonl_stream.h"
+#include "quiver/stream/orc_stream.h"
 #include "quiver/stream/orc_writer_stream.h"
 #include "quiver/stream/parquet_stream.h"
 
@@ -28,7 +29,11 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, ipc::IpcReader::Open(path));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet or arrow)", path, format));
+  if (format == "orc") {
+    QUIVER_ASSIGN_OR_RETURN(auto r, OrcStreamReader::Open(path, options.columns, options.orc));
+    return std::unique_ptr<BatchReader>(std::move(r));
+  }
+  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet, arrow or orc)", path, format));
 }
 
 Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaPtr schema, WriteOptions options) {

@@ -9,6 +9,7 @@
 #include "quiver/csv/options.h"
 #include "quiver/csv/writer.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/orc/reader/file_reader.h"
 #include "quiver/orc/writer/file_writer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -18,12 +19,13 @@ namespace quiver::stream {
 
 struct ReadOptions {
   // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise), "parquet", or
-  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes);
+  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes), "orc";
   // empty: InputFormatOf(path), and CSV when that says nothing.
   std::string format;
   csv::CsvOptions csv;
   parquet::ParquetReaderOptions parquet;
-  // Parquet: the top-level fields to read, by name (empty: all).
+  orc::OrcReaderOptions orc;
+  // Parquet: the top-level fields to read, by name; ORC: also dotted paths (empty: all).
   std::vector<std::string> columns;
 };
 
