@@ -183,7 +183,7 @@ const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arr
                   "Output format: parquet|orc|csv|tsv|jsonl|arrow (Arrow IPC file, also .feather)|arrows (Arrow IPC "
                   "stream) (default: by extension)");
   app->add_option("--compression", a->compression,
-                  "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none; ORC: zstd (default)|zlib|snappy|lz4|none; "
+                  "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none; ORC: snappy|zstd|zlib|lz4|none; "
                   "Arrow IPC: none (default)|lz4|zstd")
       ->capture_default_str()
       ->each([a](const std::string&) { a->compression_given = true; });

@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -158,6 +159,7 @@ class ByteWriter final : public ColumnWriter {
     ForEachValid(validity, a.offset + offset, length, [&](int64_t i) {
       data_.Add(static_cast<uint8_t>(v[i]));
       group_stats_.UpdateInteger(v[i]);
+      if (bloom_) bloom_->AddLong(v[i]);
     });
   }
   void RecordPositions(std::vector<uint64_t>* p) override { data_.RecordPosition(p); }
@@ -184,6 +186,7 @@ class IntegerWriter final : public ColumnWriter {
     ForEachValid(validity, a.offset + offset, length, [&](int64_t i) {
       const auto x = static_cast<int64_t>(v[i]);
       data_.Add(x);
+      if (bloom_) bloom_->AddLong(x);
       if constexpr (kKind == StatsAccumulator::kDate) {
         group_stats_.UpdateDate(static_cast<int32_t>(x));
       } else {
@@ -216,6 +219,9 @@ class FloatingWriter final : public ColumnWriter {
       if (validity == nullptr) {  // little-endian IEEE values as they lie
         data_->Write(v, length * static_cast<int64_t>(sizeof(Out)));
         for (int64_t i = 0; i < length; ++i) group_stats_.UpdateDouble(static_cast<double>(v[i]));
+        if (bloom_) {
+          for (int64_t i = 0; i < length; ++i) bloom_->AddDouble(static_cast<double>(v[i]));
+        }
         return;
       }
     }
@@ -228,6 +234,7 @@ class FloatingWriter final : public ColumnWriter {
       }
       data_->Write(&x, sizeof(Out));
       group_stats_.UpdateDouble(static_cast<double>(x));
+      if (bloom_) bloom_->AddDouble(static_cast<double>(x));
     });
   }
   void RecordPositions(std::vector<uint64_t>* p) override { data_->RecordPosition(p); }
@@ -396,13 +403,20 @@ class StringWriter final : public ColumnWriter {
         } else {
           group_stats_.UpdateBinary(static_cast<int64_t>(s.size()));
         }
+        if (bloom_) bloom_->AddBytes(s.data(), s.size());
       });
       return;
     }
     ForEachValid(validity, a.offset + offset, length, [&](int64_t i) {
       const std::string_view s = view(i);
-      indices_.push_back(Insert(s));
-      group_stats_.UpdateString(s);
+      const uint32_t e = Insert(s);
+      indices_.push_back(e);
+      group_stats_.AddString(static_cast<int64_t>(s.size()));
+      if (entries_[e].group != group_stamp_) {  // an entry's bounds and filter bits once a group
+        entries_[e].group = group_stamp_;
+        group_stats_.UpdateStringBounds(s);
+        if (bloom_) bloom_->AddBytes(s.data(), s.size());
+      }
     });
   }
 
@@ -456,6 +470,7 @@ class StringWriter final : public ColumnWriter {
 
   // After the first row group: a column whose values are mostly distinct goes direct at once.
   void RowGroupEnded(int groups) override {
+    ++group_stamp_;
     if (groups == 1 && !direct_ && indices_.size() > 0 &&
         static_cast<double>(entries_.size()) > ctx_.dictionary_key_ratio * static_cast<double>(indices_.size())) {
       ToDirect();
@@ -467,22 +482,29 @@ class StringWriter final : public ColumnWriter {
     return std::string_view(dict_bytes_.data() + entries_[e].offset, entries_[e].length);
   }
 
+  // The entry of `s`, added when new. Values of up to 8 bytes hash and compare as one word.
   uint32_t Insert(std::string_view s) {
     if (entries_.size() * 2 >= slots_.size()) Grow();
-    const uint64_t h = XXH3_64bits(s.data(), s.size());
+    const bool short_value = s.size() <= 8;
+    const uint64_t word = short_value ? bit_util::LoadPartialWord(reinterpret_cast<const uint8_t*>(s.data()),
+                                                                  static_cast<int64_t>(s.size()))
+                                      : 0;
+    const uint64_t h = short_value ? (word ^ (s.size() << 59)) * 0x9E3779B97F4A7C15ULL ^ (word >> 29)
+                                   : XXH3_64bits(s.data(), s.size());
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
     size_t mask = slots_.size() - 1, i = static_cast<size_t>(h) & mask;
     for (;;) {
       const uint32_t slot = slots_[i];
       if (slot == 0) break;
       const Item& it = entries_[slot - 1];
-      if (it.tag == tag && it.length == s.size() && std::memcmp(dict_bytes_.data() + it.offset, s.data(), s.size()) == 0) {
+      if (it.tag == tag && it.length == s.size() &&
+          (short_value ? it.word == word : std::memcmp(dict_bytes_.data() + it.offset, s.data(), s.size()) == 0)) {
         return slot - 1;
       }
       i = (i + 1) & mask;
     }
     const auto e = static_cast<uint32_t>(entries_.size());
-    entries_.push_back(Item{dict_bytes_.size(), static_cast<uint32_t>(s.size()), tag, static_cast<uint32_t>(h)});
+    entries_.push_back(Item{dict_bytes_.size(), word, static_cast<uint32_t>(s.size()), tag, static_cast<uint32_t>(h), 0});
     dict_bytes_.append(s);
     slots_[i] = e + 1;
     return e;
@@ -530,7 +552,9 @@ class StringWriter final : public ColumnWriter {
 
   struct Item {
     size_t offset;
+    uint64_t word;  // the value's bytes when at most 8
     uint32_t length, tag, low;
+    uint32_t group;  // the last row group (+1) whose bounds took this entry
   };
   bool is_string_;
   int32_t fixed_width_;
@@ -539,6 +563,7 @@ class StringWriter final : public ColumnWriter {
   bool direct_;
   bool fell_back_ = false;
   int direct_stripes_ = 0;
+  uint32_t group_stamp_ = 1;
   std::vector<uint32_t> indices_;       // per non-null value of the stripe, while a dictionary
   std::vector<size_t> group_starts_;    // value count at each row group's start
   std::vector<Item> entries_;
@@ -598,6 +623,10 @@ void ColumnWriter::BeginRowGroup() {
 
 void ColumnWriter::EndRowGroup() {
   if (ctx_.row_index) group_statistics_.push_back(group_stats_.ToStatistics());
+  if (bloom_) {
+    bloom_groups_.push_back(bloom_->Bytes());
+    bloom_->Clear();
+  }
   stripe_stats_.Merge(group_stats_);
   group_stats_.Reset();
   for (auto& c : children_) c->EndRowGroup();
@@ -631,6 +660,25 @@ Status ColumnWriter::FinishStripe(StripeParts* parts) {
     st.length = static_cast<uint64_t>(out.size());
     parts->index.emplace_back(st, std::string(reinterpret_cast<const char*>(out.data()), static_cast<size_t>(out.size())));
   }
+  if (bloom_) {
+    BloomFilterIndex blooms;
+    for (std::string& bits : bloom_groups_) {
+      BloomFilter& f = blooms.bloom_filter.emplace_back();
+      f.num_hash_functions = bloom_->num_hash_functions();
+      f.utf8bitset = std::move(bits);
+    }
+    std::string raw;
+    EncodeBloomFilterIndex(blooms, &raw);
+    OutStream out(ctx_.compression, ctx_.compression_level, ctx_.block_size, ctx_.pool);
+    out.Write(raw.data(), static_cast<int64_t>(raw.size()));
+    QUIVER_RETURN_NOT_OK(out.Flush());
+    Stream st;
+    st.kind = sk::kBloomFilterUtf8;
+    st.column = id_;
+    st.length = static_cast<uint64_t>(out.size());
+    parts->index.emplace_back(st, std::string(reinterpret_cast<const char*>(out.data()), static_cast<size_t>(out.size())));
+    encoding.bloom_encoding = format::kBloomUtf8;
+  }
   auto add = [&](uint32_t kind, const OutStream* s) {
     Stream st;
     st.kind = kind;
@@ -661,6 +709,8 @@ void ColumnWriter::StartStripe() {
   present_positions_.clear();
   data_positions_.clear();
   group_statistics_.clear();
+  bloom_groups_.clear();
+  if (bloom_) bloom_->Clear();
   stripe_stats_.Reset();
   group_stats_.Reset();
   stripe_has_nulls_ = false;
@@ -730,6 +780,20 @@ Result<std::unique_ptr<ColumnWriter>> ColumnWriter::Make(const ColumnContext& ct
       }
       w = std::move(m);
       break;
+    }
+  }
+  if (std::find(bloom_columns.begin(), bloom_columns.end(), name) != bloom_columns.end()) {
+    switch (type->id()) {
+      case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+      case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kDate32:
+      case TypeId::kFloat16: case TypeId::kFloat32: case TypeId::kFloat64:
+      case TypeId::kString: case TypeId::kBinary: case TypeId::kFixedSizeBinary:
+        w->bloom_ = std::make_unique<OrcBloomFilter>(ctx.row_index_stride, ctx.bloom_fpp);
+        break;
+      default:
+        return Status::Invalid(fmt::format(
+            "bloom filter for column '{}': quiver writes ORC bloom filters for integers, dates, floats, strings and "
+            "binary, not {}", name, type->ToString()));
     }
   }
   return w;

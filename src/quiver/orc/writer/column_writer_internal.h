@@ -14,6 +14,7 @@
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/result.h"
 #include "quiver/orc/metadata.h"
+#include "quiver/orc/writer/bloom_filter_internal.h"
 #include "quiver/orc/writer/out_stream_internal.h"
 #include "quiver/orc/writer/rle_internal.h"
 #include "quiver/orc/writer/statistics_internal.h"
@@ -27,6 +28,7 @@ struct ColumnContext {
   int64_t block_size = 256 * 1024;
   MemoryPool* pool = default_memory_pool();
   bool row_index = true;
+  int64_t row_index_stride = 10000;  // also the rows each bloom filter is sized for
   // A string column is dictionary-encoded while its distinct values stay at most this share
   // of its non-null values (checked after the first row group and at the stripe's end).
   double dictionary_key_ratio = 0.8;
@@ -91,6 +93,10 @@ class ColumnWriter {
   StatsAccumulator group_stats_, stripe_stats_, file_stats_;
   std::vector<std::vector<uint64_t>> data_positions_;  // per row group of the stripe
   std::vector<std::unique_ptr<ColumnWriter>> children_;
+  // The current row group's bloom filter, when the column has them (values added by the
+  // typed writers); each ended group's filter bytes.
+  std::unique_ptr<OrcBloomFilter> bloom_;
+  std::vector<std::string> bloom_groups_;
 
  private:
   struct StreamSlot {

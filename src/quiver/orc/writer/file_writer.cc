@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -197,6 +198,11 @@ Result<std::unique_ptr<OrcFileWriter>> OrcFileWriter::Open(io::OutputStream* out
   impl->ctx.block_size = o.compression_block_size;
   impl->ctx.pool = o.memory_pool;
   impl->ctx.row_index = o.row_index_stride > 0;
+  impl->ctx.row_index_stride = o.row_index_stride > 0 ? o.row_index_stride : 10000;
+  if (!o.bloom_filter_columns.empty() && !(o.bloom_filter_fpp > 0 && o.bloom_filter_fpp < 1)) {
+    return Status::Invalid(fmt::format("ORC bloom filter false-positive probability must be within (0, 1), got {}",
+                                       o.bloom_filter_fpp));
+  }
   impl->ctx.dictionary_key_ratio = o.dictionary_key_ratio;
   impl->ctx.bloom_fpp = o.bloom_filter_fpp;
 
@@ -210,6 +216,22 @@ Result<std::unique_ptr<OrcFileWriter>> OrcFileWriter::Open(io::OutputStream* out
     QUIVER_RETURN_NOT_OK(ColumnWriter::AppendTypes(f.type, &impl->footer.types).WithContext(fmt::format("column '{}'", f.name)));
     QUIVER_ASSIGN_OR_RETURN(auto w, ColumnWriter::Make(impl->ctx, f.name, f.type, &next_id, o.bloom_filter_columns));
     impl->columns.push_back(std::move(w));
+  }
+  // Bloom filter columns name columns the schema has (dotted paths for nested fields).
+  for (const std::string& name : o.bloom_filter_columns) {
+    std::vector<std::string> names;
+    std::function<void(const std::string&, const TypePtr&)> walk = [&](const std::string& n, const TypePtr& t) {
+      names.push_back(n);
+      const TypePtr& children = t->id() == TypeId::kMap ? t->field(0).type : t;  // a map's key and value
+      for (const Field& f : children->fields()) walk(n + "." + f.name, f.type);
+    };
+    bool found = false;
+    for (const Field& f : schema->fields()) {
+      names.clear();
+      walk(f.name, f.type);
+      found = found || std::find(names.begin(), names.end(), name) != names.end();
+    }
+    if (!found) return Status::Invalid(fmt::format("bloom filter for column '{}': the schema has no such column", name));
   }
   QUIVER_RETURN_NOT_OK(out->Write(std::string_view(format::kMagic, 3)));
   return std::unique_ptr<OrcFileWriter>(new OrcFileWriter(std::move(impl)));

@@ -31,6 +31,7 @@ void StatsAccumulator::Merge(const StatsAccumulator& o) {
   if (!has_bounds_) {
     dmin_ = o.dmin_, dmax_ = o.dmax_, cmin_ = o.cmin_, cmax_ = o.cmax_;
     smin_ = o.smin_, smax_ = o.smax_;
+    min_prefix_ = o.min_prefix_, max_prefix_ = o.max_prefix_;
     has_bounds_ = true;
     return;
   }
@@ -38,8 +39,8 @@ void StatsAccumulator::Merge(const StatsAccumulator& o) {
   dmax_ = std::max(dmax_, o.dmax_);
   cmin_ = std::min(cmin_, o.cmin_);
   cmax_ = std::max(cmax_, o.cmax_);
-  if (o.smin_ < smin_) smin_ = o.smin_;
-  if (o.smax_ > smax_) smax_ = o.smax_;
+  if (o.smin_ < smin_) smin_ = o.smin_, min_prefix_ = o.min_prefix_;
+  if (o.smax_ > smax_) smax_ = o.smax_, max_prefix_ = o.max_prefix_;
 }
 
 ColumnStatistics StatsAccumulator::ToStatistics() const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "quiver/core/bit_util.h"
 #include "quiver/orc/metadata.h"
 
 namespace quiver::orc::writer {
@@ -41,16 +42,34 @@ class StatsAccumulator {
     has_bounds_ = true;
   }
   void UpdateString(std::string_view v) {
+    AddString(static_cast<int64_t>(v.size()));
+    UpdateStringBounds(v);
+  }
+  // A string counted apart from its bounds (a dictionary entry's bounds are taken once a group).
+  void AddString(int64_t length) {
     ++count_;
-    length_ += static_cast<int64_t>(v.size());
+    length_ += length;
+  }
+  void UpdateStringBounds(std::string_view v) {
+    // The first 8 bytes, big-endian and zero-padded, order strings as their bytes do as far
+    // as they differ; only equal prefixes compare whole.
+    const uint64_t prefix = __builtin_bswap64(bit_util::LoadPartialWord(reinterpret_cast<const uint8_t*>(v.data()),
+                                                                        static_cast<int64_t>(v.size())));
     if (!has_bounds_) {
       smin_.assign(v);
       smax_.assign(v);
+      min_prefix_ = max_prefix_ = prefix;
       has_bounds_ = true;
       return;
     }
-    if (v < smin_) smin_.assign(v);
-    if (v > smax_) smax_.assign(v);
+    if (prefix <= min_prefix_ && v < smin_) {
+      smin_.assign(v);
+      min_prefix_ = prefix;
+    }
+    if (prefix >= max_prefix_ && v > smax_) {
+      smax_.assign(v);
+      max_prefix_ = prefix;
+    }
   }
   void UpdateBinary(int64_t length) {
     ++count_;
@@ -96,6 +115,7 @@ class StatsAccumulator {
   double dmin_ = 0, dmax_ = 0, dsum_ = 0;
   __int128 cmin_ = 0, cmax_ = 0, csum_ = 0;
   std::string smin_, smax_;
+  uint64_t min_prefix_ = 0, max_prefix_ = 0;
 };
 
 }  // namespace quiver::orc::writer
