@@ -799,14 +799,14 @@ Result<std::unique_ptr<ColumnWriter>> ColumnWriter::Make(const ColumnContext& ct
   return w;
 }
 
-Status ColumnWriter::AppendTypes(const TypePtr& type, std::vector<Type>* types) {
+Status ColumnWriter::AppendTypes(const std::string& name, const TypePtr& type, std::vector<Type>* types) {
   namespace tk = format::type_kind;
   const size_t at = types->size();
   types->emplace_back();
   auto kind = [&](uint32_t k) { (*types)[at].kind = k; };
-  auto child = [&](const TypePtr& t) -> Status {
+  auto child = [&](const std::string& n, const TypePtr& t) -> Status {
     (*types)[at].subtypes.push_back(static_cast<uint32_t>(types->size()));
-    return AppendTypes(t, types);
+    return AppendTypes(name + "." + n, t, types);
   };
   switch (type->id()) {
     case TypeId::kBool: kind(tk::kBoolean); break;
@@ -836,22 +836,22 @@ Status ColumnWriter::AppendTypes(const TypePtr& type, std::vector<Type>* types) 
     case TypeId::kBinary:
     case TypeId::kFixedSizeBinary: kind(tk::kBinary); break;
     case TypeId::kTime32:
-    case TypeId::kTime64: return NoOrcType("?", type);
+    case TypeId::kTime64: return NoOrcType(name, type);
     case TypeId::kStruct:
       kind(tk::kStruct);
       for (const Field& f : type->fields()) {
         (*types)[at].field_names.push_back(f.name);
-        QUIVER_RETURN_NOT_OK(child(f.type));
+        QUIVER_RETURN_NOT_OK(child(f.name, f.type));
       }
       break;
     case TypeId::kList:
       kind(tk::kList);
-      QUIVER_RETURN_NOT_OK(child(type->field(0).type));
+      QUIVER_RETURN_NOT_OK(child(type->field(0).name, type->field(0).type));
       break;
     case TypeId::kMap:
       kind(tk::kMap);
-      QUIVER_RETURN_NOT_OK(child(type->field(0).type->field(0).type));
-      QUIVER_RETURN_NOT_OK(child(type->field(0).type->field(1).type));
+      QUIVER_RETURN_NOT_OK(child(type->field(0).type->field(0).name, type->field(0).type->field(0).type));
+      QUIVER_RETURN_NOT_OK(child(type->field(0).type->field(1).name, type->field(0).type->field(1).type));
       break;
   }
   return Status::OK();

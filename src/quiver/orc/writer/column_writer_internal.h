@@ -69,8 +69,8 @@ class ColumnWriter {
   // The tree of writers for a field of `type`; `next_id` is the next column id in pre-order.
   static Result<std::unique_ptr<ColumnWriter>> Make(const ColumnContext& ctx, const std::string& name, const TypePtr& type,
                                                     uint32_t* next_id, const std::vector<std::string>& bloom_columns);
-  // The ORC type tree for the footer, in column order.
-  static Status AppendTypes(const TypePtr& type, std::vector<Type>* types);
+  // The ORC type tree of the field `name` for the footer, in column order.
+  static Status AppendTypes(const std::string& name, const TypePtr& type, std::vector<Type>* types);
 
  protected:
   ColumnWriter(const ColumnContext& ctx, std::string name, uint32_t id, StatsAccumulator::Kind kind, int32_t scale = 0);

@@ -76,7 +76,7 @@ struct OrcFileWriter::Impl {
     }
     w.EndRowGroup();
     parts[c] = StripeParts{};
-    return w.FinishStripe(&parts[c]).WithContext(fmt::format("column '{}'", schema->field(static_cast<int>(c)).name));
+    return w.FinishStripe(&parts[c]);  // its errors name the column
   }
 
   Status Launch() {
@@ -213,7 +213,7 @@ Result<std::unique_ptr<OrcFileWriter>> OrcFileWriter::Open(io::OutputStream* out
   for (const Field& f : schema->fields()) {
     impl->footer.types[0].field_names.push_back(f.name);
     impl->footer.types[0].subtypes.push_back(static_cast<uint32_t>(impl->footer.types.size()));
-    QUIVER_RETURN_NOT_OK(ColumnWriter::AppendTypes(f.type, &impl->footer.types).WithContext(fmt::format("column '{}'", f.name)));
+    QUIVER_RETURN_NOT_OK(ColumnWriter::AppendTypes(f.name, f.type, &impl->footer.types));
     QUIVER_ASSIGN_OR_RETURN(auto w, ColumnWriter::Make(impl->ctx, f.name, f.type, &next_id, o.bloom_filter_columns));
     impl->columns.push_back(std::move(w));
   }
