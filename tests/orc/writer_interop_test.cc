@@ -5,6 +5,7 @@
 // index meant. Skipped with a message when the tools are absent.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -123,7 +124,10 @@ class JsonParser {
       j.text = String();
     } else {
       const size_t b = i_;
-      while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ') ++i_;
+      while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' &&
+             !std::isspace(static_cast<unsigned char>(s_[i_]))) {
+        ++i_;
+      }
       j.text = std::string(s_.substr(b, i_ - b));
     }
     return j;
@@ -131,7 +135,7 @@ class JsonParser {
 
  private:
   void Space() {
-    while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
   std::string String() {
     const size_t b = i_++;
@@ -142,6 +146,14 @@ class JsonParser {
   std::string_view s_;
   size_t i_ = 0;
 };
+
+const Json& Member(const Json& j, const std::string& key) {
+  for (const auto& [k, v] : j.members) {
+    if (k == key) return v;
+  }
+  static const Json missing{Json::kScalar, "<missing>", {}, {}};
+  return missing;
+}
 
 std::string Unquoted(const std::string& s) { return s.size() >= 2 && s[0] == '"' ? s.substr(1, s.size() - 2) : s; }
 
@@ -334,6 +346,75 @@ TEST_F(OrcWriterInterop, EveryTypeNestedAndNullReadsBack) {
       const std::string d = Diff(JsonParser(got[i]).Parse(), JsonParser(want[i]).Parse(), row_type, "row " + std::to_string(i));
       ASSERT_EQ(d, "");
     }
+  }
+}
+
+TEST_F(OrcWriterInterop, MetadataShowsTheEncodingsStreamsAndRowIndexMeant) {
+  SKIP_WITHOUT_ORC_TOOLS();
+  const std::string csv = Path("li.csv"), orc = Path("li.orc");
+  ASSERT_EQ(RunCli(fmt::format("gen lineitem -n 25000 -o {}", csv)).exit_code, 0);
+  const CliResult conv = RunCli(fmt::format("convert {} {} --compression zlib", csv, orc));
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;
+  const Json meta = JsonParser(Tool("orc-metadata -v " + orc)).Parse();
+  EXPECT_EQ(Member(meta, "rows").text, "25000");
+  EXPECT_EQ(Member(meta, "compression").text, "\"zlib\"");
+  EXPECT_EQ(Member(meta, "compression block").text, "262144");
+  EXPECT_EQ(Member(meta, "row index stride").text, "10000");
+  EXPECT_EQ(Member(meta, "format").text, "\"0.12\"");
+  EXPECT_EQ(Member(meta, "stripe count").text, "1");
+  const Json& stripe = Member(meta, "stripes").items.at(0);
+  EXPECT_EQ(Member(stripe, "timezone").text, "\"UTC\"");
+  // Encodings: integers and dates RLE v2, doubles direct, the low-cardinality strings as
+  // dictionaries of their distinct values, l_comment (all distinct) direct after its first group.
+  std::map<int, std::string> encodings;
+  for (const Json& e : Member(stripe, "encodings").items) {
+    std::string text = Unquoted(Member(e, "encoding").text);
+    if (Member(e, "count").text != "<missing>") text += " " + Member(e, "count").text;
+    encodings[std::stoi(Member(e, "column").text)] = text;
+  }
+  const std::map<int, std::string> want_encodings = {
+      {0, "direct"}, {1, "direct rle2"}, {2, "direct rle2"}, {3, "direct rle2"}, {4, "direct rle2"},
+      {5, "direct"}, {6, "direct"}, {7, "direct"}, {8, "direct"},
+      {9, "dictionary rle2 3"}, {10, "dictionary rle2 2"},
+      {11, "direct rle2"}, {12, "direct rle2"}, {13, "direct rle2"},
+      {14, "dictionary rle2 4"}, {15, "dictionary rle2 7"}, {16, "direct rle2"}};
+  EXPECT_EQ(encodings, want_encodings);
+  // Streams: every column's row index first, then its data streams.
+  std::map<int, std::string> kinds;
+  bool data_seen = false, index_after_data = false;
+  for (const Json& st : Member(stripe, "streams").items) {
+    const std::string kind = Unquoted(Member(st, "kind").text);
+    kinds[std::stoi(Member(st, "column").text)] += kind + " ";
+    index_after_data |= data_seen && kind == "index";
+    data_seen |= kind != "index";
+  }
+  EXPECT_FALSE(index_after_data);
+  EXPECT_EQ(kinds[0], "index ");
+  EXPECT_EQ(kinds[1], "index data ");
+  EXPECT_EQ(kinds[5], "index data ");
+  EXPECT_EQ(kinds[9], "index data length dictionary ");
+  EXPECT_EQ(kinds[16], "index data length ");
+
+  // The row index statistics (orc-statistics -i) of l_orderkey, per 10,000 rows, against the
+  // values orc-contents reads.
+  std::vector<int64_t> keys;
+  for (const std::string& line : Lines(Tool("orc-contents --columns=0 " + orc))) {
+    keys.push_back(std::stoll(Member(JsonParser(line).Parse(), "l_orderkey").text));
+  }
+  ASSERT_EQ(keys.size(), 25000u);
+  const std::string stats = Tool("orc-statistics -i " + orc);
+  const size_t column1 = stats.find("--- Column 1 ---");
+  ASSERT_NE(column1, std::string::npos) << stats;
+  for (int g = 0; g < 3; ++g) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN, sum = 0;
+    for (int64_t i = g * 10000; i < std::min<int64_t>((g + 1) * 10000, 25000); ++i) {
+      lo = std::min(lo, keys[i]), hi = std::max(hi, keys[i]), sum += keys[i];
+    }
+    const size_t at = stats.find(fmt::format("--- RowIndex {} ---", g), column1);
+    ASSERT_NE(at, std::string::npos);
+    const std::string want = fmt::format("Data type: Integer\nValues: {}\nHas null: no\nMinimum: {}\nMaximum: {}\nSum: {}\n",
+                                         g < 2 ? 10000 : 5000, lo, hi, sum);
+    EXPECT_EQ(stats.substr(stats.find('\n', at) + 1, want.size()), want) << "row group " << g;
   }
 }
 
