@@ -27,9 +27,9 @@ struct Ctx {
   MemoryPool* pool;
 };
 
-Status Bad(const ColumnInfo& c, std::string_view what) {
-  return Status::Corrupt(fmt::format("column '{}': {}", c.name, what));
-}
+// The column is named by the caller's context (the top-level column by the stripe reader, a
+// nested one as its decoding climbs out of the parent).
+Status Bad(const ColumnInfo&, std::string_view what) { return Status::Corrupt(std::string(what)); }
 
 ByteSource Source(const std::shared_ptr<Buffer>& b) {
   return b == nullptr ? ByteSource() : ByteSource(b->data(), b->size());
@@ -238,8 +238,7 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
                                             what, limit));
   }
   if (sum > INT32_MAX) {
-    return Status::NotImplemented(fmt::format("column '{}': a stripe's {} hold {} bytes, more than quiver's 32-bit offsets address",
-                                              ctx.columns[id].name, what, sum));
+    return Status::NotImplemented(fmt::format("a stripe's {} hold {} bytes, more than quiver's 32-bit offsets address", what, sum));
   }
   *total = sum;
   return offsets;
@@ -290,8 +289,7 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
   }
   if (out_of_range) return Bad(c, fmt::format("a dictionary index is outside the dictionary of {} entries", dict_size));
   if (total > INT32_MAX) {
-    return Status::NotImplemented(fmt::format("column '{}': a stripe's values hold {} bytes, more than quiver's 32-bit offsets address",
-                                              c.name, total));
+    return Status::NotImplemented(fmt::format("a stripe's values hold {} bytes, more than quiver's 32-bit offsets address", total));
   }
   QUIVER_ASSIGN_OR_RETURN(auto offsets, Alloc(ctx, (n + 1) * 4));
   QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total));
@@ -344,8 +342,8 @@ Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, 
       int64_t r;
       overflow = overflow || __builtin_mul_overflow(t, int64_t{1000000000}, &r) || __builtin_add_overflow(r, nano, &r);
       if (overflow) {
-        return Status::Invalid(fmt::format("column '{}': timestamp {} s from 2015-01-01 is outside the range of nanoseconds since 1970 (years 1677 to 2262)",
-                                           c.name, s[j]));
+        return Status::Invalid(fmt::format("timestamp {} s from 2015-01-01 is outside the range of nanoseconds since 1970 (years 1677 to 2262)",
+                                           s[j]));
       }
       v[i + j] = r;
     }
@@ -367,7 +365,8 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * 16));
   __int128* v = out->mutable_data_as<__int128>();
   if (c.decimal64_v2) {
-    rle::IntRleDecoder dec(Source(data), true, v2);
+    // Always RLE v2, whatever the encoding says (the Java writer of format 1.9999 says DIRECT).
+    rle::IntRleDecoder dec(Source(data), true, true);
     int64_t tmp[kBatch];
     for (int64_t i = 0; i < m; i += kBatch) {
       int64_t k = std::min(kBatch, m - i);
@@ -401,11 +400,8 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
           x *= Pow10(static_cast<int>(c.scale - scale));
         } else if (scale > c.scale) {
           if (scale - c.scale > 38) return Bad(c, fmt::format("SECONDARY stream: scale {} out of range", scale));
-          // Rounded half away from zero, as the Hive 0.11 reader rescales.
-          __int128 d = Pow10(static_cast<int>(scale - c.scale));
-          __int128 q = x / d, r = x % d;
-          if (2 * (r < 0 ? -r : r) >= d) q += x < 0 ? -1 : 1;
-          x = q;
+          // Truncated toward zero, as Apache ORC rescales Hive 0.11 decimals.
+          x /= Pow10(static_cast<int>(scale - c.scale));
         }
         if (x >= limit || x <= -limit) return Bad(c, "DATA stream: a decimal of more than 38 digits");
         v[i + j] = x;
@@ -418,6 +414,13 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
 
 Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n, const uint8_t* parent_valid);
 
+// A nested column's errors name it.
+Result<std::shared_ptr<ArrayData>> DecodeChild(const Ctx& ctx, uint32_t id, int64_t n, const uint8_t* parent_valid) {
+  auto r = Decode(ctx, id, n, parent_valid);
+  if (!r.ok()) return r.status().WithContext(fmt::format("column '{}'", ctx.columns[id].name));
+  return r;
+}
+
 Result<std::shared_ptr<ArrayData>> DecodeList(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid,
                                               TypePtr type) {
   const ColumnInfo& c = ctx.columns[id];
@@ -429,11 +432,11 @@ Result<std::shared_ptr<ArrayData>> DecodeList(const Ctx& ctx, uint32_t id, int64
   QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, &dec, n, m, valid ? valid->data() : nullptr, INT32_MAX, &total, "list"));
   auto d = MakeData(std::move(type), n, m, std::move(valid), {std::move(offsets)});
   if (c.kind == tk::kList) {
-    QUIVER_ASSIGN_OR_RETURN(auto child, Decode(ctx, c.children[0], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto child, DecodeChild(ctx, c.children[0], total, nullptr));
     d->children.push_back(std::move(child));
   } else {
-    QUIVER_ASSIGN_OR_RETURN(auto keys, Decode(ctx, c.children[0], total, nullptr));
-    QUIVER_ASSIGN_OR_RETURN(auto values, Decode(ctx, c.children[1], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto keys, DecodeChild(ctx, c.children[0], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto values, DecodeChild(ctx, c.children[1], total, nullptr));
     if (keys->null_count != 0) return Bad(c, "a map key is null");
     auto entries = MakeData(d->type->field(0).type, total, total, nullptr, {});
     entries->children = {std::move(keys), std::move(values)};
@@ -469,13 +472,13 @@ Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n
       auto d = MakeData(IncludedType(ctx.columns, ctx.included, id), n, m, valid, {});
       for (uint32_t child : c.children) {
         if (!ctx.included[child]) continue;
-        QUIVER_ASSIGN_OR_RETURN(auto a, Decode(ctx, child, n, valid ? valid->data() : parent_valid));
+        QUIVER_ASSIGN_OR_RETURN(auto a, DecodeChild(ctx, child, n, valid ? valid->data() : parent_valid));
         d->children.push_back(std::move(a));
       }
       return d;
     }
     default:
-      return Status::NotImplemented(fmt::format("column '{}': ORC {} columns are not read by quiver", c.name,
+      return Status::NotImplemented(fmt::format("ORC {} columns are not read by quiver",
                                                 format::TypeKindName(c.kind) ? format::TypeKindName(c.kind) : "unknown"));
   }
 }
