@@ -118,8 +118,7 @@ void SpreadBits(uint8_t* bits, int64_t n, int64_t m, const uint8_t* valid) {
   if (valid == nullptr || m == n) return;
   int64_t j = m - 1;
   for (int64_t i = n - 1; i >= 0; --i) {
-    bool b = bit_util::GetBit(valid, i) && bit_util::GetBit(bits, j--);
-    if (!bit_util::GetBit(valid, i)) ++j;
+    const bool b = bit_util::GetBit(valid, i) ? bit_util::GetBit(bits, j--) : false;
     bit_util::SetBitTo(bits, i, b);
   }
 }

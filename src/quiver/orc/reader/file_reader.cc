@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -461,10 +462,16 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
     jobs[i].zone = *zone;
     jobs[i].columns.resize(plan.top.size());
   }
+  // Each task keeps its own error, and the first in (stripe, column) order is reported, so a
+  // file with several problems names the same one whatever the threads.
+  std::vector<Status> errors(stripes.size() * plan.top.size());
+  std::atomic<size_t> first_failed{SIZE_MAX};  // tasks after it need not run
   TaskGroup group(m.options.thread_pool);
   for (size_t i = 0; i < stripes.size(); ++i) {
     for (size_t k = 0; k < plan.top.size(); ++k) {
-      group.Submit([this, &m, &plan, &jobs, &stripes, i, k]() -> Status {
+      group.Submit([this, &m, &plan, &jobs, &stripes, &errors, &first_failed, i, k]() -> Status {
+        const size_t slot = i * plan.top.size() + k;
+        if (slot > first_failed.load(std::memory_order_relaxed)) return Status::OK();
         const int s = stripes[i];
         StripeJob& job = jobs[i];
         const uint32_t id = plan.top[k];
@@ -475,7 +482,11 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
         auto r = DecodeColumn(m.columns, plan.included, streams, id, rows, nullptr, m.options.pool);
         if (!r.ok()) {
           const std::string& name = m.columns[id].name;
-          return r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", path(), s, name));
+          errors[slot] = r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", path(), s, name));
+          size_t cur = first_failed.load();
+          while (slot < cur && !first_failed.compare_exchange_weak(cur, slot)) {
+          }
+          return Status::OK();
         }
         job.columns[k] = std::move(*r);
         return Status::OK();
@@ -483,6 +494,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
     }
   }
   QUIVER_RETURN_NOT_OK(group.Wait());
+  for (auto& e : errors) QUIVER_RETURN_NOT_OK(e);
   std::vector<std::shared_ptr<RecordBatch>> out;
   for (size_t i = 0; i < stripes.size(); ++i) {
     std::vector<Array> arrays;
