@@ -40,7 +40,8 @@ Result<std::unique_ptr<OrcStreamReader>> OrcStreamReader::Make(std::shared_ptr<o
     for (int i = 0; i < file->num_stripes(); ++i) stripes.push_back(i);
   }
   r->stripes_ = std::move(stripes);
-  r->window_ = std::max(1, ThreadPool::Default()->num_threads());
+  ThreadPool* pool = file->options().thread_pool;
+  r->window_ = pool != nullptr ? std::max(1, pool->num_threads()) : 1;
   r->file_ = std::move(file);
   return r;
 }

@@ -238,6 +238,7 @@ Result<std::unique_ptr<OrcFileReader>> OrcFileReader::Open(std::shared_ptr<io::R
 }
 
 const std::string& OrcFileReader::path() const { return impl_->file->path(); }
+const OrcReaderOptions& OrcFileReader::options() const { return impl_->options; }
 const PostScript& OrcFileReader::postscript() const { return impl_->ps; }
 const Footer& OrcFileReader::footer() const { return impl_->footer; }
 int64_t OrcFileReader::num_rows() const { return impl_->num_rows; }
