@@ -214,7 +214,8 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
         sum += lens[j] & 0x7fffffff;
         o[i + j + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
       }
-      if (bad != 0 || sum > limit) break;
+      if (bad != 0) sum = INT64_MAX;
+      if (sum > limit) break;
     }
   } else {
     int64_t j = 0;
@@ -264,10 +265,16 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
   }
   // Dictionary: entries' lengths and bytes, then one index per present value.
   const int64_t dict_size = enc.dictionary_size;
+
   QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Get(id, sk::kDictionaryData));
   QUIVER_ASSIGN_OR_RETURN(auto dict_len, ctx.streams.Get(id, sk::kLength));
   if (dict_size > 0 && dict_len == nullptr) return Bad(c, "a dictionary of entries has no LENGTH stream");
   if (dict_size > 0 && dict_data == nullptr) return Bad(c, "a dictionary of entries has no DICTIONARY_DATA stream");
+  // RLE packs at most 512 lengths in 4 bytes: a larger dictionary than its LENGTH stream could
+  // describe is refused before anything is allocated for it.
+  if (dict_size > 0 && dict_len != nullptr && dict_size > dict_len->size() * 128 + 512) {
+    return Bad(c, fmt::format("a dictionary of {} entries has a LENGTH stream of {} bytes", dict_size, dict_len->size()));
+  }
   const int64_t limit = dict_data ? dict_data->size() : 0;
   rle::IntRleDecoder len_dec(Source(dict_len), false, v2);
   int64_t dict_total = 0;
@@ -331,8 +338,9 @@ Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, 
       uint64_t raw = static_cast<uint64_t>(ns[j]);
       int zeros = static_cast<int>(raw & 7);
       int64_t nano = static_cast<int64_t>(raw >> 3);
+      if (raw >> 3 > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", raw >> 3));
       for (int z = 0; z < (zeros ? zeros + 1 : 0); ++z) nano *= 10;
-      if (nano < 0 || nano > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", nano));
+      if (nano > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", nano));
       int64_t t;
       bool overflow = __builtin_add_overflow(s[j], epoch, &t);
       if (!zone.is_utc() && !overflow) overflow = __builtin_add_overflow(t, zone.OffsetAt(t), &t);
@@ -396,6 +404,8 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
         int64_t scale = sc[j];
         if (scale < c.scale) {
           if (c.scale - scale > 38) return Bad(c, fmt::format("SECONDARY stream: scale {} out of range", scale));
+          const __int128 room = Pow10(38 - static_cast<int>(c.scale - scale));
+          if (x >= room || x <= -room) return Bad(c, "DATA stream: a decimal of more than 38 digits");
           x *= Pow10(static_cast<int>(c.scale - scale));
         } else if (scale > c.scale) {
           if (scale - c.scale > 38) return Bad(c, fmt::format("SECONDARY stream: scale {} out of range", scale));
