@@ -158,9 +158,12 @@ Status RunCat(const CatArgs& a) {
     schema = orc_scan->schema();
     next = [&orc_scan] { return orc_scan->Next(); };
     if (a.format == "none" && a.limit < 0) {
-      QUIVER_ASSIGN_OR_RETURN(auto batches, orc_scan->ReadAll());
+      // Every stripe decoded (a window of one per thread at a time, in parallel) and dropped
+      // once counted, as a streaming consumer reads a file larger than memory.
       int64_t rows = 0, bytes = 0;
-      for (const auto& b : batches) {
+      while (true) {
+        QUIVER_ASSIGN_OR_RETURN(auto b, orc_scan->Next());
+        if (b == nullptr) break;
         rows += b->num_rows();
         bytes += b->buffer_bytes();
       }

@@ -40,7 +40,7 @@ class OrcScan final : public BatchReader {
   const SchemaPtr& schema() const override { return schema_; }
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ReadStats stats() const override { return inner_->stats(); }
-  // Every remaining stripe decoded at once (in parallel) and filtered.
+  // Every remaining stripe, decoded a window at a time (in parallel) and filtered.
   Result<std::vector<std::shared_ptr<RecordBatch>>> ReadAll();
   const OrcScanCounters& counters() const { return counters_; }
   const orc::OrcFileReader& file() const { return *file_; }

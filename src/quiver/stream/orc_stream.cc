@@ -21,9 +21,7 @@ Result<std::unique_ptr<OrcStreamReader>> OrcStreamReader::Make(std::shared_ptr<o
     for (int i = 0; i < file_order->num_fields(); ++i) r->order_.push_back(i);
   } else {
     for (const auto& c : columns) {
-      std::string top = c;
-      QUIVER_ASSIGN_OR_RETURN(uint32_t id, file->ColumnIdOf(c));
-      (void)id;
+      QUIVER_RETURN_NOT_OK(file->ColumnIdOf(c).status());
       // The top-level field holding the path.
       for (int i = 0; i < file_order->num_fields(); ++i) {
         const std::string& name = file_order->field(i).name;
@@ -40,7 +38,8 @@ Result<std::unique_ptr<OrcStreamReader>> OrcStreamReader::Make(std::shared_ptr<o
     for (int i = 0; i < file->num_stripes(); ++i) stripes.push_back(i);
   }
   r->stripes_ = std::move(stripes);
-  r->window_ = std::max(1, ThreadPool::Default()->num_threads());
+  ThreadPool* pool = file->options().thread_pool;
+  r->window_ = pool != nullptr ? std::max(1, pool->num_threads()) : 1;
   r->file_ = std::move(file);
   return r;
 }

@@ -27,9 +27,9 @@ struct Ctx {
   MemoryPool* pool;
 };
 
-Status Bad(const ColumnInfo& c, std::string_view what) {
-  return Status::Corrupt(fmt::format("column '{}': {}", c.name, what));
-}
+// The column is named by the caller's context (the top-level column by the stripe reader, a
+// nested one as its decoding climbs out of the parent).
+Status Bad(const ColumnInfo&, std::string_view what) { return Status::Corrupt(std::string(what)); }
 
 ByteSource Source(const std::shared_ptr<Buffer>& b) {
   return b == nullptr ? ByteSource() : ByteSource(b->data(), b->size());
@@ -118,8 +118,7 @@ void SpreadBits(uint8_t* bits, int64_t n, int64_t m, const uint8_t* valid) {
   if (valid == nullptr || m == n) return;
   int64_t j = m - 1;
   for (int64_t i = n - 1; i >= 0; --i) {
-    bool b = bit_util::GetBit(valid, i) && bit_util::GetBit(bits, j--);
-    if (!bit_util::GetBit(valid, i)) ++j;
+    const bool b = bit_util::GetBit(valid, i) ? bit_util::GetBit(bits, j--) : false;
     bit_util::SetBitTo(bits, i, b);
   }
 }
@@ -215,7 +214,8 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
         sum += lens[j] & 0x7fffffff;
         o[i + j + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
       }
-      if (bad != 0 || sum > limit) break;
+      if (bad != 0) sum = INT64_MAX;
+      if (sum > limit) break;
     }
   } else {
     int64_t j = 0;
@@ -238,8 +238,7 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
                                             what, limit));
   }
   if (sum > INT32_MAX) {
-    return Status::NotImplemented(fmt::format("column '{}': a stripe's {} hold {} bytes, more than quiver's 32-bit offsets address",
-                                              ctx.columns[id].name, what, sum));
+    return Status::NotImplemented(fmt::format("a stripe's {} hold {} bytes, more than quiver's 32-bit offsets address", what, sum));
   }
   *total = sum;
   return offsets;
@@ -266,10 +265,16 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
   }
   // Dictionary: entries' lengths and bytes, then one index per present value.
   const int64_t dict_size = enc.dictionary_size;
+
   QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Get(id, sk::kDictionaryData));
   QUIVER_ASSIGN_OR_RETURN(auto dict_len, ctx.streams.Get(id, sk::kLength));
   if (dict_size > 0 && dict_len == nullptr) return Bad(c, "a dictionary of entries has no LENGTH stream");
   if (dict_size > 0 && dict_data == nullptr) return Bad(c, "a dictionary of entries has no DICTIONARY_DATA stream");
+  // RLE packs at most 512 lengths in 4 bytes: a larger dictionary than its LENGTH stream could
+  // describe is refused before anything is allocated for it.
+  if (dict_size > 0 && dict_len != nullptr && dict_size > dict_len->size() * 128 + 512) {
+    return Bad(c, fmt::format("a dictionary of {} entries has a LENGTH stream of {} bytes", dict_size, dict_len->size()));
+  }
   const int64_t limit = dict_data ? dict_data->size() : 0;
   rle::IntRleDecoder len_dec(Source(dict_len), false, v2);
   int64_t dict_total = 0;
@@ -290,8 +295,7 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
   }
   if (out_of_range) return Bad(c, fmt::format("a dictionary index is outside the dictionary of {} entries", dict_size));
   if (total > INT32_MAX) {
-    return Status::NotImplemented(fmt::format("column '{}': a stripe's values hold {} bytes, more than quiver's 32-bit offsets address",
-                                              c.name, total));
+    return Status::NotImplemented(fmt::format("a stripe's values hold {} bytes, more than quiver's 32-bit offsets address", total));
   }
   QUIVER_ASSIGN_OR_RETURN(auto offsets, Alloc(ctx, (n + 1) * 4));
   QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total));
@@ -334,8 +338,9 @@ Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, 
       uint64_t raw = static_cast<uint64_t>(ns[j]);
       int zeros = static_cast<int>(raw & 7);
       int64_t nano = static_cast<int64_t>(raw >> 3);
+      if (raw >> 3 > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", raw >> 3));
       for (int z = 0; z < (zeros ? zeros + 1 : 0); ++z) nano *= 10;
-      if (nano < 0 || nano > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", nano));
+      if (nano > 999999999) return Bad(c, fmt::format("SECONDARY stream: nanoseconds {} out of range", nano));
       int64_t t;
       bool overflow = __builtin_add_overflow(s[j], epoch, &t);
       if (!zone.is_utc() && !overflow) overflow = __builtin_add_overflow(t, zone.OffsetAt(t), &t);
@@ -344,8 +349,8 @@ Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, 
       int64_t r;
       overflow = overflow || __builtin_mul_overflow(t, int64_t{1000000000}, &r) || __builtin_add_overflow(r, nano, &r);
       if (overflow) {
-        return Status::Invalid(fmt::format("column '{}': timestamp {} s from 2015-01-01 is outside the range of nanoseconds since 1970 (years 1677 to 2262)",
-                                           c.name, s[j]));
+        return Status::Invalid(fmt::format("timestamp {} s from 2015-01-01 is outside the range of nanoseconds since 1970 (years 1677 to 2262)",
+                                           s[j]));
       }
       v[i + j] = r;
     }
@@ -367,7 +372,8 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * 16));
   __int128* v = out->mutable_data_as<__int128>();
   if (c.decimal64_v2) {
-    rle::IntRleDecoder dec(Source(data), true, v2);
+    // Always RLE v2, whatever the encoding says (the Java writer of format 1.9999 says DIRECT).
+    rle::IntRleDecoder dec(Source(data), true, true);
     int64_t tmp[kBatch];
     for (int64_t i = 0; i < m; i += kBatch) {
       int64_t k = std::min(kBatch, m - i);
@@ -398,14 +404,13 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
         int64_t scale = sc[j];
         if (scale < c.scale) {
           if (c.scale - scale > 38) return Bad(c, fmt::format("SECONDARY stream: scale {} out of range", scale));
+          const __int128 room = Pow10(38 - static_cast<int>(c.scale - scale));
+          if (x >= room || x <= -room) return Bad(c, "DATA stream: a decimal of more than 38 digits");
           x *= Pow10(static_cast<int>(c.scale - scale));
         } else if (scale > c.scale) {
           if (scale - c.scale > 38) return Bad(c, fmt::format("SECONDARY stream: scale {} out of range", scale));
-          // Rounded half away from zero, as the Hive 0.11 reader rescales.
-          __int128 d = Pow10(static_cast<int>(scale - c.scale));
-          __int128 q = x / d, r = x % d;
-          if (2 * (r < 0 ? -r : r) >= d) q += x < 0 ? -1 : 1;
-          x = q;
+          // Truncated toward zero, as Apache ORC rescales Hive 0.11 decimals.
+          x /= Pow10(static_cast<int>(scale - c.scale));
         }
         if (x >= limit || x <= -limit) return Bad(c, "DATA stream: a decimal of more than 38 digits");
         v[i + j] = x;
@@ -418,6 +423,13 @@ Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, in
 
 Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n, const uint8_t* parent_valid);
 
+// A nested column's errors name it.
+Result<std::shared_ptr<ArrayData>> DecodeChild(const Ctx& ctx, uint32_t id, int64_t n, const uint8_t* parent_valid) {
+  auto r = Decode(ctx, id, n, parent_valid);
+  if (!r.ok()) return r.status().WithContext(fmt::format("column '{}'", ctx.columns[id].name));
+  return r;
+}
+
 Result<std::shared_ptr<ArrayData>> DecodeList(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid,
                                               TypePtr type) {
   const ColumnInfo& c = ctx.columns[id];
@@ -429,11 +441,11 @@ Result<std::shared_ptr<ArrayData>> DecodeList(const Ctx& ctx, uint32_t id, int64
   QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, &dec, n, m, valid ? valid->data() : nullptr, INT32_MAX, &total, "list"));
   auto d = MakeData(std::move(type), n, m, std::move(valid), {std::move(offsets)});
   if (c.kind == tk::kList) {
-    QUIVER_ASSIGN_OR_RETURN(auto child, Decode(ctx, c.children[0], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto child, DecodeChild(ctx, c.children[0], total, nullptr));
     d->children.push_back(std::move(child));
   } else {
-    QUIVER_ASSIGN_OR_RETURN(auto keys, Decode(ctx, c.children[0], total, nullptr));
-    QUIVER_ASSIGN_OR_RETURN(auto values, Decode(ctx, c.children[1], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto keys, DecodeChild(ctx, c.children[0], total, nullptr));
+    QUIVER_ASSIGN_OR_RETURN(auto values, DecodeChild(ctx, c.children[1], total, nullptr));
     if (keys->null_count != 0) return Bad(c, "a map key is null");
     auto entries = MakeData(d->type->field(0).type, total, total, nullptr, {});
     entries->children = {std::move(keys), std::move(values)};
@@ -469,13 +481,13 @@ Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n
       auto d = MakeData(IncludedType(ctx.columns, ctx.included, id), n, m, valid, {});
       for (uint32_t child : c.children) {
         if (!ctx.included[child]) continue;
-        QUIVER_ASSIGN_OR_RETURN(auto a, Decode(ctx, child, n, valid ? valid->data() : parent_valid));
+        QUIVER_ASSIGN_OR_RETURN(auto a, DecodeChild(ctx, child, n, valid ? valid->data() : parent_valid));
         d->children.push_back(std::move(a));
       }
       return d;
     }
     default:
-      return Status::NotImplemented(fmt::format("column '{}': ORC {} columns are not read by quiver", c.name,
+      return Status::NotImplemented(fmt::format("ORC {} columns are not read by quiver",
                                                 format::TypeKindName(c.kind) ? format::TypeKindName(c.kind) : "unknown"));
   }
 }

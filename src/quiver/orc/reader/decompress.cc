@@ -7,6 +7,8 @@
 #include <snappy-c.h>
 #include <zstd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "quiver/orc/format.h"
@@ -143,7 +145,8 @@ Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_s
       written += len;
     } else {
       const char* why = nullptr;
-      int64_t got = ExpandChunk(kind, in, len, dst + written, capacity - written, &why);
+      // Each chunk gets the block size the first pass reserved for it, never a later chunk's room.
+      int64_t got = ExpandChunk(kind, in, len, dst + written, std::min<uint64_t>(block_size, capacity - written), &why);
       if (got < 0) {
         return Status::Corrupt(fmt::format("{} chunk {} at byte {} of a compressed stream {}", format::CompressionName(kind),
                                            chunks, pos, why));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -229,19 +230,15 @@ Result<std::unique_ptr<OrcFileReader>> OrcFileReader::Open(std::shared_ptr<io::R
     return m.Corrupt(fmt::format("the footer counts {} rows but its stripes hold {}", *m.footer.number_of_rows, rows));
   }
   m.num_rows = static_cast<int64_t>(rows);
-  if (m.footer.encryption.has_value()) {
-    // Encrypted columns' data is unreadable without keys; the stripes hold their masked
-    // (unencrypted) variants only in the encrypted streams' stead, which quiver does not decrypt.
-    std::vector<std::string> roots;
-    for (const auto& v : m.footer.encryption->variants) roots.push_back(fmt::format("{}", v.root));
-    return Status::NotImplemented(fmt::format("{}: the file uses ORC column encryption (columns {}): quiver does not decrypt it",
-                                              m.file->path(), fmt::join(roots, ", ")));
-  }
+  // Column encryption: the stripes' ordinary streams of an encrypted column hold its masked
+  // values (nulls, redacted or hashed text), which are read as the column's values; the
+  // encrypted variants are left alone (quiver has no key access).
   QUIVER_RETURN_NOT_OK(m.BuildColumns());
   return std::unique_ptr<OrcFileReader>(new OrcFileReader(std::move(impl)));
 }
 
 const std::string& OrcFileReader::path() const { return impl_->file->path(); }
+const OrcReaderOptions& OrcFileReader::options() const { return impl_->options; }
 const PostScript& OrcFileReader::postscript() const { return impl_->ps; }
 const Footer& OrcFileReader::footer() const { return impl_->footer; }
 int64_t OrcFileReader::num_rows() const { return impl_->num_rows; }
@@ -466,10 +463,16 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
     jobs[i].zone = *zone;
     jobs[i].columns.resize(plan.top.size());
   }
+  // Each task keeps its own error, and the first in (stripe, column) order is reported, so a
+  // file with several problems names the same one whatever the threads.
+  std::vector<Status> errors(stripes.size() * plan.top.size());
+  std::atomic<size_t> first_failed{SIZE_MAX};  // tasks after it need not run
   TaskGroup group(m.options.thread_pool);
   for (size_t i = 0; i < stripes.size(); ++i) {
     for (size_t k = 0; k < plan.top.size(); ++k) {
-      group.Submit([this, &m, &plan, &jobs, &stripes, i, k]() -> Status {
+      group.Submit([this, &m, &plan, &jobs, &stripes, &errors, &first_failed, i, k]() -> Status {
+        const size_t slot = i * plan.top.size() + k;
+        if (slot > first_failed.load(std::memory_order_relaxed)) return Status::OK();
         const int s = stripes[i];
         StripeJob& job = jobs[i];
         const uint32_t id = plan.top[k];
@@ -480,7 +483,11 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
         auto r = DecodeColumn(m.columns, plan.included, streams, id, rows, nullptr, m.options.pool);
         if (!r.ok()) {
           const std::string& name = m.columns[id].name;
-          return r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", path(), s, name));
+          errors[slot] = r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", path(), s, name));
+          size_t cur = first_failed.load();
+          while (slot < cur && !first_failed.compare_exchange_weak(cur, slot)) {
+          }
+          return Status::OK();
         }
         job.columns[k] = std::move(*r);
         return Status::OK();
@@ -488,6 +495,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
     }
   }
   QUIVER_RETURN_NOT_OK(group.Wait());
+  for (auto& e : errors) QUIVER_RETURN_NOT_OK(e);
   std::vector<std::shared_ptr<RecordBatch>> out;
   for (size_t i = 0; i < stripes.size(); ++i) {
     std::vector<Array> arrays;

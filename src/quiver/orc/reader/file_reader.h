@@ -35,6 +35,7 @@ class OrcFileReader {
   ~OrcFileReader();
 
   const std::string& path() const;
+  const OrcReaderOptions& options() const;
   const PostScript& postscript() const;
   const Footer& footer() const;
   // The stripe statistics (decoded on first use); empty when the file has none.
