@@ -42,10 +42,10 @@ TEST(OrcWriterFile, DecimalWiderThanItsPrecisionIsRefused) {
   auto schema = std::make_shared<Schema>(std::vector<Field>{field("d", type)});
   FixedSizeBinaryBuilder b(type);
   ASSERT_TRUE(b.AppendDecimal(9999).ok());  // 999.9 fits
-  ASSERT_TRUE(b.AppendDecimal(-123456).ok());
+  ASSERT_TRUE(b.AppendDecimal(-12345).ok());  // one digit too many
   const Status st = WriteOne(schema, {*b.Finish()});
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.message(), "column 'd': the value -12345.6 has more than the 4 digits of its type decimal(4, 1)");
+  EXPECT_EQ(st.message(), "column 'd': the value -1234.5 has more than the 4 digits of its type decimal(4, 1)");
 }
 
 TEST(OrcWriterFile, BloomFilterColumnsAreChecked) {
