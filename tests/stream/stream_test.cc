@@ -123,12 +123,13 @@ TEST_F(Stream, OpenWriterNamesWhatItCannotWrite) {
   auto w = OpenWriter(Path("out.xyz"), schema);
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(), "cannot tell the output format of '" + Path("out.xyz") +
-                                      "' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)");
+                                      "' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)");
   WriteOptions wo;
-  wo.format = "orc";
-  w = OpenWriter(Path("out.orc"), schema, wo);
+  wo.format = "avro";
+  w = OpenWriter(Path("out.avro"), schema, wo);
   ASSERT_FALSE(w.ok());
-  EXPECT_EQ(w.status().message(), Path("out.orc") + ": cannot write the format 'orc' (parquet, csv, tsv, jsonl, arrow or arrows)");
+  EXPECT_EQ(w.status().message(),
+            Path("out.avro") + ": cannot write the format 'avro' (parquet, orc, csv, tsv, jsonl, arrow or arrows)");
   EXPECT_TRUE(Entries().empty());
 }
 

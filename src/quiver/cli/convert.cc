@@ -1,4 +1,4 @@
-// `quiver convert IN OUT`: CSV, Parquet or Arrow IPC in, Parquet, CSV, JSON Lines or Arrow IPC out, formats chosen by
+// `quiver convert IN OUT`: CSV, Parquet or Arrow IPC in, Parquet, ORC, CSV, JSON Lines or Arrow IPC out, formats chosen by
 // extension (or --from/--to); streamed batch by batch, written atomically, with a summary.
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -16,6 +16,7 @@
 #include "quiver/stream/copy.h"
 #include "quiver/stream/csv_stream.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/orc/writer/file_writer.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/open.h"
 #include "quiver/stream/read_ahead.h"
@@ -42,6 +43,8 @@ struct ConvertArgs {
   bool max_open_given = false;
   bool compression_given = false;  // Arrow IPC bodies are uncompressed unless asked
   int64_t partition_buffer_mb = partitioned.memory_budget >> 20;
+  orc::OrcWriterOptions orc;
+  int64_t stripe_mb = orc.stripe_bytes >> 20;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
@@ -64,9 +67,9 @@ Status RunConvert(const ConvertArgs& a) {
     return Status::Invalid(fmt::format("convert: --from must be csv, tsv, parquet or arrow, got '{}'", from));
   }
   const bool to_arrow = to == "arrow" || to == "arrows" || to == "feather";
-  if (to != "parquet" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
+  if (to != "parquet" && to != "orc" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
     return Status::Invalid(fmt::format(
-        "convert: cannot tell the output format of '{}' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or --to)",
+        "convert: cannot tell the output format of '{}' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or --to)",
         a.out));
   }
 
@@ -89,6 +92,18 @@ Status RunConvert(const ConvertArgs& a) {
   std::unique_ptr<stream::BatchWriter> writer;
   if (to_arrow && a.compression_given) {
     QUIVER_ASSIGN_OR_RETURN(wo.ipc.compression, ipc::BodyCompressionFromName(a.compression));
+  }
+  if (to == "orc") {
+    orc::OrcWriterOptions& oo = wo.orc;
+    oo = a.orc;
+    if (a.compression_given) {
+      QUIVER_ASSIGN_OR_RETURN(oo.compression, orc::OrcCompressionFromName(a.compression));
+    }
+    oo.compression_level = a.parquet.compression_level;
+    oo.stripe_bytes = a.stripe_mb << 20;
+    if (!a.parquet.dictionary) oo.dictionary_key_ratio = 0;
+    oo.bloom_filter_columns = a.bloom_filters;
+    oo.bloom_filter_fpp = a.bloom.fpp;
   }
   if (to == "parquet") {
     parquet::ParquetWriterOptions& po = wo.parquet;
@@ -158,17 +173,18 @@ Status RunConvert(const ConvertArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arrow IPC to Parquet, CSV, JSON Lines or Arrow IPC", 15,
+const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arrow IPC to Parquet, ORC, CSV, JSON Lines or Arrow IPC", 15,
                                          [](CLI::App* app) {
   auto a = std::make_shared<ConvertArgs>();
   app->add_option("input", a->in, "Input file ('-' for stdin)")->required();
   app->add_option("output", a->out, "Output file, written atomically ('-' for stdout)")->required();
   app->add_option("--from", a->from, "Input format: csv|tsv|parquet|arrow (default: by extension, else by content)");
   app->add_option("--to", a->to,
-                  "Output format: parquet|csv|tsv|jsonl|arrow (Arrow IPC file, also .feather)|arrows (Arrow IPC "
+                  "Output format: parquet|orc|csv|tsv|jsonl|arrow (Arrow IPC file, also .feather)|arrows (Arrow IPC "
                   "stream) (default: by extension)");
   app->add_option("--compression", a->compression,
-                  "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none; Arrow IPC: none (default)|lz4|zstd")
+                  "Parquet codec: snappy|zstd|lz4_raw|gzip|brotli|none; ORC: snappy|zstd|zlib|lz4|none; "
+                  "Arrow IPC: none (default)|lz4|zstd")
       ->capture_default_str()
       ->each([a](const std::string&) { a->compression_given = true; });
   app->add_option("--compression-level", a->parquet.compression_level, "Codec level (zstd 1..22, gzip 0..12, brotli 0..11)");
@@ -177,6 +193,19 @@ const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arr
                   "Also end a Parquet row group once its rows hold about this many bytes in memory (0: no limit)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app->add_option("--stripe-size-mb", a->stripe_mb,
+                  "ORC: end a stripe once its rows hold about this many MiB in memory")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  app->add_option("--row-index-stride", a->orc.row_index_stride,
+                  "ORC: rows per row-index entry, each with its statistics (0: no row index)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--dictionary-key-ratio", a->orc.dictionary_key_ratio,
+                  "ORC: a string column keeps its stripe dictionary while distinct values are at most this share "
+                  "of its values")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   app->add_option("--page-size", a->parquet.page_size, "Target bytes of values per Parquet data page")->capture_default_str();
   app->add_option("--partition-by", a->partition_by,
                   "Write a Hive-style folder: col=value/part-00000.parquet per value of these comma-separated "

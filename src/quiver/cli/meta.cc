@@ -8,6 +8,8 @@
 #include <memory>
 
 #include "quiver/cli/command.h"
+#include "quiver/cli/orc_meta.h"
+#include "quiver/stream/file_format.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/bloom_filter.h"
@@ -211,6 +213,10 @@ Status RunProbe(const MetaArgs& a, io::RandomAccessFile& file) {
 }
 
 Status RunMeta(const MetaArgs& a) {
+  if (stream::InputFormatOf(a.path) == "orc") {
+    if (!a.probe.empty()) return Status::Invalid(fmt::format("{}: --bloom-probe applies to Parquet files only", a.path));
+    return RunOrcMeta(a.path, a.json, a.row_group, a.columns);
+  }
   QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(a.path));
   if (!a.probe.empty()) return RunProbe(a, *file).WithContext(a.path);
   DecodeOptions options;
@@ -321,11 +327,11 @@ Status RunMeta(const MetaArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"meta", "Print a Parquet file's footer metadata", 21, [](CLI::App* app) {
+const bool registered = RegisterCommand({"meta", "Print a Parquet or ORC file's footer metadata", 21, [](CLI::App* app) {
   auto a = std::make_shared<MetaArgs>();
-  app->add_option("file", a->path, "Parquet file")->required();
+  app->add_option("file", a->path, "Parquet or ORC file")->required();
   app->add_flag("--json", a->json, "Print JSON");
-  app->add_option("--row-group", a->row_group, "Only this row group (others are not decoded)");
+  app->add_option("--row-group", a->row_group, "Only this row group, or ORC stripe (others are not decoded)");
   app->add_option("--columns", a->columns, "Only these columns (dotted paths; a group selects its leaves)")
       ->delimiter(',');
   app->add_option("--bloom-probe", a->probe,

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "quiver/cli/command.h"
+#include "quiver/cli/orc_meta.h"
 #include "quiver/io/file.h"
 #include "quiver/ipc/reader.h"
 #include "quiver/parquet/footer.h"
@@ -167,6 +168,10 @@ Status RunArrowSchema(const SchemaArgs& a) {
 Status RunSchema(const SchemaArgs& a) {
   const std::string format = stream::InputFormatOf(a.path);
   if (format == "arrow" || format == "arrows") return RunArrowSchema(a);
+  if (format == "orc") {
+    if (a.row_group >= 0) return Status::Invalid(fmt::format("{}: --row-group applies to Parquet files only", a.path));
+    return RunOrcSchema(a.path, a.json, a.columns);
+  }
   QUIVER_ASSIGN_OR_RETURN(auto file, io::OpenFile(a.path));
   DecodeOptions options;
   options.row_groups.emplace();  // the schema needs no row group
@@ -203,9 +208,9 @@ Status RunSchema(const SchemaArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"schema", "Print a Parquet or Arrow IPC file's schema", 20, [](CLI::App* app) {
+const bool registered = RegisterCommand({"schema", "Print a Parquet, ORC or Arrow IPC file's schema", 20, [](CLI::App* app) {
   auto a = std::make_shared<SchemaArgs>();
-  app->add_option("file", a->path, "Parquet file, or Arrow IPC file (.arrow, .feather) or stream (.arrows)")->required();
+  app->add_option("file", a->path, "Parquet or ORC file, or Arrow IPC file (.arrow, .feather) or stream (.arrows)")->required();
   app->add_flag("--json", a->json, "Print JSON instead of a tree");
   app->add_option("--row-group", a->row_group, "Check that this row group exists (as `meta` does)");
   app->add_option("--columns", a->columns, "Only these columns (dotted paths; a group selects its leaves)")

@@ -18,7 +18,7 @@ std::string FormatOf(std::string path) {
   for (const char* c : {".gz", ".zst", ".zstd"}) {
     if (EndsWith(path, c)) path.resize(path.size() - std::string_view(c).size());
   }
-  for (const char* f : {"parquet", "csv", "tsv", "jsonl"}) {
+  for (const char* f : {"parquet", "csv", "tsv", "jsonl", "orc"}) {
     if (EndsWith(path, std::string(".") + f)) return f;
   }
   if (EndsWith(path, ".ndjson")) return "jsonl";
@@ -47,6 +47,7 @@ std::string InputFormatOf(const std::string& path) {
     std::fclose(in);
   }
   if (path != "-" && (head.starts_with("PAR1") || head.starts_with("PARE"))) return "parquet";
+  if (path != "-" && head.starts_with("ORC")) return "orc";
   if (head == "ARROW1") return "arrow";
   // The IPC stream's continuation marker (streams before Arrow 0.15 lack it and need --from
   // arrows); 0xFF never starts UTF-8 text.

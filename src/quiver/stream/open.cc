@@ -7,6 +7,8 @@
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/jsonl_stream.h"
+#include "quiver/stream/orc_stream.h"
+#include "quiver/stream/orc_writer_stream.h"
 #include "quiver/stream/parquet_stream.h"
 
 namespace quiver::stream {
@@ -27,13 +29,21 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, ipc::IpcReader::Open(path));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet or arrow)", path, format));
+  if (format == "orc") {
+    QUIVER_ASSIGN_OR_RETURN(auto r, OrcStreamReader::Open(path, options.columns, options.orc));
+    return std::unique_ptr<BatchReader>(std::move(r));
+  }
+  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet, arrow or orc)", path, format));
 }
 
 Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaPtr schema, WriteOptions options) {
   const std::string format = options.format.empty() ? FormatOf(path) : options.format;
   if (format == "parquet") {
     QUIVER_ASSIGN_OR_RETURN(auto w, ParquetStreamWriter::Open(path, std::move(schema), std::move(options.parquet)));
+    return std::unique_ptr<BatchWriter>(std::move(w));
+  }
+  if (format == "orc") {
+    QUIVER_ASSIGN_OR_RETURN(auto w, OrcStreamWriter::Open(path, std::move(schema), std::move(options.orc)));
     return std::unique_ptr<BatchWriter>(std::move(w));
   }
   if (format == "csv" || format == "tsv") {
@@ -52,10 +62,10 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
   }
   if (format.empty()) {
     return Status::Invalid(fmt::format(
-        "cannot tell the output format of '{}' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)", path));
+        "cannot tell the output format of '{}' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or name it)", path));
   }
   return Status::Invalid(
-      fmt::format("{}: cannot write the format '{}' (parquet, csv, tsv, jsonl, arrow or arrows)", path, format));
+      fmt::format("{}: cannot write the format '{}' (parquet, orc, csv, tsv, jsonl, arrow or arrows)", path, format));
 }
 
 }  // namespace quiver::stream

@@ -9,6 +9,8 @@
 #include "quiver/csv/options.h"
 #include "quiver/csv/writer.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/orc/reader/file_reader.h"
+#include "quiver/orc/writer/file_writer.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/batch_stream.h"
@@ -17,20 +19,22 @@ namespace quiver::stream {
 
 struct ReadOptions {
   // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise), "parquet", or
-  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes);
+  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes), "orc";
   // empty: InputFormatOf(path), and CSV when that says nothing.
   std::string format;
   csv::CsvOptions csv;
   parquet::ParquetReaderOptions parquet;
-  // Parquet: the top-level fields to read, by name (empty: all).
+  orc::OrcReaderOptions orc;
+  // Parquet: the top-level fields to read, by name; ORC: also dotted paths (empty: all).
   std::vector<std::string> columns;
 };
 
 struct WriteOptions {
-  // "parquet", "csv", "tsv" (CSV with a tab delimiter), "jsonl", "arrow"/"feather" (the Arrow IPC
-  // file format; to stdout, the stream format) or "arrows" (the stream format); empty: FormatOf(path).
+  // "parquet", "orc", "csv", "tsv" (CSV with a tab delimiter), "jsonl", "arrow"/"feather" (the Arrow
+  // IPC file format; to stdout, the stream format) or "arrows" (the stream format); empty: FormatOf(path).
   std::string format;
   parquet::ParquetWriterOptions parquet;
+  orc::OrcWriterOptions orc;
   ipc::IpcWriteOptions ipc;  // its file_format is set from the format
   csv::CsvWriteOptions csv;
 };

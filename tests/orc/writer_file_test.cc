@@ -1,0 +1,154 @@
+// The ORC file writer's contract around the values: what it refuses and how it says so (types
+// without an ORC form, decimals wider than their precision, bloom filters on columns it cannot
+// hash or does not have), bloom filters that hold every value of their row group and let the
+// ORC scan skip stripes, and unsigned 64-bit integers kept whole as decimal(20, 0).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "quiver/columnar/builder.h"
+#include "quiver/io/output_stream.h"
+#include "quiver/orc/reader/file_reader.h"
+#include "quiver/orc/writer/file_writer.h"
+#include "quiver/stream/orc_scan.h"
+#include "testing/scratch_dir.h"
+
+namespace quiver::orc {
+namespace {
+
+Status WriteOne(const SchemaPtr& schema, const std::vector<Array>& columns, OrcWriterOptions options = {},
+                std::string* bytes = nullptr) {
+  io::BufferOutputStream out;
+  QUIVER_ASSIGN_OR_RETURN(auto w, OrcFileWriter::Open(&out, schema, options));
+  const int64_t rows = columns.empty() ? 0 : columns[0].length();
+  QUIVER_RETURN_NOT_OK(w->Write(std::make_shared<RecordBatch>(schema, rows, columns)));
+  QUIVER_RETURN_NOT_OK(w->Close());
+  QUIVER_ASSIGN_OR_RETURN(auto buf, out.Finish());
+  if (bytes != nullptr) *bytes = std::string(buf->view());
+  return Status::OK();
+}
+
+TEST(OrcWriterFile, TimeOfDayHasNoOrcType) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("t", time64(TimeUnit::kMicro))});
+  io::BufferOutputStream out;
+  auto w = OrcFileWriter::Open(&out, schema);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message(),
+            "column 't': ORC has no type for time64[us] (no time-of-day type); cast it or leave the column out");
+}
+
+TEST(OrcWriterFile, DecimalWiderThanItsPrecisionIsRefused) {
+  auto type = decimal128(4, 1);
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("d", type)});
+  FixedSizeBinaryBuilder b(type);
+  ASSERT_TRUE(b.AppendDecimal(9999).ok());  // 999.9 fits
+  ASSERT_TRUE(b.AppendDecimal(-12345).ok());  // one digit too many
+  const Status st = WriteOne(schema, {*b.Finish()});
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "column 'd': the value -1234.5 has more than the 4 digits of its type decimal(4, 1)");
+}
+
+TEST(OrcWriterFile, BloomFilterColumnsAreChecked) {
+  auto schema = std::make_shared<Schema>(
+      std::vector<Field>{field("ts", timestamp(TimeUnit::kMicro)), field("s", struct_({field("x", utf8())}))});
+  io::BufferOutputStream out;
+  OrcWriterOptions o;
+  o.bloom_filter_columns = {"nope"};
+  EXPECT_EQ(OrcFileWriter::Open(&out, schema, o).status().message(),
+            "bloom filter for column 'nope': the schema has no such column");
+  o.bloom_filter_columns = {"ts"};
+  EXPECT_EQ(OrcFileWriter::Open(&out, schema, o).status().message(),
+            "bloom filter for column 'ts': quiver writes ORC bloom filters for integers, dates, floats, strings and "
+            "binary, not timestamp[us]");
+  o.bloom_filter_columns = {"s.x"};
+  EXPECT_TRUE(OrcFileWriter::Open(&out, schema, o).ok());
+}
+
+class OrcWriterBloom : public testing::ScratchDirTest {};
+
+TEST_F(OrcWriterBloom, FiltersHoldTheirGroupsValuesAndSkipStripes) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("s", utf8()), field("n", int64())});
+  OrcWriterOptions o;
+  o.bloom_filter_columns = {"s"};
+  o.row_index_stride = 1000;
+  o.compression = format::kZlib;
+  io::BufferOutputStream out;
+  auto w = OrcFileWriter::Open(&out, schema, o);
+  ASSERT_TRUE(w.ok());
+  auto value = [](int64_t i) { return "key-" + std::to_string((i * 7919) % 100000); };
+  for (int64_t stripe = 0; stripe < 3; ++stripe) {
+    BinaryBuilder sb(utf8());
+    NumericBuilder<int64_t> nb(int64());
+    for (int64_t i = stripe * 5000; i < (stripe + 1) * 5000; ++i) {
+      ASSERT_TRUE(sb.Append(value(i)).ok());
+      ASSERT_TRUE(nb.Append(i).ok());
+    }
+    ASSERT_TRUE((*w)->Write(std::make_shared<RecordBatch>(schema, 5000, std::vector<Array>{*sb.Finish(), *nb.Finish()})).ok());
+    ASSERT_TRUE((*w)->FlushStripe().ok());
+  }
+  ASSERT_TRUE((*w)->Close().ok());
+  auto buf = out.Finish();
+  ASSERT_TRUE(buf.ok());
+  std::ofstream(Path("b.orc"), std::ios::binary).write(reinterpret_cast<const char*>((*buf)->data()), (*buf)->size());
+
+  auto reader = OrcFileReader::Open(Path("b.orc"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_EQ((*reader)->num_stripes(), 3);
+  int64_t absent_hits = 0;
+  for (int s = 0; s < 3; ++s) {
+    auto sf = (*reader)->ReadStripeFooter(s);
+    ASSERT_TRUE(sf.ok());
+    EXPECT_EQ(sf->columns[1].bloom_encoding, format::kBloomUtf8);
+    auto bytes = (*reader)->ReadStream(s, *sf, 1, format::stream_kind::kBloomFilterUtf8);
+    ASSERT_TRUE(bytes.ok());
+    ASSERT_NE(*bytes, nullptr);
+    auto index = DecodeBloomFilterIndex((*bytes)->view());
+    ASSERT_TRUE(index.ok());
+    ASSERT_EQ(index->bloom_filter.size(), 5u);
+    for (size_t g = 0; g < 5; ++g) {
+      for (int64_t i = s * 5000 + static_cast<int64_t>(g) * 1000, e = i + 1000; i < e; ++i) {
+        ASSERT_TRUE(stream::OrcBloomMayContain(index->bloom_filter[g], value(i))) << s << " " << g << " " << i;
+      }
+      for (int j = 0; j < 1000; ++j) absent_hits += stream::OrcBloomMayContain(index->bloom_filter[g], "absent-" + std::to_string(j));
+    }
+  }
+  EXPECT_LT(absent_hits, 15 * 1000 / 10) << "sized for 5% false positives";
+  // A value within every stripe's bounds but in none: the filters skip all three stripes.
+  std::shared_ptr<OrcFileReader> shared(std::move(*reader));
+  stream::OrcScanOptions so;
+  so.where = stream::OrcWhere{"s", parquet::CompareOp::kEq, "key-50000x"};
+  auto scan = stream::OrcScan::Make(shared, so);
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  auto rows = (*scan)->ReadAll();
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*scan)->counters().skipped_by_bloom_filter, 3);
+  so.where = stream::OrcWhere{"s", parquet::CompareOp::kEq, value(7777)};
+  auto found = stream::OrcScan::Make(shared, so);
+  ASSERT_TRUE(found.ok());
+  auto got = (*found)->ReadAll();
+  ASSERT_TRUE(got.ok());
+  int64_t n = 0;
+  for (const auto& b : *got) n += b->num_rows();
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ((*found)->counters().skipped_by_bloom_filter, 2);
+}
+
+TEST_F(OrcWriterBloom, UInt64KeepsEveryValueAsDecimal20) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("u", uint64())});
+  NumericBuilder<uint64_t> b(uint64());
+  ASSERT_TRUE(b.Append(18446744073709551615ULL).ok());
+  ASSERT_TRUE(b.Append(0).ok());
+  std::string bytes;
+  ASSERT_TRUE(WriteOne(schema, {*b.Finish()}, {}, &bytes).ok());
+  std::ofstream(Path("u.orc"), std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  auto reader = OrcFileReader::Open(Path("u.orc"));
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->TypeString(0), "struct<u:decimal(20,0)>");
+  auto sel = (*reader)->Select({});
+  auto batch = (*reader)->ReadStripe(0, *sel);
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ((*batch)->column(0).ToString(), "[18446744073709551615, 0]");
+}
+
+}  // namespace
+}  // namespace quiver::orc
