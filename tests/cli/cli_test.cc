@@ -20,7 +20,7 @@ TEST(Cli, HelpListsCommands) {
   EXPECT_NE(r.out.find("gen"), std::string::npos);
   // Names only the formats quiver reads.
   EXPECT_NE(r.out.find("quiver: columnar data files (CSV, Parquet, ORC) — convert, inspect, read"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("ORC file's schema"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Print a Parquet, ORC or Arrow IPC file's schema"), std::string::npos) << r.out;
 }
 
 // convert's flags are bound to the library's option structs: the defaults it shows are theirs.
