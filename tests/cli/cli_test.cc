@@ -18,10 +18,11 @@ TEST(Cli, HelpListsCommands) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: quiver"), std::string::npos);
   EXPECT_NE(r.out.find("gen"), std::string::npos);
-  EXPECT_NE(r.out.find("quiver: columnar data files (CSV, Parquet) — convert, inspect, read"), std::string::npos) << r.out;
-  // convert names the formats it writes, ORC among them.
-  EXPECT_NE(r.out.find("Convert CSV, Parquet or Arrow IPC to Parquet, ORC, CSV, JSON Lines or Arrow IPC"), std::string::npos)
+  EXPECT_NE(r.out.find("quiver: columnar data files (CSV, Parquet, ORC) — convert, inspect, read"), std::string::npos) << r.out;
+  // convert names the formats it reads and writes, ORC among them.
+  EXPECT_NE(r.out.find("Convert CSV, Parquet, ORC or Arrow IPC to Parquet, ORC, CSV, JSON Lines or Arrow IPC"), std::string::npos)
       << r.out;
+  EXPECT_NE(r.out.find("Print a Parquet, ORC or Arrow IPC file's schema"), std::string::npos) << r.out;
 }
 
 // convert's flags are bound to the library's option structs: the defaults it shows are theirs.

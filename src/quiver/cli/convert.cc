@@ -173,7 +173,7 @@ Status RunConvert(const ConvertArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet or Arrow IPC to Parquet, ORC, CSV, JSON Lines or Arrow IPC", 15,
+const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet, ORC or Arrow IPC to Parquet, ORC, CSV, JSON Lines or Arrow IPC", 15,
                                          [](CLI::App* app) {
   auto a = std::make_shared<ConvertArgs>();
   app->add_option("input", a->in, "Input file ('-' for stdin)")->required();

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   io::InstallInterruptCleanup();
   ConfigureAllocatorForStreaming();
 
-  CLI::App app{"quiver: columnar data files (CSV, Parquet) — convert, inspect, read"};
+  CLI::App app{"quiver: columnar data files (CSV, Parquet, ORC) — convert, inspect, read"};
   app.name("quiver");
   app.set_version_flag("--version", std::string("quiver ") + QUIVER_VERSION_STRING);
   app.require_subcommand(1);
