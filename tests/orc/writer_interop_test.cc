@@ -341,7 +341,9 @@ TEST_F(OrcWriterInterop, EveryTypeNestedAndNullReadsBack) {
     const std::vector<std::string> got = Lines(Tool("orc-contents " + path, &code));
     ASSERT_EQ(code, 0);
     ASSERT_EQ(got.size(), want.size());
-    const DataType& row_type = *struct_(schema->fields());
+    // Held: a reference into the temporary struct type would dangle.
+    const auto row_type_ptr = struct_(schema->fields());
+    const DataType& row_type = *row_type_ptr;
     for (size_t i = 0; i < got.size(); ++i) {
       const std::string d = Diff(JsonParser(got[i]).Parse(), JsonParser(want[i]).Parse(), row_type, "row " + std::to_string(i));
       ASSERT_EQ(d, "");
