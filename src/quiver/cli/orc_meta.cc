@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "quiver/columnar/pretty_print.h"
 #include "quiver/core/utf8.h"
 #include "quiver/orc/format.h"
 #include "quiver/orc/reader/file_reader.h"
@@ -14,20 +15,9 @@ namespace {
 namespace f = orc::format;
 
 std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonQuoted(s, &out);
+  return out;
 }
 std::string Name(const char* n, uint32_t v) { return n ? std::string(n) : fmt::format("#{}", v); }
 std::string Text(std::string_view s) { return EscapeForMessage(s, 64); }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "quiver/columnar/pretty_print.h"
 #include "quiver/cli/command.h"
 #include "quiver/cli/orc_meta.h"
 #include "quiver/io/file.h"
@@ -27,20 +28,9 @@ struct SchemaArgs {
 };
 
 std::string JsonQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonQuoted(s, &out);
+  return out;
 }
 
 std::string Annotation(const SchemaElement& e) {
