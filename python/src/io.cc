@@ -159,7 +159,7 @@ WriteChoice WriteOptionsFrom(Options& o, const std::string& path) {
     w.write.format = !partition_by.empty() && stream::FormatOf(path).empty() ? "parquet" : stream::FormatOf(path);
   }
   const std::string& f = w.write.format;
-  const bool arrow = f == "arrow" || f == "arrows" || f == "feather";
+  const bool arrow = stream::IsArrowIpcFormat(f);
   if (f != "parquet" && f != "csv" && f != "tsv" && f != "jsonl" && !arrow) {
     RaiseInvalid(o.what() + ": cannot tell the output format of '" + EscapeForMessage(path) +
                  "' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or format=)");
@@ -335,7 +335,7 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   std::string format;
   if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
   if (format.empty()) format = stream::InputFormatOf(path);
-  const bool arrow = format == "arrow" || format == "arrows" || format == "feather";
+  const bool arrow = stream::IsArrowIpcFormat(format);
   if (format != "parquet" && !arrow) {
     py::dict csv_options = kwargs;
     if (csv_options.contains("format")) {

@@ -130,7 +130,7 @@ Status RunCat(const CatArgs& a) {
   std::shared_ptr<parquet::ParquetFileReader> pq_reader;
   const std::string in_format = stream::InputFormatOf(a.path);
   const bool is_parquet = in_format == "parquet";
-  const bool is_arrow = in_format == "arrow" || in_format == "arrows";
+  const bool is_arrow = stream::IsArrowIpcFormat(in_format);
   const bool is_orc = in_format == "orc";
   std::unique_ptr<ipc::IpcReader> ipc_reader;
   std::unique_ptr<stream::OrcScan> orc_scan;
@@ -145,12 +145,7 @@ Status RunCat(const CatArgs& a) {
     }
     QUIVER_ASSIGN_OR_RETURN(auto file, orc::OrcFileReader::Open(a.path, opts));
     stream::OrcScanOptions so;
-    for (size_t i = 0; !a.columns.empty() && i <= a.columns.size();) {
-      size_t j = a.columns.find(',', i);
-      if (j == std::string::npos) j = a.columns.size();
-      so.columns.push_back(a.columns.substr(i, j - i));
-      i = j + 1;
-    }
+    if (!a.columns.empty()) so.columns = SplitList(a.columns);
     if (!a.where.empty()) {
       QUIVER_ASSIGN_OR_RETURN(WhereText w, ParseWhere(a.where));
       so.where = stream::OrcWhere{w.column, w.op, w.literal};
@@ -196,15 +191,10 @@ Status RunCat(const CatArgs& a) {
   }
   std::vector<int> idx;
   if (!a.columns.empty() && !is_orc) {
-    size_t i = 0;
-    while (i <= a.columns.size()) {
-      size_t j = a.columns.find(',', i);
-      if (j == std::string::npos) j = a.columns.size();
-      std::string name = a.columns.substr(i, j - i);
+    for (const std::string& name : SplitList(a.columns)) {
       int k = schema->GetFieldIndex(name);
       if (k < 0) return Status::Invalid(fmt::format("{}: no column named '{}'", a.path, name));
       idx.push_back(k);
-      i = j + 1;
     }
   }
   // Parquet: a scan of the chosen columns, the --where predicate pushed down to row groups and

@@ -14,6 +14,8 @@ Result<char> OneChar(const std::string& s, const char* what) {
   if (s.size() != 1) return Status::Invalid(fmt::format("--{} must be one byte, got '{}'", what, s));
   return s[0];
 }
+}  // namespace
+
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
   size_t i = 0;
@@ -25,7 +27,6 @@ std::vector<std::string> SplitList(const std::string& s) {
   }
   return out;
 }
-}  // namespace
 
 void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   auto* g = app;

@@ -5,11 +5,16 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "quiver/cli/rejects.h"
 #include "quiver/csv/options.h"
 
 namespace quiver::cli {
+
+// A flag's comma-separated list, every item kept as written (empty ones too): --columns,
+// --null-values, --names, --partition-by.
+std::vector<std::string> SplitList(const std::string& s);
 
 struct CsvCliOptions {
   std::string delimiter, quote, escape, header, comment, encoding = "utf8", on_error = "fail", rejects, types;

@@ -55,4 +55,8 @@ std::string InputFormatOf(const std::string& path) {
   return f;
 }
 
+bool IsArrowIpcFormat(std::string_view format) {
+  return format == "arrow" || format == "arrows" || format == "feather";
+}
+
 }  // namespace quiver::stream

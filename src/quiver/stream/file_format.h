@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace quiver::stream {
 
@@ -16,5 +17,9 @@ std::string FormatOf(std::string path);
 // ("-") is peeked through io::PeekStdin, so the reader chosen still sees those bytes. "" when
 // none fits (callers then read CSV).
 std::string InputFormatOf(const std::string& path);
+
+// Whether a format name is one of the Arrow IPC names: "arrow" and "feather" (the file format)
+// or "arrows" (the stream format).
+bool IsArrowIpcFormat(std::string_view format);
 
 }  // namespace quiver::stream

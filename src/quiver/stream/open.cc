@@ -25,7 +25,7 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, CsvStreamReader::Open(path, std::move(options.csv)));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  if (format == "arrow" || format == "arrows" || format == "feather") {
+  if (IsArrowIpcFormat(format)) {
     QUIVER_ASSIGN_OR_RETURN(auto r, ipc::IpcReader::Open(path));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
@@ -55,7 +55,7 @@ Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaP
     QUIVER_ASSIGN_OR_RETURN(auto w, JsonlStreamWriter::Open(path));
     return std::unique_ptr<BatchWriter>(std::move(w));
   }
-  if (format == "arrow" || format == "feather" || format == "arrows") {
+  if (IsArrowIpcFormat(format)) {
     options.ipc.file_format = format != "arrows" && path != "-";
     QUIVER_ASSIGN_OR_RETURN(auto w, ipc::IpcWriter::Open(path, std::move(schema), options.ipc));
     return std::unique_ptr<BatchWriter>(std::move(w));
