@@ -47,7 +47,7 @@ TEST(NotText, KnownFormatsByTheirMagic) {
   tar.replace(0, 5, "a.csv");
   tar.replace(257, 6, std::string("ustar\0", 6));
   EXPECT_EQ(Error(Gzip(tar)), "in.bin: not CSV text: a tar archive (compressed; unpack it first)");
-  EXPECT_EQ(Error("ORC" + Junk(200)), "in.bin: not CSV text: an ORC file (ORC is not supported yet)");
+  EXPECT_EQ(Error("ORC" + Junk(200)), "in.bin: not CSV text: an ORC file (read it as ORC: name it .orc)");
   EXPECT_EQ(Error("PAR1" + Junk(200) + "PAR1"),
             "in.bin: not CSV text: a Parquet file (read it as Parquet: name it .parquet)");
   // A Parquet file that lost its first bytes still ends in its footer's magic.

@@ -56,17 +56,18 @@ int64_t FileSize(const std::string& path) {
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   const std::string sniffed = a.from.empty() ? stream::InputFormatOf(a.in) : "";
-  const bool is_arrow = [](const std::string& f) { return f == "arrow" || f == "arrows" || f == "feather"; }(
-      a.from.empty() ? sniffed : a.from);
-  const std::string from = !a.from.empty() ? a.from : sniffed == "parquet" || is_arrow ? sniffed : "csv";
+  const bool is_arrow = stream::IsArrowIpcFormat(a.from.empty() ? sniffed : a.from);
+  const std::string from = !a.from.empty()                                ? a.from
+                           : sniffed == "parquet" || sniffed == "orc" || is_arrow ? sniffed
+                                                                                  : "csv";
   // A partitioned output is a folder of Parquet files, whatever its name.
   const std::string to = !a.to.empty()                                                  ? a.to
                          : !a.partition_by.empty() && stream::FormatOf(a.out).empty() ? "parquet"
                                                                                        : stream::FormatOf(a.out);
-  if (from != "csv" && from != "tsv" && from != "parquet" && !is_arrow) {
-    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, parquet or arrow, got '{}'", from));
+  if (from != "csv" && from != "tsv" && from != "parquet" && from != "orc" && !is_arrow) {
+    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, parquet, orc or arrow, got '{}'", from));
   }
-  const bool to_arrow = to == "arrow" || to == "arrows" || to == "feather";
+  const bool to_arrow = stream::IsArrowIpcFormat(to);
   if (to != "parquet" && to != "orc" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
     return Status::Invalid(fmt::format(
         "convert: cannot tell the output format of '{}' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or --to)",
@@ -76,7 +77,7 @@ Status RunConvert(const ConvertArgs& a) {
   stream::ReadOptions ro;
   ro.format = from;
   CsvCliOptions copts = *a.csv;
-  if (from != "parquet" && !is_arrow) {
+  if (from != "parquet" && from != "orc" && !is_arrow) {
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
   }
@@ -122,12 +123,7 @@ Status RunConvert(const ConvertArgs& a) {
     }
     if (!a.partition_by.empty()) {
       dataset::PartitionedWriteOptions pw = a.partitioned;
-      for (size_t b = 0;;) {
-        const size_t e = a.partition_by.find(',', b);
-        pw.partition_by.push_back(a.partition_by.substr(b, e == std::string::npos ? std::string::npos : e - b));
-        if (e == std::string::npos) break;
-        b = e + 1;
-      }
+      pw.partition_by = SplitList(a.partition_by);
       if (a.max_open_given && pw.max_open_files < 1) {
         return Status::Invalid(fmt::format("--max-open-partitions must be at least 1, got {}", pw.max_open_files));
       }
@@ -178,7 +174,7 @@ const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet, ORC o
   auto a = std::make_shared<ConvertArgs>();
   app->add_option("input", a->in, "Input file ('-' for stdin)")->required();
   app->add_option("output", a->out, "Output file, written atomically ('-' for stdout)")->required();
-  app->add_option("--from", a->from, "Input format: csv|tsv|parquet|arrow (default: by extension, else by content)");
+  app->add_option("--from", a->from, "Input format: csv|tsv|parquet|orc|arrow (default: by extension, else by content)");
   app->add_option("--to", a->to,
                   "Output format: parquet|orc|csv|tsv|jsonl|arrow (Arrow IPC file, also .feather)|arrows (Arrow IPC "
                   "stream) (default: by extension)");

@@ -31,7 +31,7 @@ std::optional<std::string> DescribeNotText(const TextSample& s) {
   };
   // An ORC file also ends in "ORC" and the PostScript's length byte.
   const bool orc_tail = s.tail.size() >= 4 && s.tail.substr(s.tail.size() - 4, 3) == "ORC";
-  if (StartsWith(h, "ORC") && (binary_at(3) || orc_tail)) return "an ORC file (ORC is not supported yet)";
+  if (StartsWith(h, "ORC") && (binary_at(3) || orc_tail)) return "an ORC file (read it as ORC: name it .orc)";
   if (StartsWith(h, "PAR1") && binary_at(4)) return "a Parquet file (read it as Parquet: name it .parquet)";
 
   // Binary data: a sample of at least 64 bytes of which more than a fifth are control bytes
@@ -56,7 +56,7 @@ std::optional<std::string> DescribeNotText(const TextSample& s) {
                                : fmt::format("{} of the first {} bytes are control bytes or not UTF-8", controls + invalid,
                                              h.size());
   // Formats whose magic could also begin a line of text, named once the sample is binary.
-  if (StartsWith(h, "ORC")) return "an ORC file (ORC is not supported yet)";
+  if (StartsWith(h, "ORC")) return "an ORC file (read it as ORC: name it .orc)";
   if (StartsWith(h, "PAR1")) return "a Parquet file (read it as Parquet: name it .parquet)";
   if (s.tail.size() >= 4 && s.tail.substr(s.tail.size() - 4) == "PAR1") {
     return "a damaged Parquet file (its footer ends in PAR1, but it does not start with PAR1)";
