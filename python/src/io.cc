@@ -258,6 +258,7 @@ py::dict StatsOf(const PyReader& r) {
     d["rows_repaired"] = c.rows_repaired;
     d["fields_dropped"] = c.fields_dropped;
     d["blank_lines"] = c.blank_lines;
+    d["footer_lines"] = c.footer_lines;
   }
   return d;
 }

@@ -131,6 +131,43 @@ TEST(CsvSniff, PreambleLinesAndPollutedHeaders) {
   EXPECT_EQ(Rows(**b), "1|null|null\n2|a|b\n3|c|d\n");
 }
 
+// A footer of prose after the table (lenient, whole input in hand): its lines are skipped and
+// counted, so they neither become rows of nulls nor turn the id column into text. Strict
+// reads still fail on it; a short last row of data, or a table whose first column is itself
+// prose, keeps every row.
+TEST(CsvSniff, LenientSkipsAFooterOfProse) {
+  const std::string table = "id,name,amount\n1,a,2.5\n2,b,3.5\n3,c,4.5\n";
+  CsvOptions lenient;
+  lenient.lenient = true;
+  Dialect d;
+  CsvReadStats st;
+  for (const std::string footer : {std::string("\nSource: Example Bureau of Statistics, 2024.\nNote: amounts in thousands\n"),
+                                   std::string("Source: the bureau, 2024\r\nNote: see the notes, a, b, c, d"),
+                                   std::string("Total amounts for the year,,\n")}) {
+    auto b = Read(table + footer, lenient, &st, &d);
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(Types(**b), "id:int64 name:string amount:double ") << footer;
+    EXPECT_EQ(Rows(**b), "1|a|2.5\n2|b|3.5\n3|c|4.5\n") << footer;
+    const int64_t lines = footer.rfind("Total", 0) == 0 ? 1 : footer[0] == '\n' ? 3 : 2;
+    EXPECT_EQ(d.footer_lines, lines) << footer;
+    EXPECT_EQ(st.footer_lines, lines) << footer;
+    EXPECT_EQ(st.rows_repaired, 0) << footer;
+  }
+  auto strict = Read(table + "\nSource: Example Bureau of Statistics, 2024.\n");
+  ASSERT_FALSE(strict.ok());
+  EXPECT_EQ(strict.status().message(), "t.csv:6: expected 3 fields, got 2 (byte 40)");
+  // Data, not a footer: a short last row whose first cell is a value, and a table whose first
+  // column is prose.
+  auto b = Read(table + "4,d\n", lenient, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.footer_lines, 0);
+  EXPECT_EQ(Rows(**b), "1|a|2.5\n2|b|3.5\n3|c|4.5\n4|d|null\n");
+  b = Read("name,city,age\nAnn Lee,Oslo,31\nBob Ray,Rome,42\nCid Moe,Kiel,50\nDee Fox Jr,Riga\n", lenient, &st, &d);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(d.footer_lines, 0);
+  EXPECT_EQ(Rows(**b), "Ann Lee|Oslo|31\nBob Ray|Rome|42\nCid Moe|Kiel|50\nDee Fox Jr|Riga|null\n");
+}
+
 // A header row with empty cells (survey exports): the header, its empty cells named as
 // DuckDB names them. A first row whose cells read as numbers stays data.
 TEST(CsvSniff, HeaderWithEmptyCells) {

@@ -310,10 +310,10 @@ Status RunCat(const CatArgs& a) {
   // Nothing is dropped or changed silently: rejected rows, nulled cells and repairs are reported.
   if (csv_reader) {
     const auto& st = csv_reader->stats();
-    if (st.rows_rejected || st.cells_nulled || st.rows_repaired || st.blank_lines) {
-      fmt::print(stderr, "quiver: {}: {} rows read, {} written, {} rejected, {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped\n",
+    if (st.rows_rejected || st.cells_nulled || st.rows_repaired || st.blank_lines || st.footer_lines) {
+      fmt::print(stderr, "quiver: {}: {} rows read, {} written, {} rejected, {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped{}\n",
                  a.path, st.rows_read, st.rows_written, st.rows_rejected, st.cells_nulled, st.rows_repaired,
-                 st.fields_dropped, st.blank_lines);
+                 st.fields_dropped, st.blank_lines, FooterNote(st));
     }
   }
   return Status::OK();

@@ -161,9 +161,9 @@ Status RunConvert(const ConvertArgs& a) {
              seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);
   if (csv_reader) {
     const auto& st = csv_reader->reader().stats();
-    if (st.cells_nulled || st.rows_repaired || st.blank_lines) {
-      fmt::print(stderr, "quiver: {}: {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped\n",
-                 a.in, st.cells_nulled, st.rows_repaired, st.fields_dropped, st.blank_lines);
+    if (st.cells_nulled || st.rows_repaired || st.blank_lines || st.footer_lines) {
+      fmt::print(stderr, "quiver: {}: {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped{}\n",
+                 a.in, st.cells_nulled, st.rows_repaired, st.fields_dropped, st.blank_lines, FooterNote(st));
     }
   }
   return Status::OK();

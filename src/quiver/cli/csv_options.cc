@@ -117,4 +117,8 @@ Status CsvCliOptions::CommitRejects() const {
   return st;
 }
 
+std::string FooterNote(const csv::CsvReadStats& st) {
+  return st.footer_lines > 0 ? fmt::format(", {} footer lines skipped", st.footer_lines) : std::string();
+}
+
 }  // namespace quiver::cli

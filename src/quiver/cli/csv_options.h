@@ -9,6 +9,7 @@
 
 #include "quiver/cli/rejects.h"
 #include "quiver/csv/options.h"
+#include "quiver/csv/reader.h"
 
 namespace quiver::cli {
 
@@ -34,5 +35,9 @@ struct CsvCliOptions {
 };
 
 void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o);
+
+// ", N footer lines skipped" after a read that dropped a footer (--lenient), else empty: the
+// end of the repair summary cat and convert print.
+std::string FooterNote(const csv::CsvReadStats& st);
 
 }  // namespace quiver::cli

@@ -28,6 +28,7 @@ Status RunSniff(const SniffArgs& a) {
   fmt::print("delimiter: {}\nquote: {}\nescape: {}\nheader: {}\nskip_lines: {}\n", show(d.delimiter), show(d.quote),
              d.escape == d.quote ? "doubled quote" : show(d.escape), header, d.skip_lines);
   if (d.comment != '\0') fmt::print("comment: {}\n", show(d.comment));
+  if (d.footer_lines > 0) fmt::print("footer_lines: {}\n", d.footer_lines);
   fmt::print("columns: {}\n", reader->schema()->num_fields());
   for (int c = 0; c < reader->schema()->num_fields(); ++c) {
     const Field& f = reader->schema()->field(c);

@@ -23,9 +23,10 @@ std::string Strip(std::string s) {
 
 std::string Dialect::ToString() const {
   std::string joined = header_lines > 1 ? fmt::format(" header_lines={}", header_lines) : std::string();
-  return fmt::format("delimiter={} quote={} escape={} header={}{} skip_lines={} comment={}", Show(delimiter),
+  std::string footer = footer_lines > 0 ? fmt::format(" footer_lines={}", footer_lines) : std::string();
+  return fmt::format("delimiter={} quote={} escape={} header={}{} skip_lines={} comment={}{}", Show(delimiter),
                      Show(quote), escape == quote ? std::string("(doubled quote)") : Show(escape),
-                     header ? "true" : "false", joined, skip_lines, Show(comment));
+                     header ? "true" : "false", joined, skip_lines, Show(comment), footer);
 }
 
 Result<TypePtr> ParseTypeName(const std::string& raw) {

@@ -31,6 +31,7 @@ struct Dialect {
   int64_t skip_lines = 0;  // physical lines before the header (or first row)
   int64_t header_lines = 1;  // physical lines the header spans (more than one: joined by --lenient)
   char comment = '\0';     // lines starting with it are skipped; '\0': none
+  int64_t footer_lines = 0;  // lenient: physical lines of prose after the table, skipped
 
   std::string ToString() const;
 };

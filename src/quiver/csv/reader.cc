@@ -367,6 +367,12 @@ Status CsvReader::Impl::Init() {
   } else {
     QUIVER_ASSIGN_OR_RETURN(SniffResult sniffed, SniffDialect(sample, sample_is_all, opts_));
     dialect_ = sniffed.dialect;
+    // A footer the sniffer found (lenient, whole input in hand) is cut off before any row is
+    // split, so it neither becomes rows nor sways inference.
+    if (sample_is_all && sniffed.table_end < sample.size()) {
+      block_.end = static_cast<int64_t>(sniffed.table_end);
+      stats_.footer_lines = dialect_.footer_lines;
+    }
   }
   split_ = SplitConfig{static_cast<uint8_t>(dialect_.delimiter), static_cast<uint8_t>(dialect_.quote),
                        static_cast<uint8_t>(dialect_.escape)};

@@ -21,6 +21,7 @@ struct CsvReadStats {
   int64_t fields_dropped = 0;   // lenient or --on-error null: extra fields dropped
   int64_t blank_lines = 0;      // skipped
   int64_t header_lines_joined = 0;  // lenient: physical lines joined into one header (0: none)
+  int64_t footer_lines = 0;     // lenient: physical lines of prose after the table, skipped
   int64_t bytes_read = 0;       // decoded bytes consumed
 };
 

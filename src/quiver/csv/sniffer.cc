@@ -44,6 +44,8 @@ struct Candidate {
   int ncols = 0;
   int64_t preamble_rows = 0;
   size_t region_start = 0;  // byte offset of the first row of the table
+  size_t region_end = 0;    // byte offset just past the table's last line (footer_rows > 0)
+  int64_t footer_rows = 0;  // trailing rows of prose after the table (find_footer only)
   int64_t rows = 0;
   bool swallowed = false;  // a quote still open where the input we have ends took most of the sample
 };
@@ -87,7 +89,7 @@ size_t ClosingQuote(std::string_view text, size_t from, char quote, char escape)
 }
 
 Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::unique_ptr<uint32_t[]>& pos_storage,
-                   size_t* pos_capacity) {
+                   size_t* pos_capacity, bool find_footer = false) {
   Candidate c;
   c.dialect = d;
   if (sample.size() + 1 > *pos_capacity) {
@@ -202,6 +204,26 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   if (first == rows.size()) {
     first = 0;
     while (rows[first].fields != mode) ++first;
+  }
+  // The footer (asked for when the sample is all of the input): the trailing rows that are not
+  // the table's, each opening with words that read as no number, date or time ("Source: ...",
+  // "Note: ..."), after at least one table row past the header. A short last row is data as
+  // often as a footnote, so the rule needs the prose: and when the table's own first column is
+  // mostly prose (names, titles) the rule stays off, since a short last row of it would look
+  // the same.
+  if (find_footer && at_end && mode >= 2) {
+    size_t last = rows.size();
+    while (last > first + 2 && !table_row(rows[last - 1]) && FreeText(cells(rows[last - 1]).first)) --last;
+    if (last < rows.size()) {
+      int64_t looked = 0, prose = 0;
+      for (size_t i = last; i-- > first + 1 && looked < 200; ++looked) prose += FreeText(cells(rows[i]).first) ? 1 : 0;
+      if (prose * 2 < looked) {
+        c.footer_rows = static_cast<int64_t>(rows.size() - last);
+        size_t end = rows[last - 1].end;
+        if (end < sample.size()) end += data[end] == '\r' && end + 1 < sample.size() && data[end + 1] == '\n' ? 2 : 1;
+        c.region_end = end;
+      }
+    }
   }
   c.valid = true;
   c.ncols = mode;
@@ -340,6 +362,18 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
   out.rows_sampled = best.rows;
   const auto* data = reinterpret_cast<const uint8_t*>(input.data());
   out.dialect.skip_lines = o.skip_lines ? *o.skip_lines : CountLineBreaks(data, best.region_start);
+  out.table_end = input.size();
+  // Lenient reads of a whole small input drop a footer of prose lines (Evaluate says which)
+  // rather than pad each into a row of nulls that would also sway type inference.
+  if (o.lenient && input_is_all && !o.skip_lines) {
+    Candidate whole = Evaluate(input, true, best.dialect, pos_storage, &pos_capacity, /*find_footer=*/true);
+    if (whole.valid && whole.footer_rows > 0 && whole.region_start == best.region_start) {
+      out.table_end = whole.region_end;
+      const std::string_view footer = input.substr(whole.region_end);
+      out.dialect.footer_lines = CountLineBreaks(data + whole.region_end, footer.size()) +
+                                 (footer.empty() || footer.back() == '\n' || footer.back() == '\r' ? 0 : 1);
+    }
+  }
   return out;
 }
 

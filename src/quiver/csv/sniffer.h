@@ -18,10 +18,15 @@ struct SniffResult {
   Dialect dialect;   // header left to type inference
   int num_columns = 0;
   int64_t rows_sampled = 0;
+  // Byte offset where the table ends: before the footer (dialect.footer_lines), else the size
+  // of the input.
+  size_t table_end = 0;
 };
 
 // `input` is the start of the input (BOM already removed); `at_end` when it is all of it. The
-// first 256 KiB are sampled; a quoted field open there is read on through the rest.
+// first 256 KiB are sampled; a quoted field open there is read on through the rest. With
+// options.lenient and `at_end`, a footer of prose lines after the table is found (rules in
+// docs/csv-conformance.md) and left out of table_end.
 Result<SniffResult> SniffDialect(std::string_view input, bool at_end, const CsvOptions& options);
 
 // Physical lines (LF, or CR not followed by LF) in text.
