@@ -153,6 +153,21 @@ TEST_F(OrcWriterBloom, UInt64KeepsEveryValueAsDecimal20) {
   EXPECT_EQ((*batch)->column(0).ToString(), "[18446744073709551615, 0]");
 }
 
+// quiver has no registered writer id: Footer.writer is the one Apache ORC's readers give every
+// unregistered writer (without it, readers took the file for ORC Java's).
+TEST_F(OrcWriterBloom, FooterWriterIdIsTheUnregisteredOne) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("i", int32())});
+  NumericBuilder<int32_t> b(int32());
+  ASSERT_TRUE(b.Append(1).ok());
+  std::string bytes;
+  ASSERT_TRUE(WriteOne(schema, {*b.Finish()}, {}, &bytes).ok());
+  std::ofstream(Path("w.orc"), std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  auto reader = OrcFileReader::Open(Path("w.orc"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->footer().writer, std::optional<uint32_t>(2147483647u));
+  EXPECT_EQ((*reader)->footer().software_version, std::optional<std::string>("quiver"));
+}
+
 TEST_F(OrcWriterBloom, DenseUnionReadsBackWithItsTagsAndNulls) {
   const Array u = testing::SmallUnion();
   auto schema = std::make_shared<Schema>(std::vector<Field>{field("u", u.type())});

@@ -391,6 +391,8 @@ TEST_F(OrcWriterInterop, MetadataShowsTheEncodingsStreamsAndRowIndexMeant) {
   EXPECT_EQ(Member(meta, "compression block").text, "262144");
   EXPECT_EQ(Member(meta, "row index stride").text, "10000");
   EXPECT_EQ(Member(meta, "format").text, "\"0.12\"");
+  // No registered writer id: the one Apache ORC's readers give any unregistered writer.
+  EXPECT_EQ(Member(meta, "software version").text, "\"Unknown(2147483647) quiver\"");
   EXPECT_EQ(Member(meta, "stripe count").text, "1");
   const Json& stripe = Member(meta, "stripes").items.at(0);
   EXPECT_EQ(Member(stripe, "timezone").text, "\"UTC\"");
