@@ -67,10 +67,13 @@ TEST(DenseUnion, PrintsTheActiveMembersValue) {
 
 TEST(DenseUnion, ConcatenatesMembersAndShiftsOffsets) {
   const Array u = SmallUnion();
-  auto joined = Concatenate({u.Slice(3, 3), u, u.Slice(0, 2)});
+  const Array v = SmallUnion();  // member a's values 11 and 21: each part's offsets index its own members
+  v.data()->children[0]->buffers[1]->mutable_data_as<int32_t>()[0] = 11;
+  v.data()->children[0]->buffers[1]->mutable_data_as<int32_t>()[1] = 21;
+  auto joined = Concatenate({u.Slice(3, 3), v, u.Slice(0, 2)});
   ASSERT_TRUE(joined.ok()) << joined.status().ToString();
   ASSERT_TRUE(joined->Validate().ok()) << joined->Validate().ToString();
-  EXPECT_EQ(joined->ToString(), "[null, \"y\", null, 10, \"x\", 20, null, \"y\", null, 10, \"x\"]");
+  EXPECT_EQ(joined->ToString(), "[null, \"y\", null, 11, \"x\", 21, null, \"y\", null, 10, \"x\"]");
   EXPECT_EQ(joined->null_count(), 2);
   auto empty = ConcatenateBatches(std::make_shared<Schema>(std::vector<Field>{field("u", u.type())}), {});
   ASSERT_TRUE(empty.ok()) << empty.status().ToString();
