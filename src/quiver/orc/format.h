@@ -39,8 +39,8 @@ enum KeyProviderKind : uint32_t { kUnknownProvider = 0, kHadoop = 1, kAws = 2, k
 
 // Writer ids (Footer.writer) and writer versions (PostScript.writerVersion) that readers act on.
 // The specification registers ids 0..5 (5 is CUDF); a writer without one, as quiver is, writes
-// kUnknownWriter, the id Apache ORC's readers give every unregistered writer (C++ UNKNOWN_WRITER,
-// Java WriterImplementation.UNKNOWN), so that no reader applies another writer's workarounds.
+// kUnknownWriter, the id Apache ORC C++ gives every unregistered writer (UNKNOWN_WRITER), so that
+// no reader takes its files for another writer's.
 enum WriterId : uint32_t {
   kJavaWriter = 0, kCppWriter = 1, kPrestoWriter = 2, kScritchleyGo = 3, kTrinoWriter = 4, kUnknownWriter = 2147483647
 };
