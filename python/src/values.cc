@@ -136,6 +136,10 @@ py::object ValueOrRaise(const Array& a, int64_t i) {
       for (int f = 0; f < s.num_fields(); ++f) out[py::str(t.field(f).name)] = Value(s.field(f), i);
       return out;
     }
+    case TypeId::kDenseUnion: {  // the active member's value
+      DenseUnionArray u(a);
+      return Value(u.member(u.child_index(i)), u.value_offset(i));
+    }
   }
   return py::none();
 }

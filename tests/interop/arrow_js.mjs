@@ -7,14 +7,18 @@
 //     apache-arrow reads FILE (the IPC file or stream format, told by its first bytes) and
 //     compares every value, in order, with quiver's JSON Lines of the same rows, each value put
 //     in quiver's text form from apache-arrow's buffers (dates, times and timestamps in their
-//     unit, decimals with their scale, binary as hex, maps as [{key, value}]).
+//     unit, decimals with their scale, binary as hex, maps as [{key, value}], unions as their
+//     active member's value).
 //     Prints {ok, rows, batches, dictionaries, types: {column: apache-arrow type}, problems};
 //     exits 1 on a mismatch. Integers compare exactly at any size.
 //   node arrow_js.mjs write IN OUT file|stream [none|lz4] [--batch-rows N] [--dictionary a,b] [--replace-dictionaries]
+//                     [--sparse-unions]
 //     apache-arrow reads IN and writes its rows to OUT: in batches of at most N rows, the named
 //     string columns dictionary-encoded (a dictionary that grows batch by batch is written as
 //     delta dictionaries, or, with --replace-dictionaries and the stream format, each batch
-//     gets a new dictionary), bodies LZ4_FRAME-compressed with lz4. Prints {ok, rows, batches}.
+//     gets a new dictionary), bodies LZ4_FRAME-compressed with lz4; with --sparse-unions, top-level
+//     union columns as sparse unions (each member as long as the column, null where another member
+//     is chosen). Prints {ok, rows, batches}.
 import * as arrow from 'apache-arrow';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -137,6 +141,11 @@ const valueAt = (data, i) => {
       }
       return out;
     }
+    case T.Union: case T.DenseUnion: case T.SparseUnion: {  // the active member's value, as quiver prints a union
+      const child = t.typeIdToChildIndex[data.typeIds[i]];
+      const j = t.mode === arrow.UnionMode.Dense ? data.valueOffsets[i] : i;
+      return valueAt(data.children[child], j);
+    }
     default: throw new Error(`no text form for ${t}`);
   }
 };
@@ -217,6 +226,7 @@ if (cmd === 'check') {
   const batchRows = Number(flag('--batch-rows') ?? 1e9);
   const dictCols = (flag('--dictionary') ?? '').split(',').filter((s) => s.length > 0);
   const replace = boolFlag('--replace-dictionaries');
+  const sparse = boolFlag('--sparse-unions');
   const [input, out, format = 'file', compression = 'none'] = argv;
   if (format !== 'file' && format !== 'stream') fail(`format must be file or stream, got ${format}`);
   if (compression !== 'none' && compression !== 'lz4') fail(`compression must be none or lz4, got ${compression}`);
@@ -226,9 +236,26 @@ if (cmd === 'check') {
     const f = table.schema.fields.find((x) => x.name === c);
     if (!f || f.type.typeId !== arrow.Type.Utf8) fail(`--dictionary ${c}: not a string column`);
   }
+  const isUnion = (t) => t.typeId === arrow.Type.Union || t.typeId === arrow.Type.DenseUnion || t.typeId === arrow.Type.SparseUnion;
   const fields = table.schema.fields.map((f, k) => (dictCols.includes(f.name)
     ? new arrow.Field(f.name, new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32(), k), f.nullable, f.metadata)
-    : f));
+    : sparse && isUnion(f.type) ? new arrow.Field(f.name, new arrow.SparseUnion(f.type.typeIds, f.type.children), f.nullable, f.metadata)
+      : f));
+  // A union column's rows as a sparse union of `type`: member c holds row i's value where row i
+  // chose c, else null.
+  const toSparse = (type, col, n) => {
+    const t = col.type;
+    const children = t.children.map((cf, c) => {
+      const b = arrow.makeBuilder({ type: cf.type, nullValues: [null] });
+      const member = new arrow.Vector([col.children[c]]);
+      for (let i = 0; i < n; ++i) {
+        const chosen = t.typeIdToChildIndex[col.typeIds[i]] === c;
+        b.append(chosen ? member.get(t.mode === arrow.UnionMode.Dense ? col.valueOffsets[i] : i) : null);
+      }
+      return b.flush();
+    });
+    return arrow.makeData({ type, length: n, nullCount: 0, typeIds: col.typeIds.slice(0, n), children });
+  };
   const schema = new arrow.Schema(fields, table.schema.metadata);
   // One builder per dictionary column for the whole file: each flush's dictionary extends the
   // last one, which the writer sends as a delta. A new builder per batch replaces it instead.
@@ -240,6 +267,7 @@ if (cmd === 'check') {
       const part = src.slice(a, Math.min(src.numRows, a + batchRows));
       const children = fields.map((f, c) => {
         const col = part.data.children[c];
+        if (sparse && isUnion(f.type)) return toSparse(f.type, col, part.numRows);
         if (!dictCols.includes(f.name)) return col;
         const b = replace ? newBuilder(f) : builders.get(f.name);
         for (let i = 0; i < part.numRows; ++i) b.append(valueAt(col, i));

@@ -199,6 +199,36 @@ TEST_F(ArrowJsInterop, NestedColumnsBothWays) {
   }
 }
 
+// A union (the ORC example's uniontype<int,string>, null unions and null member values among
+// its rows): apache-arrow reads quiver's IPC of it (dense) to the members' values and writes it
+// back, dense or sparse (in batches of 1,000 rows), file and stream; quiver reads each to the
+// same JSON Lines, a sparse union as a dense one.
+TEST_F(ArrowJsInterop, UnionsBothWaysDenseAndSparse) {
+  QUIVER_CORPUS_OR_SKIP(root);
+  const std::string src = (root / "orc-examples" / "examples" / "TestOrcFile.testUnionAndTimestamp.orc").string();
+  auto ref = RunCli("cat " + src + " --format jsonl");
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  {
+    std::ofstream(P("ref.jsonl")) << ref.out;
+  }
+  auto w = RunCli("convert " + src + " " + P("u.arrow"));
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  auto r = Node("check " + P("u.arrow") + " " + P("ref.jsonl"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"ok\":true,\"rows\":5077"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"union\":\"Union<Int32 | Utf8>\""), std::string::npos) << r.out;
+  for (const std::string format : {"file", "stream"}) {
+    for (const std::string sparse : {"", " --sparse-unions --batch-rows 1000"}) {
+      SCOPED_TRACE(format + sparse);
+      auto js = Node("write " + P("u.arrow") + " " + P("js.out") + " " + format + sparse);
+      ASSERT_EQ(js.code, 0) << js.out;
+      auto back = RunCli("cat " + P("js.out") + " --format jsonl");
+      ASSERT_EQ(back.exit_code, 0) << back.err;
+      EXPECT_EQ(back.out, ref.out);
+    }
+  }
+}
+
 // apache-arrow writes the typed rows in batches of 700, `code` (a new value every 97 rows) and
 // `name` dictionary-encoded: the first batch's dictionaries whole, the next ones' as deltas, or in
 // the stream format each batch's dictionaries as replacements; quiver reads each to the source's

@@ -135,6 +135,13 @@ inline void OrcDumpValue(const ArrayData& a, int64_t i, std::string* out) {
       *out += '}';
       return;
     }
+    case TypeId::kDenseUnion: {  // the ORC tag (quiver's type code) and the member's value
+      const int8_t code = a.buffers[1]->data_as<int8_t>()[k];
+      *out += "{\"tag\": " + std::to_string(code) + ", \"value\": ";
+      OrcDumpValue(*a.children[static_cast<size_t>(a.type->ChildOfCode(code))], a.buffers[2]->data_as<int32_t>()[k], out);
+      *out += '}';
+      return;
+    }
     default: *out += "?"; return;
   }
 }

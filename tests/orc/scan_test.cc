@@ -1,12 +1,17 @@
 // Pushdown and selection on the ORC examples: stripes skipped by statistics and UTF-8 bloom
 // filters only when no row can match, exact row filtering, dotted-path column selection, the
-// memory limit's error naming file, stripe and column.
+// memory limit's error naming file, stripe and column; the Java writer's bloom filters of an
+// earlier layout recognised and never used to exclude.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <filesystem>
+
+#include <fmt/format.h>
 
 #include "orc/orc_dump.h"
 #include "quiver/core/memory_pool.h"
+#include "quiver/orc/format.h"
 #include "quiver/orc/reader/file_reader.h"
 #include "quiver/stream/orc_scan.h"
 #include "testing/corpus.h"
@@ -134,6 +139,46 @@ TEST(OrcScan, MemoryLimitNamesFileStripeAndColumn) {
   ASSERT_FALSE(batch.ok());
   EXPECT_TRUE(batch.status().IsOutOfMemory()) << batch.status().ToString();
   EXPECT_EQ(batch.status().message().rfind(file.string() + ": stripe 0: column '_col1': ", 0), 0u) << batch.status().message();
+}
+
+// over1k_bloom.orc's BLOOM_FILTER streams hold the Java writer's earlier layout (expected
+// entries, false-positive probability, bit words as varints), which the specification's decoding
+// took for a filter of 1 word and 10,000 hash functions. Decoded as that layout: 10,000 entries
+// at 5%, 975 words (62,400 bits), 4 bits for stripe 1's one value per column; its hashing is not
+// the specification's, so it has no hash count and never excludes a value.
+TEST(OrcBloomFilters, JavaEarlyLayoutIsDecodedAndNeverExcludes) {
+  QUIVER_CORPUS_OR_SKIP(root);
+  const fs::path file = root / "orc-examples" / "examples" / "over1k_bloom.orc";
+  auto reader = orc::OrcFileReader::Open(file.string());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  int filters = 0;
+  for (int stripe = 0; stripe < 2; ++stripe) {
+    auto sf = (*reader)->ReadStripeFooter(stripe);
+    ASSERT_TRUE(sf.ok());
+    for (uint32_t column = 1; column <= 11; ++column) {
+      SCOPED_TRACE(fmt::format("stripe {} column {}", stripe, column));
+      auto bytes = (*reader)->ReadStream(stripe, *sf, column, orc::format::stream_kind::kBloomFilter);
+      ASSERT_TRUE(bytes.ok());
+      if (*bytes == nullptr) continue;  // the decimal column has none
+      auto index = orc::DecodeBloomFilterIndex((*bytes)->view());
+      ASSERT_TRUE(index.ok()) << index.status().ToString();
+      ASSERT_EQ(index->bloom_filter.size(), 1u);  // one row group
+      const orc::BloomFilter& f = index->bloom_filter[0];
+      EXPECT_TRUE(f.early_layout);
+      EXPECT_EQ(f.expected_entries, 10000u);
+      EXPECT_EQ(f.fpp, 0.05);
+      EXPECT_EQ(f.num_hash_functions, 0u);
+      ASSERT_EQ(f.bitset.size(), 975u);
+      int bits = 0;
+      for (uint64_t w : f.bitset) bits += std::popcount(w);
+      // Stripe 1: one value in each of the numeric columns 1..6, no value in 8, 9 and 11.
+      if (stripe == 1) EXPECT_EQ(bits, column <= 6 ? 4 : 0);
+      EXPECT_TRUE(stream::OrcBloomMayContain(f, "bob davidson"));
+      EXPECT_TRUE(stream::OrcBloomMayContain(f, "absent"));
+      ++filters;
+    }
+  }
+  EXPECT_EQ(filters, 20);
 }
 
 }  // namespace

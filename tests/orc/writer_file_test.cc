@@ -1,7 +1,8 @@
 // The ORC file writer's contract around the values: what it refuses and how it says so (types
 // without an ORC form, decimals wider than their precision, bloom filters on columns it cannot
 // hash or does not have), bloom filters that hold every value of their row group and let the
-// ORC scan skip stripes, and unsigned 64-bit integers kept whole as decimal(20, 0).
+// ORC scan skip stripes, unsigned 64-bit integers kept whole as decimal(20, 0), and dense unions
+// read back as unions of the same tags and values.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,6 +12,8 @@
 #include "quiver/orc/reader/file_reader.h"
 #include "quiver/orc/writer/file_writer.h"
 #include "quiver/stream/orc_scan.h"
+#include "orc/orc_dump.h"
+#include "testing/dense_union.h"
 #include "testing/scratch_dir.h"
 
 namespace quiver::orc {
@@ -148,6 +151,46 @@ TEST_F(OrcWriterBloom, UInt64KeepsEveryValueAsDecimal20) {
   auto batch = (*reader)->ReadStripe(0, *sel);
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
   EXPECT_EQ((*batch)->column(0).ToString(), "[18446744073709551615, 0]");
+}
+
+// quiver has no registered writer id: Footer.writer is the one Apache ORC's readers give every
+// unregistered writer (without it, readers took the file for ORC Java's).
+TEST_F(OrcWriterBloom, FooterWriterIdIsTheUnregisteredOne) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("i", int32())});
+  NumericBuilder<int32_t> b(int32());
+  ASSERT_TRUE(b.Append(1).ok());
+  std::string bytes;
+  ASSERT_TRUE(WriteOne(schema, {*b.Finish()}, {}, &bytes).ok());
+  std::ofstream(Path("w.orc"), std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  auto reader = OrcFileReader::Open(Path("w.orc"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->footer().writer, std::optional<uint32_t>(2147483647u));
+  EXPECT_EQ((*reader)->footer().software_version, std::optional<std::string>("quiver"));
+}
+
+TEST_F(OrcWriterBloom, DenseUnionReadsBackWithItsTagsAndNulls) {
+  const Array u = testing::SmallUnion();
+  auto schema = std::make_shared<Schema>(std::vector<Field>{field("u", u.type())});
+  std::string bytes;
+  ASSERT_TRUE(WriteOne(schema, {u.Slice(1, 5)}, {}, &bytes).ok());
+  std::ofstream(Path("u.orc"), std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  auto reader = OrcFileReader::Open(Path("u.orc"));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->TypeString(0), "struct<u:uniontype<int,string>>");
+  auto sel = (*reader)->Select({});
+  auto batch = (*reader)->ReadStripe(0, *sel);
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  const Array& got = (*batch)->column(0);
+  // ORC keeps no member names: the reader names them by tag, with the tags as type codes.
+  EXPECT_EQ(got.type()->ToString(), "dense_union<tag0: int32=0, tag1: string=1>");
+  ASSERT_TRUE(got.Validate().ok()) << got.Validate().ToString();
+  std::string rows;
+  for (int64_t i = 0; i < got.length(); ++i) {
+    testing::OrcDumpValue(*got.data(), i, &rows);
+    rows += "\n";
+  }
+  EXPECT_EQ(rows, "{\"tag\": 1, \"value\": \"x\"}\n{\"tag\": 0, \"value\": 20}\nnull\n{\"tag\": 1, \"value\": \"y\"}\n"
+                  "{\"tag\": 0, \"value\": null}\n");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "quiver/io/output_stream.h"
 #include "quiver/jsonl/writer.h"
 #include "quiver/orc/writer/file_writer.h"
+#include "testing/dense_union.h"
 #include "testing/random_array.h"
 #include "testing/run_cli.h"
 #include "testing/scratch_dir.h"
@@ -351,6 +352,33 @@ TEST_F(OrcWriterInterop, EveryTypeNestedAndNullReadsBack) {
   }
 }
 
+// A dense union as an ORC uniontype: orc-contents shows each row's tag (the member's index, not
+// quiver's type code) and value; a null union is null, a null member value a tag with null.
+TEST_F(OrcWriterInterop, UnionsReadBackWithTheirTags) {
+  SKIP_WITHOUT_ORC_TOOLS();
+  const Array u = testing::SmallUnion();
+  const SchemaPtr schema = std::make_shared<Schema>(std::vector<Field>{field("u", u.type())});
+  io::BufferOutputStream out;
+  auto w = OrcFileWriter::Open(&out, schema);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->Write(std::make_shared<RecordBatch>(schema, u.length(), std::vector<Array>{u})).ok());
+  ASSERT_TRUE((*w)->Write(std::make_shared<RecordBatch>(schema, 3, std::vector<Array>{u.Slice(2, 3)})).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  auto bytes = out.Finish();
+  ASSERT_TRUE(bytes.ok());
+  const std::string path = Path("union.orc");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>((*bytes)->data()), (*bytes)->size());
+  int code = 0;
+  const std::vector<std::string> got = Lines(Tool("orc-contents " + path, &code));
+  ASSERT_EQ(code, 0);
+  const std::vector<std::string> want = {
+      R"({"u": {"tag": 0, "value": 10}})", R"({"u": {"tag": 1, "value": "x"}})", R"({"u": {"tag": 0, "value": 20}})",
+      R"({"u": null})",                   R"({"u": {"tag": 1, "value": "y"}})", R"({"u": {"tag": 0, "value": null}})",
+      R"({"u": {"tag": 0, "value": 20}})", R"({"u": null})",                   R"({"u": {"tag": 1, "value": "y"}})"};
+  EXPECT_EQ(got, want);
+  EXPECT_NE(Tool("orc-metadata " + path).find(R"("type": "struct<u:uniontype<int,string>>")"), std::string::npos);
+}
+
 TEST_F(OrcWriterInterop, MetadataShowsTheEncodingsStreamsAndRowIndexMeant) {
   SKIP_WITHOUT_ORC_TOOLS();
   const std::string csv = Path("li.csv"), orc = Path("li.orc");
@@ -363,6 +391,8 @@ TEST_F(OrcWriterInterop, MetadataShowsTheEncodingsStreamsAndRowIndexMeant) {
   EXPECT_EQ(Member(meta, "compression block").text, "262144");
   EXPECT_EQ(Member(meta, "row index stride").text, "10000");
   EXPECT_EQ(Member(meta, "format").text, "\"0.12\"");
+  // No registered writer id: the one Apache ORC's readers give any unregistered writer.
+  EXPECT_EQ(Member(meta, "software version").text, "\"Unknown(2147483647) quiver\"");
   EXPECT_EQ(Member(meta, "stripe count").text, "1");
   const Json& stripe = Member(meta, "stripes").items.at(0);
   EXPECT_EQ(Member(stripe, "timezone").text, "\"UTC\"");

@@ -65,6 +65,7 @@ std::string DuckDbName(const DataType& t) {
       const DataType& entries = *t.field(0).type;
       return "MAP(" + DuckDbName(*entries.field(0).type) + ", " + DuckDbName(*entries.field(1).type) + ")";
     }
+    case TypeId::kDenseUnion: break;  // no Parquet form
   }
   return "?";
 }

@@ -104,6 +104,7 @@ class RandomArrays {
         }
         return;
       }
+      case TypeId::kDenseUnion: ADD_FAILURE() << "no random dense unions (no builder)"; return;
     }
   }
 

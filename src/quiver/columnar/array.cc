@@ -29,6 +29,14 @@ int64_t BooleanArray::true_count() const {
   return n;
 }
 
+bool DenseUnionIsNullMember(const Array& a, int64_t i) {
+  DenseUnionArray u(a);
+  Array m = u.member(u.child_index(i));
+  const int64_t j = u.value_offset(i);
+  if (m.IsNull(j)) return true;
+  return m.type_id() == TypeId::kDenseUnion && DenseUnionIsNullMember(m, j);
+}
+
 Array StructArray::field(int i) const {
   Array child(data_->children[static_cast<size_t>(i)]);
   return child.Slice(data_->offset, data_->length);
@@ -39,7 +47,7 @@ namespace {
 int ExpectedBuffers(TypeId id) {
   switch (id) {
     case TypeId::kStruct: return 1;
-    case TypeId::kString: case TypeId::kBinary: return 3;
+    case TypeId::kString: case TypeId::kBinary: case TypeId::kDenseUnion: return 3;
     default: return 2;
   }
 }
@@ -113,6 +121,29 @@ Status ValidateData(const ArrayData& d, int depth) {
       }
       return Status::OK();
     }
+    case TypeId::kDenseUnion: {
+      if (static_cast<int>(d.children.size()) != d.type->num_fields()) {
+        return Status::Invalid(fmt::format("{} array: {} children for {} members", tname, d.children.size(), d.type->num_fields()));
+      }
+      QUIVER_RETURN_NOT_OK(need(1, end, "type codes"));
+      QUIVER_RETURN_NOT_OK(need(2, end * 4, "offsets"));
+      const int8_t* codes = d.buffers[1]->data_as<int8_t>();
+      const int32_t* o = d.buffers[2]->data_as<int32_t>();
+      for (int64_t i = d.offset; i < end; ++i) {
+        const int c = d.type->ChildOfCode(codes[i]);
+        if (c < 0) return Status::Invalid(fmt::format("{} array: slot {} has type code {}, no member's", tname, i - d.offset, codes[i]));
+        const ArrayData& m = *d.children[static_cast<size_t>(c)];
+        if (o[i] < 0 || o[i] >= m.length) {
+          return Status::Invalid(fmt::format("{} array: slot {} has offset {} outside its member's {} entries", tname,
+                                             i - d.offset, o[i], m.length));
+        }
+        if (!d.IsValid(i - d.offset) && m.IsValid(o[i])) {
+          return Status::Invalid(fmt::format("{} array: null slot {} points at a value of its member", tname, i - d.offset));
+        }
+      }
+      for (const auto& c : d.children) QUIVER_RETURN_NOT_OK(ValidateData(*c, depth + 1));
+      return Status::OK();
+    }
     default:
       return need(1, end * d.type->byte_width(), "values");
   }
@@ -157,6 +188,13 @@ bool SlotEquals(const ArrayData& a, int64_t i, const ArrayData& b, int64_t j) {
         if (!SlotEquals(*a.children[c], ai, *b.children[c], bj)) return false;
       }
       return true;
+    case TypeId::kDenseUnion: {
+      const int8_t ca = a.buffers[1]->data_as<int8_t>()[ai], cb = b.buffers[1]->data_as<int8_t>()[bj];
+      if (ca != cb) return false;
+      const int c = a.type->ChildOfCode(ca);
+      return SlotEquals(*a.children[static_cast<size_t>(c)], a.buffers[2]->data_as<int32_t>()[ai],
+                        *b.children[static_cast<size_t>(c)], b.buffers[2]->data_as<int32_t>()[bj]);
+    }
     default: {
       int w = a.type->byte_width();
       return std::memcmp(a.buffers[1]->data() + ai * w, b.buffers[1]->data() + bj * w, static_cast<size_t>(w)) == 0;

@@ -1,7 +1,10 @@
 // Arrays in the Arrow columnar layout: ArrayData holds the buffers, Array and its typed
 // views read them. Buffer order per type is Arrow's: [validity, values] for fixed width,
 // [validity, int32 offsets, bytes] for string/binary, [validity, offsets] + child for
-// list/map, [validity] + children for struct.
+// list/map, [validity] + children for struct, [validity, int8 type codes, int32 offsets] +
+// members for a dense union. A union's validity is quiver's own (Arrow unions have none since
+// 1.0): it tells a null union from one whose member is null, as ORC does; each null slot also
+// points at a null entry of a member, so exports drop the bitmap and lose nothing else.
 #pragma once
 
 #include <cstdint>
@@ -113,6 +116,20 @@ class ListArray : public Array {
   // The whole child array (not sliced to this array's range).
   Array values() const { return Array(data_->children[0]); }
 };
+
+// dense union: slot i holds entry value_offset(i) of the member whose type code is type_code(i).
+class DenseUnionArray : public Array {
+ public:
+  explicit DenseUnionArray(const Array& a) : Array(a.data()) {}
+  int8_t type_code(int64_t i) const { return data_->values<int8_t>(1)[i]; }
+  int32_t value_offset(int64_t i) const { return data_->values<int32_t>(2)[i]; }
+  int child_index(int64_t i) const { return type()->ChildOfCode(type_code(i)); }
+  // The whole member array (not sliced: offsets index it directly).
+  Array member(int c) const { return Array(data_->children[static_cast<size_t>(c)]); }
+};
+
+// Whether a valid slot of a dense union holds a null member entry (nested unions followed).
+bool DenseUnionIsNullMember(const Array& a, int64_t i);
 
 class StructArray : public Array {
  public:

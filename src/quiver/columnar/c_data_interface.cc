@@ -38,6 +38,11 @@ Result<std::string> ArrowFormatString(const DataType& t) {
     case TypeId::kList: return std::string("+l");
     case TypeId::kStruct: return std::string("+s");
     case TypeId::kMap: return std::string("+m");
+    case TypeId::kDenseUnion: {
+      std::string f = "+ud:";
+      for (size_t i = 0; i < t.type_codes().size(); ++i) f += fmt::format("{}{}", i ? "," : "", t.type_codes()[i]);
+      return f;
+    }
   }
   return Status::NotImplemented(fmt::format("no Arrow format for {}", t.ToString()));
 }
@@ -127,12 +132,14 @@ void ReleaseArray(ArrowArray* a) {
 void ExportArrayNode(const std::shared_ptr<ArrayData>& d, ArrowArray* out) {
   auto* p = new ArrayPrivate;
   p->data = d;
-  for (const auto& b : d->buffers) p->buffers.push_back(b ? b->data() : nullptr);
+  // A union has no validity buffer in Arrow: its null slots already point at null member entries.
+  const bool is_union = d->type->id() == TypeId::kDenseUnion;
+  for (size_t i = is_union ? 1 : 0; i < d->buffers.size(); ++i) p->buffers.push_back(d->buffers[i] ? d->buffers[i]->data() : nullptr);
   p->child_structs.resize(d->children.size());
   for (size_t i = 0; i < d->children.size(); ++i) ExportArrayNode(d->children[i], &p->child_structs[i]);
   for (auto& c : p->child_structs) p->child_ptrs.push_back(&c);
   out->length = d->length;
-  out->null_count = d->GetNullCount();
+  out->null_count = is_union ? 0 : d->GetNullCount();
   out->offset = d->offset;
   out->n_buffers = static_cast<int64_t>(p->buffers.size());
   out->n_children = static_cast<int64_t>(p->child_ptrs.size());
@@ -274,6 +281,30 @@ Result<TypePtr> ImportTypeNode(const ArrowSchema* s, int depth) {
     return map(entries.type->field(0).type, entries.type->field(1).type, entries.type->field(1).nullable,
                (s->flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0);
   }
+  if (f.substr(0, 4) == "+ud:") {
+    std::vector<int8_t> codes;
+    for (std::string_view rest = f.substr(4); !rest.empty();) {
+      const size_t comma = rest.find(',');
+      QUIVER_ASSIGN_OR_RETURN(int64_t c, ParseInt(rest.substr(0, comma), f));
+      if (c < 0 || c > 127) return Status::Invalid(fmt::format("Arrow format '{}': type code {} outside 0..127", f, c));
+      codes.push_back(static_cast<int8_t>(c));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    QUIVER_RETURN_NOT_OK(need_children(static_cast<int64_t>(codes.size())));
+    if (!codes.empty() && s->children == nullptr) return Status::Invalid(fmt::format("Arrow format '{}': missing children", f));
+    std::vector<Field> fields;
+    for (size_t i = 0; i < codes.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (codes[j] == codes[i]) return Status::Invalid(fmt::format("Arrow format '{}': type code {} twice", f, codes[i]));
+      }
+      QUIVER_ASSIGN_OR_RETURN(Field child, ImportFieldNode(s->children[i], depth + 1));
+      fields.push_back(std::move(child));
+    }
+    return dense_union(std::move(fields), std::move(codes));
+  }
+  if (f.substr(0, 4) == "+us:") {
+    return Status::NotImplemented(fmt::format("Arrow format '{}': sparse unions are not supported (quiver's unions are dense)", f));
+  }
   return Status::NotImplemented(fmt::format("Arrow format '{}' is not supported", f));
 }
 
@@ -297,6 +328,8 @@ Result<std::shared_ptr<ArrayData>> ImportArrayNode(const ArrowArray* a, const Ty
   if (depth > 64) return Status::Invalid("Arrow array nested deeper than 64 levels");
   if (a->length < 0 || a->offset < 0) return Status::Invalid("Arrow array with negative length or offset");
   const TypeId id = type->id();
+  // A dense union's two buffers (type codes, offsets) follow quiver's empty validity slot.
+  const bool is_union = id == TypeId::kDenseUnion;
   const int64_t expected_buffers = id == TypeId::kStruct ? 1 : type->is_binary_like() ? 3 : 2;
   if (a->n_buffers != expected_buffers) {
     return Status::Invalid(fmt::format("Arrow array of {} has {} buffers, expected {}", type->ToString(),
@@ -319,15 +352,24 @@ Result<std::shared_ptr<ArrayData>> ImportArrayNode(const ArrowArray* a, const Ty
     if (p == nullptr) return nullptr;
     return Buffer::Wrap(static_cast<const uint8_t*>(p), size, owner);
   };
-  d->buffers.push_back(a->null_count == 0 ? nullptr : wrap(0, bit_util::BytesForBits(end)));
-  if (a->null_count != 0 && d->buffers[0] == nullptr) d->null_count = 0;  // no bitmap: all valid
-  for (int64_t i = 1; i < expected_buffers; ++i) {
+  if (is_union) {
+    d->null_count = 0;
+    d->buffers = {nullptr, wrap(0, end), wrap(1, end * 4)};
+    for (int i = 0; i < 2; ++i) {
+      if (a->buffers[i] == nullptr && end > 0) return Status::Invalid(fmt::format("Arrow array of {}: buffer {} is null", type->ToString(), i));
+    }
+  } else {
+    d->buffers.push_back(a->null_count == 0 ? nullptr : wrap(0, bit_util::BytesForBits(end)));
+    if (a->null_count != 0 && d->buffers[0] == nullptr) d->null_count = 0;  // no bitmap: all valid
+  }
+  for (int64_t i = 1; i < (is_union ? 0 : expected_buffers); ++i) {
     if (a->buffers[i] == nullptr && end > 0) {
       return Status::Invalid(fmt::format("Arrow array of {}: buffer {} is null", type->ToString(), i));
     }
   }
   switch (id) {
     case TypeId::kStruct:
+    case TypeId::kDenseUnion:
       break;
     case TypeId::kBool:
       d->buffers.push_back(wrap(1, bit_util::BytesForBits(end)));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "quiver/columnar/builder.h"
@@ -116,6 +117,36 @@ Result<std::shared_ptr<ArrayData>> ConcatData(const TypePtr& type, const std::ve
       }
       return out;
     }
+    case TypeId::kDenseUnion: {
+      // Members joined whole (a part's offsets may point anywhere in them), each part's offsets
+      // shifted by the lengths of the same member in the parts before it.
+      QUIVER_ASSIGN_OR_RETURN(auto codes, Buffer::Allocate(std::max<int64_t>(total, 1), pool));
+      QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate(std::max<int64_t>(total * 4, 1), pool));
+      const size_t members = static_cast<size_t>(type->num_fields());
+      std::vector<int64_t> base(members, 0);
+      int64_t at = 0;
+      for (const ArrayData* p : parts) {
+        const int8_t* c = p->buffers[1]->data_as<int8_t>() + p->offset;
+        const int32_t* o = p->buffers[2]->data_as<int32_t>() + p->offset;
+        for (int64_t i = 0; i < p->length; ++i, ++at) {
+          const int m = type->ChildOfCode(c[i]);
+          const int64_t v = base[static_cast<size_t>(m)] + o[i];
+          if (v > INT32_MAX) return Status::Invalid("concatenated union member exceeds 2^31 entries");
+          codes->mutable_data_as<int8_t>()[at] = c[i];
+          offsets->mutable_data_as<int32_t>()[at] = static_cast<int32_t>(v);
+        }
+        for (size_t m = 0; m < members; ++m) base[m] += p->children[m]->length;
+      }
+      out->buffers.push_back(std::move(codes));
+      out->buffers.push_back(std::move(offsets));
+      for (size_t m = 0; m < members; ++m) {
+        std::vector<const ArrayData*> child_parts;
+        for (const ArrayData* p : parts) child_parts.push_back(p->children[m].get());
+        QUIVER_ASSIGN_OR_RETURN(auto child, ConcatData(type->field(static_cast<int>(m)).type, child_parts, pool));
+        out->children.push_back(std::move(child));
+      }
+      return out;
+    }
     default: {
       const int64_t w = type->byte_width();
       QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(total * w, pool));
@@ -128,6 +159,25 @@ Result<std::shared_ptr<ArrayData>> ConcatData(const TypePtr& type, const std::ve
       return out;
     }
   }
+}
+
+// No rows of `type`: from its builder; a dense union (which has none) from its members'.
+Result<Array> EmptyArray(const TypePtr& type, MemoryPool* pool) {
+  if (type->id() != TypeId::kDenseUnion) {
+    QUIVER_ASSIGN_OR_RETURN(auto builder, MakeBuilder(type, pool));
+    return builder->Finish();
+  }
+  auto d = std::make_shared<ArrayData>();
+  d->type = type;
+  d->null_count = 0;
+  QUIVER_ASSIGN_OR_RETURN(auto codes, Buffer::Allocate(1, pool));
+  QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate(4, pool));
+  d->buffers = {nullptr, std::move(codes), std::move(offsets)};
+  for (const Field& f : type->fields()) {
+    QUIVER_ASSIGN_OR_RETURN(Array m, EmptyArray(f.type, pool));
+    d->children.push_back(m.data());
+  }
+  return Array(std::move(d));
 }
 
 }  // namespace
@@ -153,8 +203,7 @@ Result<std::shared_ptr<RecordBatch>> ConcatenateBatches(const SchemaPtr& schema,
   for (const auto& b : batches) rows += b->num_rows();
   for (int c = 0; c < schema->num_fields(); ++c) {
     if (batches.empty()) {
-      QUIVER_ASSIGN_OR_RETURN(auto builder, MakeBuilder(schema->field(c).type, pool));
-      QUIVER_ASSIGN_OR_RETURN(Array empty, builder->Finish());
+      QUIVER_ASSIGN_OR_RETURN(Array empty, EmptyArray(schema->field(c).type, pool));
       columns.push_back(std::move(empty));
       continue;
     }

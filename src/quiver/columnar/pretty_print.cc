@@ -126,6 +126,11 @@ void FormatValue(const Array& a, int64_t i, std::string* out, bool quote_strings
       out->push_back('}');
       return;
     }
+    case TypeId::kDenseUnion: {  // the active member's value
+      DenseUnionArray u(a);
+      FormatValue(u.member(u.child_index(i)), u.value_offset(i), out, quote_strings);
+      return;
+    }
   }
 }
 

@@ -49,6 +49,7 @@ bool DataType::Equals(const DataType& o) const {
     case TypeId::kTimestamp: return unit_ == o.unit_ && timezone_ == o.timezone_;
     case TypeId::kFixedSizeBinary: return fixed_size_ == o.fixed_size_;
     case TypeId::kMap: if (keys_sorted_ != o.keys_sorted_) return false; [[fallthrough]];
+    case TypeId::kDenseUnion: if (type_codes_ != o.type_codes_) return false; [[fallthrough]];
     case TypeId::kList: case TypeId::kStruct: {
       if (fields_.size() != o.fields_.size()) return false;
       for (size_t i = 0; i < fields_.size(); ++i) {
@@ -97,6 +98,14 @@ std::string DataType::ToString() const {
       const auto& entries = fields_[0].type->fields();
       return fmt::format("map<{}, {}{}>", entries[0].type->ToString(), entries[1].type->ToString(),
                          keys_sorted_ ? ", keys_sorted" : "");
+    }
+    case TypeId::kDenseUnion: {
+      std::string s = "dense_union<";
+      for (size_t i = 0; i < fields_.size(); ++i) {
+        if (i) s += ", ";
+        s += fmt::format("{}={}", fields_[i].ToString(), type_codes_[i]);
+      }
+      return s + ">";
     }
   }
   return "?";
@@ -183,6 +192,16 @@ TypePtr map(TypePtr key_type, TypePtr item_type, bool item_nullable, bool keys_s
   p.keys_sorted = keys_sorted;
   p.fields.push_back(Field{"entries", std::move(entries), false, {}});
   return std::make_shared<DataType>(TypeId::kMap, std::move(p));
+}
+
+TypePtr dense_union(std::vector<Field> members, std::vector<int8_t> type_codes) {
+  if (type_codes.empty()) {
+    for (size_t i = 0; i < members.size(); ++i) type_codes.push_back(static_cast<int8_t>(i));
+  }
+  DataType::Params p;
+  p.fields = std::move(members);
+  p.type_codes = std::move(type_codes);
+  return std::make_shared<DataType>(TypeId::kDenseUnion, std::move(p));
 }
 
 Field field(std::string name, TypePtr type, bool nullable, KeyValueMetadata metadata) {

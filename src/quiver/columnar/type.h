@@ -25,6 +25,7 @@ enum class TypeId : uint8_t {
   kList,
   kStruct,
   kMap,
+  kDenseUnion,  // one member per slot: an int8 type code and an int32 offset into that member
 };
 
 enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
@@ -53,7 +54,9 @@ class DataType {
   int bit_width() const;
   int byte_width() const { return bit_width() / 8; }
   bool is_fixed_width() const { return bit_width() > 0; }
-  bool is_nested() const { return id_ == TypeId::kList || id_ == TypeId::kStruct || id_ == TypeId::kMap; }
+  bool is_nested() const {
+    return id_ == TypeId::kList || id_ == TypeId::kStruct || id_ == TypeId::kMap || id_ == TypeId::kDenseUnion;
+  }
   bool is_binary_like() const { return id_ == TypeId::kString || id_ == TypeId::kBinary; }
 
   int32_t precision() const { return precision_; }  // decimal
@@ -64,13 +67,23 @@ class DataType {
   bool keys_sorted() const { return keys_sorted_; }   // map
 
   // list: one child ("item"); struct: the fields; map: one child "entries", a non-nullable
-  // struct of a non-nullable "key" and a "value".
+  // struct of a non-nullable "key" and a "value"; dense union: its members.
   const std::vector<Field>& fields() const { return fields_; }
   const Field& field(int i) const { return fields_[static_cast<size_t>(i)]; }
   int num_fields() const { return static_cast<int>(fields_.size()); }
 
+  // dense union: the type code of each member (0..127, distinct), and the member of a code
+  // (-1 when no member has it).
+  const std::vector<int8_t>& type_codes() const { return type_codes_; }
+  int ChildOfCode(int8_t code) const {
+    for (size_t i = 0; i < type_codes_.size(); ++i) {
+      if (type_codes_[i] == code) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
   bool Equals(const DataType& other) const;
-  std::string ToString() const;  // e.g. "timestamp[us, tz=UTC]", "list<item: int32>"
+  std::string ToString() const;  // e.g. "timestamp[us, tz=UTC]", "list<item: int32>", "dense_union<a: int32=0>"
 
   // Construction is through the factories below.
   struct Params {
@@ -79,10 +92,12 @@ class DataType {
     std::string timezone;
     bool keys_sorted = false;
     std::vector<Field> fields;
+    std::vector<int8_t> type_codes;
   };
   DataType(TypeId id, Params p)
       : id_(id), precision_(p.precision), scale_(p.scale), fixed_size_(p.fixed_size), unit_(p.unit),
-        keys_sorted_(p.keys_sorted), timezone_(std::move(p.timezone)), fields_(std::move(p.fields)) {}
+        keys_sorted_(p.keys_sorted), timezone_(std::move(p.timezone)), fields_(std::move(p.fields)),
+        type_codes_(std::move(p.type_codes)) {}
 
  private:
   TypeId id_;
@@ -91,6 +106,7 @@ class DataType {
   bool keys_sorted_;
   std::string timezone_;
   std::vector<Field> fields_;
+  std::vector<int8_t> type_codes_;
 };
 
 inline bool operator==(const DataType& a, const DataType& b) { return a.Equals(b); }
@@ -119,6 +135,8 @@ TypePtr list(TypePtr value_type, bool value_nullable = true);
 TypePtr list(Field value_field);
 TypePtr struct_(std::vector<Field> fields);
 TypePtr map(TypePtr key_type, TypePtr item_type, bool item_nullable = true, bool keys_sorted = false);
+// A dense union of `members`; their type codes are 0, 1, ... unless given (one per member).
+TypePtr dense_union(std::vector<Field> members, std::vector<int8_t> type_codes = {});
 
 Field field(std::string name, TypePtr type, bool nullable = true, KeyValueMetadata metadata = {});
 

@@ -51,7 +51,7 @@ Status CsvWriter::Write(const RecordBatch& batch) {
     for (int c = 0; c < batch.num_columns(); ++c) {
       if (c) text.push_back(opts_.delimiter);
       const Array& col = batch.column(c);
-      if (col.IsNull(r)) {
+      if (col.IsNull(r) || (col.type_id() == TypeId::kDenseUnion && DenseUnionIsNullMember(col, r))) {
         text += opts_.null_string;
         continue;
       }

@@ -26,6 +26,7 @@ enum DateUnit : int16_t { kDay = 0, kDateMillisecond = 1 };
 enum TimeUnit : int16_t { kSecond = 0, kMillisecond = 1, kMicrosecond = 2, kNanosecond = 3 };
 enum Endianness : int16_t { kLittle = 0, kBig = 1 };
 enum CompressionType : int8_t { kLz4Frame = 0, kZstd = 1 };
+enum UnionMode : int16_t { kSparse = 0, kDense = 1 };
 
 // Table slots (field ids).
 namespace message { enum { version = 0, header_type = 1, header = 2, body_length = 3, custom_metadata = 4 }; }
@@ -41,6 +42,7 @@ namespace time { enum { unit = 0, bit_width = 1 }; }
 namespace timestamp { enum { unit = 0, timezone = 1 }; }
 namespace fixed_size_binary { enum { byte_width = 0 }; }
 namespace map { enum { keys_sorted = 0 }; }
+namespace union_type { enum { mode = 0, type_ids = 1 }; }
 namespace fixed_size_list { enum { list_size = 0 }; }
 namespace record_batch { enum { length = 0, nodes = 1, buffers = 2, compression = 3, variadic_buffer_counts = 4 }; }
 namespace body_compression { enum { codec = 0, method = 1 }; }

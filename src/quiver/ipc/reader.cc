@@ -1,5 +1,6 @@
 #include "quiver/ipc/reader.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -23,6 +24,7 @@ struct FieldInfo {
   bool large = false;    // 64-bit offsets, narrowed on reading
   int32_t list_size = 0; // FixedSizeList: read as a list of this many entries per slot
   bool view = false;     // Utf8View/BinaryView: views and variadic buffers, read into offsets
+  bool sparse = false;   // a sparse Union: read as a dense one whose offsets are the slot numbers
   int64_t dict_id = -1;  // dictionary-encoded when >= 0
   int index_bits = 32;
   bool index_signed = true;
@@ -47,6 +49,7 @@ struct Message {
   fb::Table header;
   std::shared_ptr<Buffer> body;
   int64_t offset = 0;  // where its framing starts
+  int16_t version = 0;  // format::MetadataVersion
 };
 
 // Where messages come from: bytes in memory (a mapped file: reads are zero-copy slices), or a
@@ -149,6 +152,7 @@ Result<std::unique_ptr<Message>> ReadMessage(MessageSource* src) {
   m->ctx = std::make_unique<fb::Context>(m->metadata->span(), "Message");
   m->root = fb::Table::Root(m->ctx.get());
   const int16_t version = m->root.Scalar<int16_t>(f::message::version, f::kV1);
+  m->version = version;
   m->header_type = m->root.Scalar<uint8_t>(f::message::header_type, 0);
   m->header = m->root.Child(f::message::header);
   const int64_t body_length = m->root.Scalar<int64_t>(f::message::body_length, 0);
@@ -326,6 +330,27 @@ Result<FieldInfo> ReadField(const fb::Table& t, const std::string& parent, int d
       ty = std::make_shared<DataType>(TypeId::kMap, std::move(p));
       break;
     }
+    case f::kUnion: {
+      const int16_t mode = type.Scalar<int16_t>(f::union_type::mode, f::kSparse);
+      if (mode != f::kSparse && mode != f::kDense) return Status::Corrupt(fmt::format("field '{}': union mode {}", path, mode));
+      info.sparse = mode == f::kSparse;
+      // Without typeIds the codes are the members' positions.
+      fb::Vector ids = type.VectorOf(f::union_type::type_ids, 4);
+      std::vector<int8_t> codes;
+      if (child_fields.size() > 128) return Status::Corrupt(fmt::format("field '{}': a union of {} members", path, child_fields.size()));
+      for (size_t i = 0; i < child_fields.size(); ++i) {
+        const int32_t c = ids.size() == 0 ? static_cast<int32_t>(i) : i < ids.size() ? ids.StructAt<int32_t>(static_cast<uint32_t>(i)) : -1;
+        if (c < 0 || c > 127 || std::count(codes.begin(), codes.end(), static_cast<int8_t>(c)) != 0) {
+          return Status::Corrupt(fmt::format("field '{}': union type code {} for member {} (0..127, distinct, one per member)", path, c, i));
+        }
+        codes.push_back(static_cast<int8_t>(c));
+      }
+      if (ids.size() != 0 && ids.size() != child_fields.size()) {
+        return Status::Corrupt(fmt::format("field '{}': {} union type codes for {} members", path, ids.size(), child_fields.size()));
+      }
+      ty = dense_union(child_fields, std::move(codes));
+      break;
+    }
     default:
       return Unsupported(path, fmt::format("the Arrow type {}", f::TypeTagName(info.tag)));
   }
@@ -362,8 +387,8 @@ Status ReadSchema(const fb::Table& s, std::vector<FieldInfo>* fields, SchemaPtr*
 class BatchDecoder {
  public:
   BatchDecoder(const fb::Table& rb, std::shared_ptr<Buffer> body, const std::map<int64_t, Array>* dictionaries,
-               MemoryPool* pool)
-      : body_(std::move(body)), dictionaries_(dictionaries), pool_(pool) {
+               MemoryPool* pool, int16_t version)
+      : body_(std::move(body)), dictionaries_(dictionaries), pool_(pool), version_(version) {
     length_ = rb.Scalar<int64_t>(f::record_batch::length, 0);
     nodes_ = rb.VectorOf(f::record_batch::nodes, sizeof(f::FieldNode));
     variadic_ = rb.VectorOf(f::record_batch::variadic_buffer_counts, sizeof(int64_t));
@@ -392,6 +417,7 @@ class BatchDecoder {
     auto d = std::make_shared<ArrayData>();
     d->length = node.length;
     d->null_count = node.null_count;
+    if (fi.tag == f::kUnion && fi.dict_id < 0) return DecodeUnion(fi, std::move(d), depth);
     QUIVER_ASSIGN_OR_RETURN(auto validity, NextBuffer());
     d->buffers.push_back(node.null_count == 0 ? nullptr : validity);
     if (node.null_count > 0 && validity->size() < bit_util::BytesForBits(node.length)) {
@@ -536,6 +562,42 @@ class BatchDecoder {
     return Status::OK();
   }
 
+  // A union: no validity buffer since V5 (one before, which must then mark no nulls: a null
+  // slot of an Arrow union is a null member entry); type codes; offsets, or for a sparse union
+  // the slot numbers (its members are as long as it is), so that it reads as a dense union.
+  Result<std::shared_ptr<ArrayData>> DecodeUnion(const FieldInfo& fi, std::shared_ptr<ArrayData> d, int depth) {
+    if (version_ < f::kV5) {
+      QUIVER_RETURN_NOT_OK(NextBuffer().status());
+      if (d->null_count != 0) {
+        return Status::NotImplemented(fmt::format("field '{}': a union with {} null slots in its own validity (Arrow before "
+                                                  "1.0); quiver reads unions whose nulls are their members'", fi.field.name,
+                                                  d->null_count));
+      }
+    }
+    d->null_count = 0;
+    d->type = fi.field.type;
+    QUIVER_ASSIGN_OR_RETURN(auto codes, NextBuffer());
+    std::shared_ptr<Buffer> offsets;
+    if (fi.sparse) {
+      QUIVER_ASSIGN_OR_RETURN(offsets, Buffer::Allocate(std::max<int64_t>(d->length * 4, 4), pool_));
+      int32_t* o = offsets->mutable_data_as<int32_t>();
+      for (int64_t i = 0; i < d->length; ++i) o[i] = static_cast<int32_t>(i);
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(offsets, NextBuffer());
+    }
+    d->buffers = {nullptr, std::move(codes), std::move(offsets)};
+    for (const auto& c : fi.children) {
+      QUIVER_ASSIGN_OR_RETURN(auto child, Decode(c, true, depth + 1));
+      if (fi.sparse && child->length < d->length) {
+        return Status::Corrupt(fmt::format("field '{}': sparse union member of {} slots in a union of {}", fi.field.name,
+                                           child->length, d->length));
+      }
+      d->children.push_back(std::move(child));
+    }
+    QUIVER_RETURN_NOT_OK_CTX(Array(d).Validate(), fmt::format("field '{}'", fi.field.name));
+    return d;
+  }
+
   // A fixed-size list's implied offsets: slot i starts at i * size.
   Result<std::shared_ptr<Buffer>> FixedSizeOffsets(const FieldInfo& fi, int64_t length) {
     if (length * int64_t{fi.list_size} > INT32_MAX) {
@@ -674,6 +736,7 @@ class BatchDecoder {
   std::shared_ptr<Buffer> body_;
   const std::map<int64_t, Array>* dictionaries_;
   MemoryPool* pool_;
+  int16_t version_;
   int64_t length_ = 0;
   fb::Vector nodes_, buffers_, variadic_;
   uint32_t next_node_ = 0, next_buffer_ = 0, next_variadic_ = 0;
@@ -787,7 +850,7 @@ Status IpcReader::ApplyDictionary(const Message& m) {
     return Status::Corrupt(fmt::format("DictionaryBatch at byte {} for dictionary {}, which no field uses", m.offset, id));
   }
   if (!data.valid()) return Status::Corrupt(fmt::format("DictionaryBatch at byte {} has no data", m.offset));
-  BatchDecoder dec(data, m.body, &dictionaries_, pool_);
+  BatchDecoder dec(data, m.body, &dictionaries_, pool_, m.version);
   QUIVER_RETURN_NOT_OK(dec.CheckHeader());
   QUIVER_ASSIGN_OR_RETURN(auto d, dec.Decode(*it->second, false, 0));
   if (!m.ctx->ok()) return m.ctx->status();
@@ -806,7 +869,7 @@ Status IpcReader::ApplyDictionary(const Message& m) {
 }
 
 Result<std::shared_ptr<RecordBatch>> IpcReader::DecodeBatch(const Message& m) {
-  BatchDecoder dec(m.header, m.body, &dictionaries_, pool_);
+  BatchDecoder dec(m.header, m.body, &dictionaries_, pool_, m.version);
   if (!m.ctx->ok()) return m.ctx->status();
   QUIVER_RETURN_NOT_OK(dec.CheckHeader());
   std::vector<Array> columns;

@@ -69,6 +69,11 @@ void AppendJsonValue(const Array& a, int64_t i, std::string* out) {
       out->push_back(']');
       return;
     }
+    case TypeId::kDenseUnion: {  // the active member's value
+      DenseUnionArray u(a);
+      AppendJsonValue(u.member(u.child_index(i)), u.value_offset(i), out);
+      return;
+    }
     default: {
       std::string v;
       FormatValue(a, i, &v);

@@ -38,7 +38,12 @@ enum EncryptionAlgorithm : uint32_t { kUnknownEncryption = 0, kAesCtr128 = 1, kA
 enum KeyProviderKind : uint32_t { kUnknownProvider = 0, kHadoop = 1, kAws = 2, kGcp = 3, kAzure = 4 };
 
 // Writer ids (Footer.writer) and writer versions (PostScript.writerVersion) that readers act on.
-enum WriterId : uint32_t { kJavaWriter = 0, kCppWriter = 1, kPrestoWriter = 2, kScritchleyGo = 3, kTrinoWriter = 4 };
+// The specification registers ids 0..5 (5 is CUDF); a writer without one, as quiver is, writes
+// kUnknownWriter, the id Apache ORC C++ gives every unregistered writer (UNKNOWN_WRITER), so that
+// no reader takes its files for another writer's.
+enum WriterId : uint32_t {
+  kJavaWriter = 0, kCppWriter = 1, kPrestoWriter = 2, kScritchleyGo = 3, kTrinoWriter = 4, kUnknownWriter = 2147483647
+};
 // The C++ writer's int64 bloom filters used an inconsistent hash before ORC-1024 (writerVersion 9).
 inline constexpr uint32_t kWriterVersionOrc135 = 5;   // bloom filters of UTF-8 bytes (ORC-135)
 inline constexpr uint32_t kWriterVersionOrc1024 = 9;  // (C++ writer) a consistent int64 bloom hash

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "quiver/orc/format.h"
 #include "quiver/orc/protobuf.h"
 
@@ -311,8 +313,11 @@ RowIndexEntry IndexEntry(Decoder& d) {
   }
   return e;
 }
+// The specification's layout, or the Java writer's earlier one (metadata.h), told apart by
+// field 3's wire type: bytes there, varints in the earlier layout.
 BloomFilter Bloom(Decoder& d) {
   BloomFilter b;
+  std::vector<uint64_t> varint_words;
   while (d.Next()) {
     if (QUIVER_ORC_FIELD(bloom_filter, num_hash_functions, kVarint)) {
       b.num_hash_functions = d.U32();
@@ -324,9 +329,18 @@ BloomFilter Bloom(Decoder& d) {
       b.bitset.push_back(d.r.Fixed64());
     } else if (QUIVER_ORC_FIELD(bloom_filter, utf8bitset, kLengthDelimited)) {
       b.utf8bitset = d.Str();
+    } else if (QUIVER_ORC_FIELD(bloom_filter, utf8bitset, kVarint)) {
+      varint_words.push_back(d.U64());
     } else {
       d.Skip();
     }
+  }
+  if (!varint_words.empty()) {
+    b.early_layout = true;
+    b.expected_entries = b.num_hash_functions;
+    if (b.bitset.size() == 1) b.fpp = std::bit_cast<double>(b.bitset[0]);
+    b.bitset = std::move(varint_words);
+    b.num_hash_functions = 0;
   }
   return b;
 }

@@ -72,9 +72,16 @@ struct RowIndex {
 };
 
 struct BloomFilter {
-  uint32_t num_hash_functions = 0;
-  std::vector<uint64_t> bitset;  // the original encoding's words
-  std::string utf8bitset;        // the UTF-8 encoding: the same bits, little-endian bytes
+  uint32_t num_hash_functions = 0;  // 0: not known, and the filter excludes nothing
+  std::vector<uint64_t> bitset;     // the original encoding's words
+  std::string utf8bitset;           // the UTF-8 encoding: the same bits, little-endian bytes
+  // An earlier layout of the Java writer (over1k_bloom.orc, writer version 1): field 1 the
+  // expected entries, field 2 the false-positive probability (a double), field 3 the words as
+  // varints. Its bits are kept, but its hashing is not the specification's (no probe of the
+  // values it holds finds their bits), so num_hash_functions stays 0.
+  bool early_layout = false;
+  uint32_t expected_entries = 0;  // early layout only
+  double fpp = 0;                 // early layout only
 };
 struct BloomFilterIndex {
   std::vector<BloomFilter> bloom_filter;  // one per row group

@@ -426,6 +426,22 @@ TEST(ParquetFileWriter, EmptyStructsAreNotImplemented) {
   EXPECT_EQ(w.status().code(), StatusCode::kNotImplemented);
 }
 
+// Parquet has no union type: refused when the writer opens, at any depth, naming the column.
+TEST(ParquetFileWriter, UnionsAreRefusedClearly) {
+  const TypePtr u = dense_union({field("a", int32()), field("b", utf8())});
+  io::BufferOutputStream out;
+  auto w = ParquetFileWriter::Open(&out, std::make_shared<const Schema>(std::vector<Field>{field("x", int8()), field("u", u)}), {});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().ToString(),
+            "NotImplemented: column 'u': Parquet has no union type, so dense_union<a: int32=0, b: string=1> cannot be "
+            "written; write ORC or Arrow IPC instead");
+  w = ParquetFileWriter::Open(&out, std::make_shared<const Schema>(std::vector<Field>{field("s", struct_({field("v", u)}))}), {});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().ToString(),
+            "NotImplemented: column 's': Parquet has no union type, so dense_union<a: int32=0, b: string=1> cannot be "
+            "written; write ORC or Arrow IPC instead");
+}
+
 TEST(ParquetFileWriter, HighCardinalityFallsBackToPlainAndLowKeepsDictionary) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{field("many", int64()), field("few", utf8())});
   NumericBuilder<int64_t> many(int64());

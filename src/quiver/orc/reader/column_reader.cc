@@ -9,6 +9,7 @@
 #include "quiver/orc/format.h"
 #include "quiver/orc/reader/column_reader_internal.h"
 #include "quiver/orc/reader/rle_internal.h"
+#include "quiver/orc/reader/union_reader_internal.h"
 
 namespace quiver::orc {
 namespace {
@@ -485,6 +486,12 @@ Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n
         d->children.push_back(std::move(a));
       }
       return d;
+    }
+    case tk::kUnion: {
+      QUIVER_RETURN_NOT_OK(IsV2(ctx, id, false).status());
+      QUIVER_ASSIGN_OR_RETURN(auto tags, m > 0 ? Required(ctx, id, sk::kData) : Result<std::shared_ptr<Buffer>>(std::shared_ptr<Buffer>()));
+      return DecodeUnion(c, n, m, std::move(valid), tags, ctx.pool,
+                         [&](uint32_t member, int64_t k, const uint8_t* exists) { return DecodeChild(ctx, member, k, exists); });
     }
     default:
       return Status::NotImplemented(fmt::format("ORC {} columns are not read by quiver",

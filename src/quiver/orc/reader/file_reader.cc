@@ -113,9 +113,16 @@ Status OrcFileReader::Impl::BuildColumn(uint32_t id, const std::string& name, in
       c.type = struct_(std::move(fields));
       break;
     }
-    case tk::kUnion:
-      return Status::NotImplemented(fmt::format("{}: column '{}' is an ORC union (uniontype), which quiver does not read yet",
-                                                file->path(), name));
+    case tk::kUnion: {  // a dense union whose type codes are the ORC tags (union_reader_internal.h)
+      if (c.children.size() > 128) {
+        return Status::NotImplemented(fmt::format("{}: union column '{}' has {} members, more than the 128 type codes of a dense union",
+                                                  file->path(), name, c.children.size()));
+      }
+      std::vector<Field> members;
+      for (size_t i = 0; i < c.children.size(); ++i) members.push_back(field(c.child_names[i], columns[c.children[i]].type));
+      c.type = dense_union(std::move(members));
+      break;
+    }
     default:
       return Status::NotImplemented(fmt::format("{}: column '{}' has ORC type {}, which quiver does not read", file->path(), name,
                                                 format::TypeKindName(t.kind) ? format::TypeKindName(t.kind) : fmt::format("#{}", t.kind)));
@@ -287,6 +294,11 @@ std::string OrcFileReader::TypeString(uint32_t id) const {
       for (size_t i = 0; i < c.children.size(); ++i) {
         s += fmt::format("{}{}:{}", i ? "," : "", c.child_names[i], TypeString(c.children[i]));
       }
+      return s + ">";
+    }
+    case tk::kUnion: {
+      std::string s = "uniontype<";
+      for (size_t i = 0; i < c.children.size(); ++i) s += fmt::format("{}{}", i ? "," : "", TypeString(c.children[i]));
       return s + ">";
     }
     default: return "unknown";

@@ -282,6 +282,7 @@ Status OrcFileWriter::Close() {
   f.number_of_rows = static_cast<uint64_t>(rows_);
   f.row_index_stride = static_cast<uint32_t>(m.options.row_index_stride);
   f.calendar = format::kProlepticGregorian;  // quiver's dates and timestamps count days that way
+  f.writer = format::kUnknownWriter;  // not registered (format.h)
   f.software_version = "quiver";
   f.statistics.push_back(m.root_file.ToStatistics());
   for (const auto& c : m.columns) c->FileStatistics(&f.statistics);

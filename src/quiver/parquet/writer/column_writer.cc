@@ -135,6 +135,7 @@ Result<LeafType> LeafTypeFor(const DataType& type) {
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:
+    case TypeId::kDenseUnion:
       return Status::NotImplemented(fmt::format("the Parquet writer takes flat columns; {} is nested", type.ToString()));
   }
   return l;

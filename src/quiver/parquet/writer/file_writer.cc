@@ -38,11 +38,15 @@ int64_t BufferBytes(const ArrayData& a) {
   return n;
 }
 
-// Parquet has no empty groups.
+// Parquet has no empty groups, nor unions.
 Status CheckWritable(const Field& f) {
   const DataType& t = *f.type;
   if (t.id() == TypeId::kStruct && t.num_fields() == 0) {
     return Status::NotImplemented("a struct without fields has no Parquet form");
+  }
+  if (t.id() == TypeId::kDenseUnion) {
+    return Status::NotImplemented(
+        fmt::format("Parquet has no union type, so {} cannot be written; write ORC or Arrow IPC instead", t.ToString()));
   }
   for (const Field& c : t.fields()) QUIVER_RETURN_NOT_OK(CheckWritable(c));
   return Status::OK();
