@@ -7,6 +7,10 @@
 namespace quiver::orc::rle {
 
 bool ByteRleDecoder::NextRun() {
+  if (!src_.Ensure(kMaxRunBytes)) {
+    error_ = src_.refill_error();
+    return false;
+  }
   uint8_t control;
   if (!src_.ReadByte(&control)) {
     error_ = "byte RLE stream ends early";
@@ -317,6 +321,7 @@ bool IntRleDecoder::NextRunV1() {
 bool IntRleDecoder::NextRun() {
   run_pos_ = 0;
   run_len_ = 0;
+  if (!src_.Ensure(kMaxRunBytes)) return Fail(src_.refill_error());
   if (!v2_) return NextRunV1();
   uint8_t header;
   if (!src_.ReadByte(&header)) return Fail("integer RLE stream ends early");
