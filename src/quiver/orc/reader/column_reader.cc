@@ -224,17 +224,24 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
     const int64_t k = std::min(kBatch, m - i);
     if (!dec->Decode(lens, k)) return Bad(ctx.columns[id], fmt::format("LENGTH stream: {}", Why(*dec)));
     uint64_t bad = 0;
-    for (int64_t j = 0; j < k; ++j) {
-      if (valid != nullptr) {
+    if (valid == nullptr) {
+      for (int64_t j = 0; j < k; ++j) {
+        bad |= static_cast<uint64_t>(lens[j]) >> 31;  // negative or 2^31 and over: refused below
+        sum += lens[j] & 0x7fffffff;
+        o[row + j + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
+      }
+      row += k;
+    } else {
+      for (int64_t j = 0; j < k; ++j) {
         while (!bit_util::GetBit(valid, row)) {
           o[row + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
           ++row;
         }
+        bad |= static_cast<uint64_t>(lens[j]) >> 31;
+        sum += lens[j] & 0x7fffffff;
+        o[row + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
+        ++row;
       }
-      bad |= static_cast<uint64_t>(lens[j]) >> 31;  // negative or 2^31 and over: refused below
-      sum += lens[j] & 0x7fffffff;
-      o[row + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
-      ++row;
     }
     if (bad != 0) sum = INT64_MAX;
   }

@@ -209,27 +209,41 @@ bool ChunkedStream::Refill(rle::ByteSource* src, int64_t want) {
   if (left > 0 && src->pos() != w) std::memmove(w, src->pos(), static_cast<size_t>(left));
   int64_t have = left;
   while (have < want && pos_ < stream_.size()) {
-    // Open checked every header, and the window holds the largest chunk past `want` bytes.
-    const uint32_t h = stream_[pos_] | stream_[pos_ + 1] << 8 | stream_[pos_ + 2] << 16;
-    const uint32_t len = h >> 1;
-    const uint8_t* in = stream_.data() + pos_ + 3;
-    if (h & 1) {
-      std::memcpy(w + have, in, len);
-      have += len;
-    } else {
-      const char* why = nullptr;
-      const int64_t got = ExpandChunk(kind_, in, len, w + have, block_size_, &why);
-      if (got < 0) {
-        error_ = fmt::format("{} chunk {} at byte {} of a compressed stream {}", format::CompressionName(kind_), chunks_, pos_, why);
-        return false;
-      }
-      have += got;
-    }
-    pos_ += 3 + len;
-    ++chunks_;
+    const int64_t got = ExpandNext(w + have, static_cast<uint64_t>(window_->size() - have));
+    if (got < 0) return false;
+    have += got;
   }
   src->Reset(w, have);
   return true;
+}
+
+int64_t ChunkedStream::ExpandNext(uint8_t* out, uint64_t capacity) {
+  // Open checked every header, and the callers leave room for the chunk.
+  const uint32_t h = stream_[pos_] | stream_[pos_ + 1] << 8 | stream_[pos_ + 2] << 16;
+  const uint32_t len = h >> 1;
+  const uint8_t* in = stream_.data() + pos_ + 3;
+  int64_t got = len;
+  if (h & 1) {
+    std::memcpy(out, in, len);
+  } else {
+    const char* why = nullptr;
+    got = ExpandChunk(kind_, in, len, out, std::min<uint64_t>(block_size_, capacity), &why);
+    if (got < 0) {
+      error_ = fmt::format("{} chunk {} at byte {} of a compressed stream {}", format::CompressionName(kind_), chunks_, pos_, why);
+      return -1;
+    }
+  }
+  pos_ += 3 + len;
+  ++chunks_;
+  return got;
+}
+
+int64_t ChunkedStream::ExpandInto(uint8_t* out, int64_t n) {
+  if (kind_ == format::kNone || pos_ >= stream_.size()) return 0;
+  const uint32_t h = stream_[pos_] | stream_[pos_ + 1] << 8 | stream_[pos_ + 2] << 16;
+  const uint64_t most = (h & 1) ? (h >> 1) : block_size_;
+  if (most > static_cast<uint64_t>(n)) return 0;
+  return ExpandNext(out, most);
 }
 
 }  // namespace quiver::orc

@@ -42,6 +42,7 @@ class ChunkedStream final : public rle::Refiller {
   const std::shared_ptr<Buffer>& owner() const { return owner_; }
 
   bool Refill(rle::ByteSource* src, int64_t want) override;
+  int64_t ExpandInto(uint8_t* out, int64_t n) override;
   const char* error() const override { return error_.empty() ? nullptr : error_.c_str(); }
 
  private:
@@ -54,6 +55,8 @@ class ChunkedStream final : public rle::Refiller {
   size_t pos_ = 0;      // next chunk header in stream_
   int64_t chunks_ = 0;  // chunks expanded so far, for messages
   std::string error_;
+  // Expands the chunk at pos_ into out (room for `capacity` bytes); -1 on damage.
+  int64_t ExpandNext(uint8_t* out, uint64_t capacity);
 };
 
 }  // namespace quiver::orc

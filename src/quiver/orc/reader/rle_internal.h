@@ -24,6 +24,10 @@ class Refiller {
   // Makes at least `want` bytes from the source's position contiguous (fewer only at the
   // stream's end); false when the stream is damaged (error() says how).
   virtual bool Refill(ByteSource* src, int64_t want) = 0;
+  // With the window consumed: expands the next chunk straight into `out` when it fits `n`
+  // bytes (no copy through the window); the bytes written, 0 when it does not fit or the
+  // stream ended, -1 when it is damaged.
+  virtual int64_t ExpandInto(uint8_t* out, int64_t n) = 0;
   virtual const char* error() const = 0;
 };
 
@@ -50,7 +54,15 @@ class ByteSource {
   bool Read(uint8_t* out, int64_t n) {
     while (n > 0) {
       if (p_ >= end_) {
-        if (more_ == nullptr || !more_->Refill(this, 1) || p_ >= end_) return false;
+        if (more_ == nullptr) return false;
+        const int64_t direct = more_->ExpandInto(out, n);
+        if (direct < 0) return false;
+        if (direct > 0) {
+          out += direct;
+          n -= direct;
+          continue;
+        }
+        if (!more_->Refill(this, 1) || p_ >= end_) return false;
       }
       const int64_t k = std::min<int64_t>(n, end_ - p_);
       std::memcpy(out, p_, static_cast<size_t>(k));
