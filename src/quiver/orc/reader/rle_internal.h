@@ -148,12 +148,14 @@ class IntRleDecoder {
   const char* error() const { return error_; }
 
  private:
-  bool NextRun();
+  // The next run into dst (run_, or the caller's output when it has room for 512 values);
+  // its length in run_len_. v1 runs always go to run_ or are generated.
+  bool NextRun(int64_t* dst);
   bool NextRunV1();
-  bool ShortRepeat(uint8_t header);
-  bool Direct(uint8_t header);
-  bool PatchedBase(uint8_t header);
-  bool Delta(uint8_t header);
+  bool ShortRepeat(uint8_t header, int64_t* dst);
+  bool Direct(uint8_t header, int64_t* dst);
+  bool PatchedBase(uint8_t header, int64_t* dst);
+  bool Delta(uint8_t header, int64_t* dst);
   bool Fail(const char* why) {
     if (error_ == nullptr) error_ = why;
     return false;
