@@ -144,7 +144,8 @@ struct OrcStreamReader::Pipeline {
     Strand& st = strands[k];
     while (!stopping && !st.failed && st.next < Limit()) {
       Step(k, st.next, lock);
-      cv.notify_all();
+      // Only a finished batch at the front wakes the consumer (no switch per column).
+      if (slots.front().filled == ncols) cv.notify_all();
     }
     st.running = false;
     cv.notify_all();
