@@ -157,6 +157,17 @@ bool UnpackBigEndian(ByteSource* src, int width, int64_t n, int64_t* out) {
       }
       break;
     default: {
+      if (width <= 56 && src->remaining() >= bytes + 8) {
+        // Each value from one unaligned 64-bit big-endian load at its first byte (a width of at
+        // most 56 bits plus its bit offset fits the word); the stream holds 8 more bytes.
+        for (int64_t i = 0; i < n; ++i) {
+          const uint64_t bit = static_cast<uint64_t>(i) * static_cast<uint64_t>(width);
+          uint64_t w;
+          std::memcpy(&w, p + (bit >> 3), 8);
+          out[i] = static_cast<int64_t>((__builtin_bswap64(w) << (bit & 7)) >> (64 - width));
+        }
+        break;
+      }
       // A 64-bit window refilled a byte at a time; widths above 56 take two steps.
       uint64_t acc = 0;
       int have = 0;
