@@ -123,8 +123,31 @@ for size in sizes:
 lines += ['The fault floor is the time to touch, once per 4 KiB page, as many bytes of fresh memory as the '
           'materialized read decodes; on a virtual machine the host may back each page on first touch, which a '
           'read that keeps everything pays and a streamed scan (memory recycled from one row group to the next) '
-          'does not.', '',
-          'Apache ORC C++ joins the page once quiver reads ORC (hook in bench/report.sh).', '']
+          'does not.', '']
+
+
+def orc_section():
+    """ORC full read (bench/report.sh's orc_jobs): quiver at 1 and 2 threads against Apache ORC C++."""
+    out_lines = []
+    for size in sizes:
+        q1, q2, o = (stat(size, 'orcread', e) for e in ('quiver-1t', 'quiver-2t', 'apache-orc'))
+        if not (q1 and q2 and o):
+            continue
+        out_lines += [f'## ORC full read, {fmt_rows(size)} rows', '',
+                      'The same CSV written by `quiver convert --compression zlib` (its 16 MiB stripes); '
+                      '`quiver cat FILE.orc --format none --threads 1|2` (every column into Arrow-layout arrays, '
+                      'batches released as read) against Apache ORC C++\'s `orc_read_bench FILE.orc` (every column '
+                      'into its ColumnVectorBatches), both timed in-process.', '',
+                      '| engine | median s | min s | max s | user s | sys s | peak MiB |', '|---|---|---|---|---|---|---|']
+        for name, st in (('quiver, 1 thread', q1), ('quiver, 2 threads', q2), ('Apache ORC C++', o)):
+            out_lines.append(f'| {name} | {st["median"]:.3f} | {st["min"]:.3f} | {st["max"]:.3f} | {st["user"]:.2f} | '
+                             f'{st["sys"]:.2f} | {st["peak"]:.0f} |')
+        out_lines += ['', f'Apache ORC C++ / quiver at 1 thread: {o["median"] / q1["median"]:.2f}× (target 2×); '
+                      f'quiver 1 thread / 2 threads: {q1["median"] / q2["median"]:.2f}× (target 1.8×).', '']
+    return out_lines
+
+
+lines += orc_section()
 open(f'{out}/index.md', 'w').write('\n'.join(lines))
 
 # Plots.

@@ -29,6 +29,7 @@ if ! bash scripts/interop-setup.sh "$PEERS" >&2; then
 fi
 cp bench/peers.mjs "$PEERS/bench-peers.mjs"
 P="node $PEERS/bench-peers.mjs"
+ORC_BIN=$ROOT/../shared/peers/orc/bin
 mkdir -p "$DATA" "$OUT"
 RESULTS=$DATA/results.jsonl
 : >"$RESULTS"
@@ -60,6 +61,18 @@ print(json.dumps(dict(size=int(size), job=job, engine=engine, round=int(rnd), se
                       wall=float(wall), user=float(user), sys=float(system), peak_kib=int(kib), **extra)))
 PY
   tail -1 "$RESULTS" | cut -c1-160 >&2
+}
+
+# orc_jobs SIZE ROUND CSV: ORC full read, quiver at 1 and 2 threads against Apache ORC C++'s
+# orc_read_bench (../shared/peers/orc/bin; skipped without it), over a zlib ORC copy of the CSV
+# that quiver writes once.
+orc_jobs() {
+  local size=$1 r=$2 csv=$3 orc=$DATA/li$1.orc
+  [ -x "$ORC_BIN/orc_read_bench" ] || return 0
+  [ -s "$orc" ] || "$Q" convert "$csv" "$orc" --compression zlib >/dev/null 2>&1
+  run "$size" orcread quiver-1t "$r" "$Q" cat "$orc" --format none --threads 1
+  run "$size" orcread quiver-2t "$r" "$Q" cat "$orc" --format none --threads 2
+  run "$size" orcread apache-orc "$r" "$ORC_BIN/orc_read_bench" "$orc"
 }
 
 measure() {
@@ -98,15 +111,14 @@ measure() {
       run "$size" q6 duckdb "$r" $P duckdb q6 "$duck"
       run "$size" q1 quiver "$r" "$LQ" q1 "$duck"
       run "$size" q1 duckdb "$r" $P duckdb q1 "$duck"
-      # Apache ORC C++ (../shared/peers/orc) joins here once quiver reads ORC: an ORC copy of
-      # the file, then its reader's full read beside quiver's (hook left for the ORC reader).
+      orc_jobs "$size" "$r" "$csv"
     done
   done
 }
 
 if [ -n "$LOCK" ]; then
-  export -f run measure
-  export Q LQ P DATA RESULTS TMP ROUNDS SIZES MESSY_SIZE
+  export -f run measure orc_jobs
+  export Q LQ P DATA RESULTS TMP ROUNDS SIZES MESSY_SIZE ORC_BIN
   flock /tmp/quiver-build.lock bash -c measure
 else
   measure

@@ -5,7 +5,8 @@
 # ColumnVectorBatches (its own in-process seconds); /usr/bin/time gives user/sys CPU and peak RSS.
 # ROUNDS rounds alternate the engines; the min and median of each are printed. Runs under the
 # build lock so no build competes.
-#   scripts/bench-orc-read.sh ROUNDS FILE...     (e.g. 3 /tmp/orc-li/li.{zlib,zstd,snappy,none,dict}.orc)
+#   scripts/bench-orc-read.sh ROUNDS FILE...     (e.g. 3 /tmp/orc-li/li.{zlib,zstd,snappy,none,zdict}.orc)
+# Making the files: ../shared/peers/orc/README.md (csv-import, orc_recompress).
 # QUIVER (program), ORC_BIN (folder of orc_read_bench; ../shared/peers/orc/bin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,19 +38,26 @@ for ((r = 1; r <= ROUNDS; r++)); do
     run "$b.q2" "$QUIVER" cat "$f" --format none --threads 2
   done
 done
-# min, median of the seconds; median user, sys, peak RSS.
-summary() {
-  sort -n "$1" | awk '{s[NR]=$1; u[NR]=$2; y[NR]=$3; m[NR]=$4} END {
-    k=int((NR+1)/2); printf "min %.3f s  median %.3f s  (%.2f user %.2f sys, %d KB peak RSS)", s[1], s[k], u[k], y[k], m[k] }'
-}
-for f in "$@"; do
-  b=$(basename "$f")
-  o=$(sort -n "$TMP/$b.orc1" | head -1 | cut -d' ' -f1)
-  q1=$(sort -n "$TMP/$b.q1" | head -1 | cut -d' ' -f1)
-  q2=$(sort -n "$TMP/$b.q2" | head -1 | cut -d' ' -f1)
-  echo "$b ($(stat -c %s "$f") bytes)"
-  echo "  orc_read_bench   $(summary "$TMP/$b.orc1")"
-  echo "  quiver 1 thread  $(summary "$TMP/$b.q1")"
-  echo "  quiver 2 threads $(summary "$TMP/$b.q2")"
-  awk -v o="$o" -v q1="$q1" -v q2="$q2" 'BEGIN { printf "  ORC C++ / quiver(1) = %.2fx; quiver(1) / quiver(2) = %.2fx\n", o / q1, q1 / q2 }'
-done
+# One table: per file and engine, min and median of the in-process seconds, median user and
+# system CPU seconds and peak RSS; then the ratios the acceptance asks for, on min and median.
+/usr/bin/python3 - "$TMP" "$@" <<'PY'
+import os, statistics, sys
+tmp, files = sys.argv[1], sys.argv[2:]
+def load(key):
+    rows = [list(map(float, l.split())) for l in open(os.path.join(tmp, key)) if l.strip()]
+    secs = [r[0] for r in rows]
+    return dict(min=min(secs), med=statistics.median(secs), user=statistics.median(r[1] for r in rows),
+                sys=statistics.median(r[2] for r in rows), rss=statistics.median(r[3] for r in rows) / 1024)
+print(f"{'file':<18} {'engine':<18} {'min s':>7} {'median s':>8} {'user s':>7} {'sys s':>6} {'peak MB':>8}")
+ratios = []
+for f in files:
+    b = os.path.basename(f)
+    o, q1, q2 = load(b + '.orc1'), load(b + '.q1'), load(b + '.q2')
+    for name, s in (('orc_read_bench', o), ('quiver 1 thread', q1), ('quiver 2 threads', q2)):
+        print(f"{b:<18} {name:<18} {s['min']:7.3f} {s['med']:8.3f} {s['user']:7.2f} {s['sys']:6.2f} {s['rss']:8.0f}")
+    ratios.append((b, o['min'] / q1['min'], o['med'] / q1['med'], q1['min'] / q2['min'], q1['med'] / q2['med']))
+print()
+print(f"{'file':<18} {'ORC C++/quiver(1) min':>22} {'median':>7} {'quiver(1)/quiver(2) min':>24} {'median':>7}")
+for b, a, am, c, cm in ratios:
+    print(f"{b:<18} {a:21.2f}x {am:6.2f}x {c:23.2f}x {cm:6.2f}x")
+PY

@@ -1,12 +1,14 @@
-// An ORC file as a batch stream: stripes in file order, a window of them (one per thread)
-// decoded in parallel at a time, so memory stays a few stripes whatever the file's size.
+// An ORC file as a batch stream: each stripe in row batches (OrcReaderOptions::batch_rows), every
+// top-level column decoded on the thread pool a few batches ahead of the consumer, its streams
+// expanded a compression chunk at a time; batch buffers come from a ScanPool, so a consumer that
+// drops each batch reuses the same memory whatever the file's size.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "quiver/core/scan_pool.h"
 #include "quiver/orc/reader/file_reader.h"
 #include "quiver/stream/batch_stream.h"
 
@@ -20,23 +22,25 @@ class OrcStreamReader final : public BatchReader {
   static Result<std::unique_ptr<OrcStreamReader>> Make(std::shared_ptr<orc::OrcFileReader> file,
                                                        const std::vector<std::string>& columns = {},
                                                        std::vector<int> stripes = {});
+  // Waits for the columns being decoded.
+  ~OrcStreamReader() override;
 
   const SchemaPtr& schema() const override { return schema_; }
-  // One stripe a batch.
+  // The next batch of rows (one stripe's, at most batch_rows of them).
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ReadStats stats() const override;
   const orc::OrcFileReader& file() const { return *file_; }
 
+  struct Pipeline;
+
  private:
   OrcStreamReader() = default;
   std::shared_ptr<orc::OrcFileReader> file_;
-  orc::OrcFileReader::Selection selection_;
   std::vector<int> order_;  // column order wanted, as indices into the file-order selection
   SchemaPtr schema_;
-  std::vector<int> stripes_;
-  size_t next_ = 0;
-  int window_ = 1;
-  std::deque<std::shared_ptr<RecordBatch>> ready_;
+  ScanPool* recycle_ = nullptr;  // closed (not deleted) with the reader: batches may outlive it
+  std::unique_ptr<Pipeline> pipe_;
+  Status failed_;
   int64_t rows_ = 0, bytes_ = 0;
 };
 

@@ -1,5 +1,6 @@
 // ORC column decoding (column_reader_internal.h). Values are decoded dense (present entries
-// only), a batch of runs at a time, then spread to their rows backwards in place.
+// only), a batch of runs at a time, then spread to their rows backwards in place. Every call
+// continues the streams where the last one left them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,24 +25,28 @@ constexpr int64_t kBatch = 1024;
 struct Ctx {
   const std::vector<ColumnInfo>& columns;
   const std::vector<bool>& included;
-  const StripeStreams& streams;
+  StripeStreams& streams;
   MemoryPool* pool;
 };
+using Stream = StripeStreams::Stream;
 
 // The column is named by the caller's context (the top-level column by the stripe reader, a
 // nested one as its decoding climbs out of the parent).
 Status Bad(const ColumnInfo&, std::string_view what) { return Status::Corrupt(std::string(what)); }
 
-ByteSource Source(const std::shared_ptr<Buffer>& b) {
-  return b == nullptr ? ByteSource() : ByteSource(b->data(), b->size());
-}
-
-Result<std::shared_ptr<Buffer>> Required(const Ctx& ctx, uint32_t id, uint32_t kind) {
-  QUIVER_ASSIGN_OR_RETURN(auto b, ctx.streams.Get(id, kind));
-  if (b == nullptr) {
+// The stream, which the column's encoding needs.
+Result<Stream*> Required(const Ctx& ctx, uint32_t id, uint32_t kind) {
+  QUIVER_ASSIGN_OR_RETURN(Stream* s, ctx.streams.Get(id, kind));
+  if (s == nullptr) {
     return Bad(ctx.columns[id], fmt::format("the stripe has no {} stream", format::StreamKindName(kind)));
   }
-  return b;
+  return s;
+}
+
+// A decoder's reason: its own, or the stream's decompression failure.
+template <typename D>
+std::string Why(const D& dec) {
+  return dec.error() ? dec.error() : "the stream is damaged";
 }
 
 Result<ColumnEncoding> EncodingOf(const Ctx& ctx, uint32_t id) {
@@ -80,7 +85,7 @@ Result<std::shared_ptr<Buffer>> AllocZeroed(const Ctx& ctx, int64_t bytes) {
 // every entry is present. *present gets the number present.
 Result<std::shared_ptr<Buffer>> ReadValidity(const Ctx& ctx, uint32_t id, int64_t n, const uint8_t* parent_valid,
                                              int64_t* present) {
-  QUIVER_ASSIGN_OR_RETURN(auto stream, ctx.streams.Get(id, sk::kPresent));
+  QUIVER_ASSIGN_OR_RETURN(Stream* stream, ctx.streams.Get(id, sk::kPresent));
   if (stream == nullptr && parent_valid == nullptr) {
     *present = n;
     return std::shared_ptr<Buffer>();
@@ -90,13 +95,13 @@ Result<std::shared_ptr<Buffer>> ReadValidity(const Ctx& ctx, uint32_t id, int64_
   if (stream == nullptr) {
     std::memcpy(v, parent_valid, static_cast<size_t>(bit_util::BytesForBits(n)));
   } else {
-    rle::BoolRleDecoder dec(Source(stream));
+    rle::BoolRleDecoder& dec = *stream->Bools();
     if (parent_valid == nullptr) {
-      if (!dec.Decode(v, 0, n)) return Bad(ctx.columns[id], fmt::format("PRESENT stream: {}", dec.error()));
+      if (!dec.Decode(v, 0, n)) return Bad(ctx.columns[id], fmt::format("PRESENT stream: {}", Why(dec)));
     } else {
       const int64_t k = bit_util::CountSetBits(parent_valid, 0, n);
       QUIVER_ASSIGN_OR_RETURN(auto tmp, AllocZeroed(ctx, bit_util::BytesForBits(k)));
-      if (!dec.Decode(tmp->mutable_data(), 0, k)) return Bad(ctx.columns[id], fmt::format("PRESENT stream: {}", dec.error()));
+      if (!dec.Decode(tmp->mutable_data(), 0, k)) return Bad(ctx.columns[id], fmt::format("PRESENT stream: {}", Why(dec)));
       int64_t j = 0;
       for (int64_t i = 0; i < n; ++i) {
         if (bit_util::GetBit(parent_valid, i) && bit_util::GetBit(tmp->data(), j++)) bit_util::SetBit(v, i);
@@ -139,12 +144,12 @@ std::shared_ptr<ArrayData> MakeData(TypePtr type, int64_t n, int64_t present, st
 template <typename T>
 Status DecodeIntegers(const Ctx& ctx, uint32_t id, rle::IntRleDecoder* dec, T* out, int64_t m, const char* stream) {
   if constexpr (sizeof(T) == 8) {
-    if (!dec->Decode(reinterpret_cast<int64_t*>(out), m)) return Bad(ctx.columns[id], fmt::format("{} stream: {}", stream, dec->error()));
+    if (!dec->Decode(reinterpret_cast<int64_t*>(out), m)) return Bad(ctx.columns[id], fmt::format("{} stream: {}", stream, Why(*dec)));
   } else {
     int64_t tmp[kBatch];
     for (int64_t i = 0; i < m; i += kBatch) {
       int64_t k = std::min(kBatch, m - i);
-      if (!dec->Decode(tmp, k)) return Bad(ctx.columns[id], fmt::format("{} stream: {}", stream, dec->error()));
+      if (!dec->Decode(tmp, k)) return Bad(ctx.columns[id], fmt::format("{} stream: {}", stream, Why(*dec)));
       for (int64_t j = 0; j < k; ++j) out[i + j] = static_cast<T>(tmp[j]);
     }
   }
@@ -153,20 +158,24 @@ Status DecodeIntegers(const Ctx& ctx, uint32_t id, rle::IntRleDecoder* dec, T* o
 
 Result<std::shared_ptr<ArrayData>> DecodeBoolean(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   QUIVER_RETURN_NOT_OK(IsV2(ctx, id, false).status());
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
   QUIVER_ASSIGN_OR_RETURN(auto out, AllocZeroed(ctx, bit_util::BytesForBits(n)));
-  rle::BoolRleDecoder dec(Source(data));
-  if (!dec.Decode(out->mutable_data(), 0, m)) return Bad(ctx.columns[id], fmt::format("DATA stream: {}", dec.error()));
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+    rle::BoolRleDecoder& dec = *data->Bools();
+    if (!dec.Decode(out->mutable_data(), 0, m)) return Bad(ctx.columns[id], fmt::format("DATA stream: {}", Why(dec)));
+  }
   SpreadBits(out->mutable_data(), n, m, valid ? valid->data() : nullptr);
   return MakeData(ctx.columns[id].type, n, m, std::move(valid), {std::move(out)});
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeByte(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   QUIVER_RETURN_NOT_OK(IsV2(ctx, id, false).status());
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n));
-  rle::ByteRleDecoder dec(Source(data));
-  if (!dec.Decode(out->mutable_data(), m)) return Bad(ctx.columns[id], fmt::format("DATA stream: {}", dec.error()));
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+    rle::ByteRleDecoder& dec = *data->Bytes();
+    if (!dec.Decode(out->mutable_data(), m)) return Bad(ctx.columns[id], fmt::format("DATA stream: {}", Why(dec)));
+  }
   Spread(out->mutable_data(), n, m, valid ? valid->data() : nullptr);
   return MakeData(ctx.columns[id].type, n, m, std::move(valid), {std::move(out)});
 }
@@ -174,11 +183,12 @@ Result<std::shared_ptr<ArrayData>> DecodeByte(const Ctx& ctx, uint32_t id, int64
 template <typename T>
 Result<std::shared_ptr<ArrayData>> DecodeInt(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, false));
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * static_cast<int64_t>(sizeof(T))));
-  rle::IntRleDecoder dec(Source(data), true, v2);
   T* v = out->mutable_data_as<T>();
-  QUIVER_RETURN_NOT_OK(DecodeIntegers(ctx, id, &dec, v, m, "DATA"));
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+    QUIVER_RETURN_NOT_OK(DecodeIntegers(ctx, id, data->Ints(true, v2), v, m, "DATA"));
+  }
   Spread(v, n, m, valid ? valid->data() : nullptr);
   return MakeData(ctx.columns[id].type, n, m, std::move(valid), {std::move(out)});
 }
@@ -186,89 +196,75 @@ Result<std::shared_ptr<ArrayData>> DecodeInt(const Ctx& ctx, uint32_t id, int64_
 template <typename T>
 Result<std::shared_ptr<ArrayData>> DecodeFloat(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   QUIVER_RETURN_NOT_OK(IsV2(ctx, id, false).status());
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
   const int64_t bytes = m * static_cast<int64_t>(sizeof(T));
-  if (data->size() < bytes) {
-    return Bad(ctx.columns[id], fmt::format("DATA stream holds {} bytes, {} values need {}", data->size(), m, bytes));
-  }
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * static_cast<int64_t>(sizeof(T))));
-  std::memcpy(out->mutable_data(), data->data(), static_cast<size_t>(bytes));
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+    if (!data->raw.Read(out->mutable_data(), bytes)) {
+      const char* why = data->raw.refill_error();
+      return Bad(ctx.columns[id], why ? fmt::format("DATA stream: {}", why)
+                                      : fmt::format("DATA stream ends before its {} values of {} bytes", m, sizeof(T)));
+    }
+  }
   Spread(out->mutable_data_as<T>(), n, m, valid ? valid->data() : nullptr);
   return MakeData(ctx.columns[id].type, n, m, std::move(valid), {std::move(out)});
 }
 
-// Offsets (n + 1) from m lengths, nulls empty; the total must fit int32 and `limit` bytes.
+// Offsets (n + 1) from m lengths, nulls empty; the total must fit int32 and `limit` bytes (the
+// data's size, or -1 when it is not known before reading it).
 Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, rle::IntRleDecoder* dec, int64_t n, int64_t m,
                                                    const uint8_t* valid, int64_t limit, int64_t* total, const char* what) {
   QUIVER_ASSIGN_OR_RETURN(auto offsets, Alloc(ctx, (n + 1) * 4));
   int32_t* o = offsets->mutable_data_as<int32_t>();
   int64_t lens[kBatch];
   int64_t sum = 0;
+  const int64_t bound = limit < 0 ? INT64_MAX - 1 : limit;
   o[0] = 0;
-  if (valid == nullptr) {
-    for (int64_t i = 0; i < m; i += kBatch) {
-      int64_t k = std::min(kBatch, m - i);
-      if (!dec->Decode(lens, k)) return Bad(ctx.columns[id], fmt::format("LENGTH stream: {}", dec->error()));
-      uint64_t bad = 0;
+  int64_t row = 0;
+  for (int64_t i = 0; i < m && sum <= bound; i += kBatch) {
+    const int64_t k = std::min(kBatch, m - i);
+    if (!dec->Decode(lens, k)) return Bad(ctx.columns[id], fmt::format("LENGTH stream: {}", Why(*dec)));
+    uint64_t bad = 0;
+    if (valid == nullptr) {
       for (int64_t j = 0; j < k; ++j) {
-        bad |= static_cast<uint64_t>(lens[j]) >> 31;  // negative or over 2^31: refused below
+        bad |= static_cast<uint64_t>(lens[j]) >> 31;  // negative or 2^31 and over: refused below
         sum += lens[j] & 0x7fffffff;
-        o[i + j + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
+        o[row + j + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
       }
-      if (bad != 0) sum = INT64_MAX;
-      if (sum > limit) break;
-    }
-  } else {
-    int64_t j = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (bit_util::GetBit(valid, i)) {
-        if (!dec->Decode(lens, 1)) return Bad(ctx.columns[id], fmt::format("LENGTH stream: {}", dec->error()));
-        if (lens[0] < 0 || lens[0] > INT32_MAX) {
-          sum = INT64_MAX;
-          break;
+      row += k;
+    } else {
+      for (int64_t j = 0; j < k; ++j) {
+        while (!bit_util::GetBit(valid, row)) {
+          o[row + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
+          ++row;
         }
-        sum += lens[0];
-        ++j;
-        if (sum > limit) break;
+        bad |= static_cast<uint64_t>(lens[j]) >> 31;
+        sum += lens[j] & 0x7fffffff;
+        o[row + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
+        ++row;
       }
-      o[i + 1] = static_cast<int32_t>(std::min<int64_t>(sum, INT32_MAX));
     }
+    if (bad != 0) sum = INT64_MAX;
   }
-  if (sum > limit) {
+  if (sum > bound) {
+    if (limit < 0) return Bad(ctx.columns[id], fmt::format("a {} length is negative or too large", what));
     return Bad(ctx.columns[id], fmt::format("{} lengths add up past the {} bytes of their data (a length is negative or too large)",
                                             what, limit));
   }
   if (sum > INT32_MAX) {
     return Status::NotImplemented(fmt::format("a stripe's {} hold {} bytes, more than quiver's 32-bit offsets address", what, sum));
   }
+  for (; row < n; ++row) o[row + 1] = static_cast<int32_t>(sum);  // null rows after the last value
   *total = sum;
   return offsets;
 }
 
-Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
+// A string column's dictionary: its entries' lengths into offsets and its bytes, padded so that
+// the gather may copy 16 bytes at a time.
+Status LoadDictionary(const Ctx& ctx, uint32_t id, bool v2, int64_t dict_size, StripeStreams::Dictionary* d) {
   const ColumnInfo& c = ctx.columns[id];
-  QUIVER_ASSIGN_OR_RETURN(auto enc, EncodingOf(ctx, id));
-  QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, c.kind != tk::kBinary));
-  const uint8_t* vbits = valid ? valid->data() : nullptr;
-  if (enc.kind == ek::kDirect || enc.kind == ek::kDirectV2) {
-    QUIVER_ASSIGN_OR_RETURN(auto data, ctx.streams.Get(id, sk::kData));
-    QUIVER_ASSIGN_OR_RETURN(auto length, Required(ctx, id, sk::kLength));
-    const int64_t limit = data ? data->size() : 0;
-    rle::IntRleDecoder dec(Source(length), false, v2);
-    int64_t total = 0;
-    QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, &dec, n, m, vbits, limit, &total, "value"));
-    // The values are the DATA stream's bytes as they are: no copy.
-    std::shared_ptr<Buffer> bytes = data ? Buffer::Slice(data, 0, total) : nullptr;
-    if (bytes == nullptr) {
-      QUIVER_ASSIGN_OR_RETURN(bytes, Alloc(ctx, 0));
-    }
-    return MakeData(c.type, n, m, std::move(valid), {std::move(offsets), std::move(bytes)});
-  }
-  // Dictionary: entries' lengths and bytes, then one index per present value.
-  const int64_t dict_size = enc.dictionary_size;
-
-  QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Get(id, sk::kDictionaryData));
-  QUIVER_ASSIGN_OR_RETURN(auto dict_len, ctx.streams.Get(id, sk::kLength));
+  QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Whole(id, sk::kDictionaryData));
+  QUIVER_ASSIGN_OR_RETURN(auto dict_len, ctx.streams.Whole(id, sk::kLength));
   if (dict_size > 0 && dict_len == nullptr) return Bad(c, "a dictionary of entries has no LENGTH stream");
   if (dict_size > 0 && dict_data == nullptr) return Bad(c, "a dictionary of entries has no DICTIONARY_DATA stream");
   // RLE packs at most 512 lengths in 4 bytes: a larger dictionary than its LENGTH stream could
@@ -277,17 +273,64 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
     return Bad(c, fmt::format("a dictionary of {} entries has a LENGTH stream of {} bytes", dict_size, dict_len->size()));
   }
   const int64_t limit = dict_data ? dict_data->size() : 0;
-  rle::IntRleDecoder len_dec(Source(dict_len), false, v2);
+  rle::IntRleDecoder len_dec(dict_len ? ByteSource(dict_len->data(), dict_len->size()) : ByteSource(), false, v2);
   int64_t dict_total = 0;
-  QUIVER_ASSIGN_OR_RETURN(auto dict_offsets,
-                          OffsetsFromLengths(ctx, id, &len_dec, dict_size, dict_size, nullptr, limit, &dict_total, "dictionary entry"));
-  const int32_t* doff = dict_offsets->data_as<int32_t>();
-  const uint8_t* dbytes = dict_data ? dict_data->data() : nullptr;
-  QUIVER_ASSIGN_OR_RETURN(auto data, m > 0 ? Required(ctx, id, sk::kData) : Result<std::shared_ptr<Buffer>>(std::shared_ptr<Buffer>()));
-  rle::IntRleDecoder idx_dec(Source(data), false, v2);
-  QUIVER_ASSIGN_OR_RETURN(auto idx_buf, Alloc(ctx, m * 8));
-  int64_t* idx = idx_buf->mutable_data_as<int64_t>();
-  if (!idx_dec.Decode(idx, m)) return Bad(c, fmt::format("DATA stream: {}", idx_dec.error()));
+  QUIVER_ASSIGN_OR_RETURN(d->offsets, OffsetsFromLengths(ctx, id, &len_dec, dict_size, dict_size, nullptr, limit, &dict_total,
+                                                         "dictionary entry"));
+  QUIVER_ASSIGN_OR_RETURN(d->bytes, Alloc(ctx, dict_total + 16));
+  if (dict_total > 0) std::memcpy(d->bytes->mutable_data(), dict_data->data(), static_cast<size_t>(dict_total));
+  std::memset(d->bytes->mutable_data() + dict_total, 0, 16);
+  const int32_t* doff = d->offsets->data_as<int32_t>();
+  int32_t longest = 0;
+  for (int64_t e = 0; e < dict_size; ++e) longest = std::max(longest, doff[e + 1] - doff[e]);
+  d->size = dict_size;
+  d->longest = longest;
+  d->loaded = true;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
+  const ColumnInfo& c = ctx.columns[id];
+  QUIVER_ASSIGN_OR_RETURN(auto enc, EncodingOf(ctx, id));
+  QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, c.kind != tk::kBinary));
+  const uint8_t* vbits = valid ? valid->data() : nullptr;
+  if (enc.kind == ek::kDirect || enc.kind == ek::kDirectV2) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, ctx.streams.Get(id, sk::kData));
+    QUIVER_ASSIGN_OR_RETURN(Stream* length, Required(ctx, id, sk::kLength));
+    int64_t total = 0;
+    QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, length->Ints(false, v2), n, m, vbits, data ? -1 : 0, &total, "value"));
+    std::shared_ptr<Buffer> bytes;
+    if (data != nullptr && data->chunks.is_stored() && data->raw.Ensure(total) && data->raw.remaining() >= total) {
+      // Uncompressed: the values are the stored bytes as they are (no copy).
+      const std::shared_ptr<Buffer>& owner = data->chunks.owner();
+      bytes = Buffer::Slice(owner, data->raw.pos() - owner->data(), total);
+      data->raw.advance(total);
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(bytes, Alloc(ctx, total));
+      if (total > 0 && !data->raw.Read(bytes->mutable_data(), total)) {
+        const char* why = data->raw.refill_error();
+        return Bad(c, why ? fmt::format("DATA stream: {}", why)
+                          : fmt::format("value lengths add up past the bytes of their DATA stream ({} bytes wanted)", total));
+      }
+    }
+    return MakeData(c.type, n, m, std::move(valid), {std::move(offsets), std::move(bytes)});
+  }
+  // Dictionary: entries' lengths and bytes once a stripe, then one index per present value.
+  StripeStreams::Dictionary& dict = ctx.streams.dictionary(id);
+  if (!dict.loaded) QUIVER_RETURN_NOT_OK(LoadDictionary(ctx, id, v2, enc.dictionary_size, &dict));
+  const int64_t dict_size = dict.size;
+  const int32_t* doff = dict.offsets->data_as<int32_t>();
+  const uint8_t* dbytes = dict.bytes->data();
+  int64_t* idx = nullptr;
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+    if (dict.indices == nullptr || dict.indices->size() < m * 8) {
+      QUIVER_ASSIGN_OR_RETURN(dict.indices, Alloc(ctx, m * 8));
+    }
+    idx = dict.indices->mutable_data_as<int64_t>();
+    rle::IntRleDecoder& idx_dec = *data->Ints(false, v2);
+    if (!idx_dec.Decode(idx, m)) return Bad(c, fmt::format("DATA stream: {}", Why(idx_dec)));
+  }
   int64_t total = 0;
   uint64_t out_of_range = 0;
   for (int64_t i = 0; i < m; ++i) {
@@ -299,32 +342,43 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
     return Status::NotImplemented(fmt::format("a stripe's values hold {} bytes, more than quiver's 32-bit offsets address", total));
   }
   QUIVER_ASSIGN_OR_RETURN(auto offsets, Alloc(ctx, (n + 1) * 4));
-  QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total));
+  // 16 bytes of room past the values: short entries are copied 16 bytes at a time.
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total + 16));
   int32_t* o = offsets->mutable_data_as<int32_t>();
   uint8_t* dst = bytes->mutable_data();
   int32_t pos = 0;
   o[0] = 0;
-  int64_t j = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (vbits == nullptr || bit_util::GetBit(vbits, i)) {
-      int64_t e = idx[j++];
-      int32_t len = doff[e + 1] - doff[e];
-      std::memcpy(dst + pos, dbytes + doff[e], static_cast<size_t>(len));
-      pos += len;
+  if (vbits == nullptr && dict.longest <= 16) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t e = idx[i];
+      std::memcpy(dst + pos, dbytes + doff[e], 16);
+      pos += doff[e + 1] - doff[e];
+      o[i + 1] = pos;
     }
-    o[i + 1] = pos;
+  } else {
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (vbits == nullptr || bit_util::GetBit(vbits, i)) {
+        const int64_t e = idx[j++];
+        const int32_t len = doff[e + 1] - doff[e];
+        std::memcpy(dst + pos, dbytes + doff[e], static_cast<size_t>(len));
+        pos += len;
+      }
+      o[i + 1] = pos;
+    }
   }
-  return MakeData(c.type, n, m, std::move(valid), {std::move(offsets), std::move(bytes)});
+  return MakeData(c.type, n, m, std::move(valid), {std::move(offsets), Buffer::Slice(bytes, 0, total)});
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   const ColumnInfo& c = ctx.columns[id];
   QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, false));
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
-  QUIVER_ASSIGN_OR_RETURN(auto secondary, Required(ctx, id, sk::kSecondary));
+  QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+  QUIVER_ASSIGN_OR_RETURN(Stream* secondary, Required(ctx, id, sk::kSecondary));
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * 8));
   int64_t* v = out->mutable_data_as<int64_t>();
-  rle::IntRleDecoder secs(Source(data), true, v2), nanos(Source(secondary), false, v2);
+  rle::IntRleDecoder& secs = *data->Ints(true, v2);
+  rle::IntRleDecoder& nanos = *secondary->Ints(false, v2);
   // TIMESTAMP is the writer's wall clock: the instant (seconds from 2015-01-01 in the writer's
   // zone) plus that zone's offset then; TIMESTAMP_INSTANT is UTC.
   static const std::shared_ptr<const TimeZone> kUtc = *TimeZone::Load("UTC");
@@ -333,8 +387,8 @@ Result<std::shared_ptr<ArrayData>> DecodeTimestamp(const Ctx& ctx, uint32_t id, 
   int64_t s[kBatch], ns[kBatch];
   for (int64_t i = 0; i < m; i += kBatch) {
     int64_t k = std::min(kBatch, m - i);
-    if (!secs.Decode(s, k)) return Bad(c, fmt::format("DATA stream: {}", secs.error()));
-    if (!nanos.Decode(ns, k)) return Bad(c, fmt::format("SECONDARY stream: {}", nanos.error()));
+    if (!secs.Decode(s, k)) return Bad(c, fmt::format("DATA stream: {}", Why(secs)));
+    if (!nanos.Decode(ns, k)) return Bad(c, fmt::format("SECONDARY stream: {}", Why(nanos)));
     for (int64_t j = 0; j < k; ++j) {
       uint64_t raw = static_cast<uint64_t>(ns[j]);
       int zeros = static_cast<int>(raw & 7);
@@ -369,28 +423,30 @@ __int128 Pow10(int e) {
 Result<std::shared_ptr<ArrayData>> DecodeDecimal(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
   const ColumnInfo& c = ctx.columns[id];
   QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, false));
-  QUIVER_ASSIGN_OR_RETURN(auto data, Required(ctx, id, sk::kData));
+  QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
   QUIVER_ASSIGN_OR_RETURN(auto out, Alloc(ctx, n * 16));
   __int128* v = out->mutable_data_as<__int128>();
   if (c.decimal64_v2) {
     // Always RLE v2, whatever the encoding says (the Java writer of format 1.9999 says DIRECT).
-    rle::IntRleDecoder dec(Source(data), true, true);
+    rle::IntRleDecoder& dec = *data->Ints(true, true);
     int64_t tmp[kBatch];
     for (int64_t i = 0; i < m; i += kBatch) {
       int64_t k = std::min(kBatch, m - i);
-      if (!dec.Decode(tmp, k)) return Bad(c, fmt::format("DATA stream: {}", dec.error()));
+      if (!dec.Decode(tmp, k)) return Bad(c, fmt::format("DATA stream: {}", Why(dec)));
       for (int64_t j = 0; j < k; ++j) v[i + j] = tmp[j];
     }
   } else {
-    QUIVER_ASSIGN_OR_RETURN(auto secondary, Required(ctx, id, sk::kSecondary));
-    rle::IntRleDecoder scales(Source(secondary), true, v2);
-    ByteSource src = Source(data);
+    QUIVER_ASSIGN_OR_RETURN(Stream* secondary, Required(ctx, id, sk::kSecondary));
+    rle::IntRleDecoder& scales = *secondary->Ints(true, v2);
+    ByteSource& src = data->raw;
     int64_t sc[kBatch];
     const __int128 limit = Pow10(38);
     for (int64_t i = 0; i < m; i += kBatch) {
       int64_t k = std::min(kBatch, m - i);
-      if (!scales.Decode(sc, k)) return Bad(c, fmt::format("SECONDARY stream: {}", scales.error()));
+      if (!scales.Decode(sc, k)) return Bad(c, fmt::format("SECONDARY stream: {}", Why(scales)));
       for (int64_t j = 0; j < k; ++j) {
+        // A 128-bit varint takes at most 19 bytes: one window check per value.
+        if (!src.Ensure(20)) return Bad(c, fmt::format("DATA stream: {}", src.refill_error()));
         // An unbounded base-128 varint, zigzag signed; 128 bits are enough for 38 digits.
         unsigned __int128 u = 0;
         int shift = 0;
@@ -435,11 +491,15 @@ Result<std::shared_ptr<ArrayData>> DecodeList(const Ctx& ctx, uint32_t id, int64
                                               TypePtr type) {
   const ColumnInfo& c = ctx.columns[id];
   QUIVER_ASSIGN_OR_RETURN(bool v2, IsV2(ctx, id, false));
-  QUIVER_ASSIGN_OR_RETURN(auto length, m > 0 ? Required(ctx, id, sk::kLength) : Result<std::shared_ptr<Buffer>>(std::shared_ptr<Buffer>()));
-  rle::IntRleDecoder dec(Source(length), false, v2);
+  rle::IntRleDecoder none;
+  rle::IntRleDecoder* dec = &none;
+  if (m > 0) {
+    QUIVER_ASSIGN_OR_RETURN(Stream* length, Required(ctx, id, sk::kLength));
+    dec = length->Ints(false, v2);
+  }
   int64_t total = 0;
   // A child's entries are bounded by what its streams could hold, not known here: 2^31 - 1.
-  QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, &dec, n, m, valid ? valid->data() : nullptr, INT32_MAX, &total, "list"));
+  QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, dec, n, m, valid ? valid->data() : nullptr, INT32_MAX, &total, "list"));
   auto d = MakeData(std::move(type), n, m, std::move(valid), {std::move(offsets)});
   if (c.kind == tk::kList) {
     QUIVER_ASSIGN_OR_RETURN(auto child, DecodeChild(ctx, c.children[0], total, nullptr));
@@ -489,7 +549,11 @@ Result<std::shared_ptr<ArrayData>> Decode(const Ctx& ctx, uint32_t id, int64_t n
     }
     case tk::kUnion: {
       QUIVER_RETURN_NOT_OK(IsV2(ctx, id, false).status());
-      QUIVER_ASSIGN_OR_RETURN(auto tags, m > 0 ? Required(ctx, id, sk::kData) : Result<std::shared_ptr<Buffer>>(std::shared_ptr<Buffer>()));
+      rle::ByteRleDecoder* tags = nullptr;
+      if (m > 0) {
+        QUIVER_ASSIGN_OR_RETURN(Stream* data, Required(ctx, id, sk::kData));
+        tags = data->Bytes();
+      }
       return DecodeUnion(c, n, m, std::move(valid), tags, ctx.pool,
                          [&](uint32_t member, int64_t k, const uint8_t* exists) { return DecodeChild(ctx, member, k, exists); });
     }
@@ -512,10 +576,35 @@ TypePtr IncludedType(const std::vector<ColumnInfo>& columns, const std::vector<b
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeColumn(const std::vector<ColumnInfo>& columns, const std::vector<bool>& included,
-                                                const StripeStreams& streams, uint32_t id, int64_t n,
+                                                StripeStreams& streams, uint32_t id, int64_t n,
                                                 const uint8_t* parent_valid, MemoryPool* pool) {
   Ctx ctx{columns, included, streams, pool};
   return Decode(ctx, id, n, parent_valid);
+}
+
+Result<StripeStreams::Stream*> StripeStreams::Get(uint32_t column, uint32_t kind) {
+  const uint64_t key = uint64_t{column} << 32 | kind;
+  auto it = streams_.find(key);
+  if (it != streams_.end()) return it->second.get();
+  QUIVER_ASSIGN_OR_RETURN(auto stored, fetch_(column, kind));
+  std::unique_ptr<Stream> s;
+  if (stored != nullptr) {
+    s = std::make_unique<Stream>();
+    Status st = s->chunks.Open(compression_, block_size_, stored->span(), stored, pool_);
+    if (!st.ok()) return st.WithContext(format::StreamKindName(kind) ? format::StreamKindName(kind) : "stream");
+    s->raw = s->chunks.Source();
+  }
+  Stream* p = s.get();
+  streams_.emplace(key, std::move(s));
+  return p;
+}
+
+Result<std::shared_ptr<Buffer>> StripeStreams::Whole(uint32_t column, uint32_t kind) {
+  QUIVER_ASSIGN_OR_RETURN(auto stored, fetch_(column, kind));
+  if (stored == nullptr) return stored;
+  auto r = DecompressStream(compression_, block_size_, stored->span(), stored, pool_);
+  if (!r.ok()) return r.status().WithContext(format::StreamKindName(kind) ? format::StreamKindName(kind) : "stream");
+  return r;
 }
 
 }  // namespace quiver::orc

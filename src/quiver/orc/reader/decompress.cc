@@ -160,3 +160,90 @@ Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_s
 }
 
 }  // namespace quiver::orc
+
+namespace quiver::orc {
+
+Status ChunkedStream::Open(uint32_t kind, uint64_t block_size, std::span<const uint8_t> stream, std::shared_ptr<Buffer> owner,
+                           MemoryPool* pool) {
+  kind_ = kind;
+  block_size_ = block_size;
+  stream_ = stream;
+  owner_ = std::move(owner);
+  pool_ = pool;
+  pos_ = 0;
+  chunks_ = 0;
+  error_.clear();
+  if (kind_ == format::kNone || stream_.empty()) return Status::OK();
+  // The headers first: a damaged one fails here, and the window is sized for the largest chunk
+  // (an original chunk may exceed the block size) plus the bytes a decoder carries over.
+  uint64_t largest = 0;
+  size_t pos = 0;
+  for (int64_t chunk = 0; pos < stream_.size(); ++chunk) {
+    if (stream_.size() - pos < 3) {
+      return Status::Corrupt(fmt::format("compressed stream of {} bytes ends inside a chunk header at byte {}", stream_.size(), pos));
+    }
+    const uint32_t h = stream_[pos] | stream_[pos + 1] << 8 | stream_[pos + 2] << 16;
+    const uint32_t len = h >> 1;
+    if (len > stream_.size() - pos - 3) {
+      return Status::Corrupt(fmt::format("compressed stream chunk {} at byte {} claims {} bytes, past the stream's end ({})",
+                                         chunk, pos, len, stream_.size()));
+    }
+    largest = std::max<uint64_t>(largest, (h & 1) ? len : block_size_);
+    pos += 3 + len;
+  }
+  QUIVER_ASSIGN_OR_RETURN(window_, Buffer::Allocate(static_cast<int64_t>(largest) + rle::kMaxRunBytes, pool_));
+  return Status::OK();
+}
+
+bool ChunkedStream::Refill(rle::ByteSource* src, int64_t want) {
+  if (kind_ == format::kNone) {
+    // The whole stream is one window, handed out at the first call.
+    if (pos_ == 0 && !stream_.empty()) src->Reset(stream_.data(), static_cast<int64_t>(stream_.size()));
+    pos_ = stream_.size();
+    return true;
+  }
+  if (pos_ >= stream_.size()) return true;
+  want = std::min(want, rle::kMaxRunBytes);
+  const int64_t left = src->remaining();
+  uint8_t* w = window_->mutable_data();
+  if (left > 0 && src->pos() != w) std::memmove(w, src->pos(), static_cast<size_t>(left));
+  int64_t have = left;
+  while (have < want && pos_ < stream_.size()) {
+    const int64_t got = ExpandNext(w + have, static_cast<uint64_t>(window_->size() - have));
+    if (got < 0) return false;
+    have += got;
+  }
+  src->Reset(w, have);
+  return true;
+}
+
+int64_t ChunkedStream::ExpandNext(uint8_t* out, uint64_t capacity) {
+  // Open checked every header, and the callers leave room for the chunk.
+  const uint32_t h = stream_[pos_] | stream_[pos_ + 1] << 8 | stream_[pos_ + 2] << 16;
+  const uint32_t len = h >> 1;
+  const uint8_t* in = stream_.data() + pos_ + 3;
+  int64_t got = len;
+  if (h & 1) {
+    std::memcpy(out, in, len);
+  } else {
+    const char* why = nullptr;
+    got = ExpandChunk(kind_, in, len, out, std::min<uint64_t>(block_size_, capacity), &why);
+    if (got < 0) {
+      error_ = fmt::format("{} chunk {} at byte {} of a compressed stream {}", format::CompressionName(kind_), chunks_, pos_, why);
+      return -1;
+    }
+  }
+  pos_ += 3 + len;
+  ++chunks_;
+  return got;
+}
+
+int64_t ChunkedStream::ExpandInto(uint8_t* out, int64_t n) {
+  if (kind_ == format::kNone || pos_ >= stream_.size()) return 0;
+  const uint32_t h = stream_[pos_] | stream_[pos_ + 1] << 8 | stream_[pos_ + 2] << 16;
+  const uint64_t most = (h & 1) ? (h >> 1) : block_size_;
+  if (most > static_cast<uint64_t>(n)) return 0;
+  return ExpandNext(out, most);
+}
+
+}  // namespace quiver::orc

@@ -436,6 +436,16 @@ Result<StripeFooter> OrcFileReader::ReadStripeFooter(int stripe) const {
   return f;
 }
 
+Result<std::shared_ptr<Buffer>> OrcFileReader::StoredStream(int stripe, const StripeFooter& footer, uint32_t column, uint32_t kind) const {
+  const StripeInformation& s = impl_->footer.stripes[static_cast<size_t>(stripe)];
+  uint64_t offset = s.offset;
+  for (const auto& st : footer.streams) {
+    if (st.column == column && st.kind == kind) return impl_->file->ReadAt(static_cast<int64_t>(offset), static_cast<int64_t>(st.length), impl_->options.pool);
+    offset += st.length;
+  }
+  return std::shared_ptr<Buffer>();
+}
+
 Result<std::shared_ptr<Buffer>> OrcFileReader::ReadStream(int stripe, const StripeFooter& footer, uint32_t column, uint32_t kind) const {
   const StripeInformation& s = impl_->footer.stripes[static_cast<size_t>(stripe)];
   uint64_t offset = s.offset;
@@ -450,58 +460,91 @@ Result<std::shared_ptr<Buffer>> OrcFileReader::ReadStream(int stripe, const Stri
   return std::shared_ptr<Buffer>();
 }
 
-namespace {
-
-struct StripeJob {
+struct OrcFileReader::StripeCursor::State {
+  const OrcFileReader* reader = nullptr;
+  int stripe = 0;
+  int64_t rows = 0;
   StripeFooter footer;
   std::shared_ptr<const TimeZone> zone;
-  std::vector<std::shared_ptr<ArrayData>> columns;
+  Plan plan;
+  MemoryPool* pool = nullptr;
+  std::vector<std::unique_ptr<StripeStreams>> columns;  // by top-level index, made at first use
 };
 
-}  // namespace
+OrcFileReader::StripeCursor::StripeCursor(std::unique_ptr<State> state) : state_(std::move(state)) {}
+OrcFileReader::StripeCursor::~StripeCursor() = default;
+int OrcFileReader::StripeCursor::stripe() const { return state_->stripe; }
+int64_t OrcFileReader::StripeCursor::num_rows() const { return state_->rows; }
+size_t OrcFileReader::StripeCursor::num_columns() const { return state_->plan.top.size(); }
+void OrcFileReader::StripeCursor::Close(size_t k) { state_->columns[k].reset(); }
+
+Result<std::shared_ptr<ArrayData>> OrcFileReader::StripeCursor::Next(size_t k, int64_t rows) {
+  State& st = *state_;
+  const Impl& m = *st.reader->impl_;
+  const uint32_t id = st.plan.top[k];
+  if (st.columns[k] == nullptr) {
+    const OrcFileReader* reader = st.reader;
+    const int s = st.stripe;
+    const StripeFooter* footer = &st.footer;
+    auto fetch = [reader, s, footer](uint32_t column, uint32_t kind) { return reader->StoredStream(s, *footer, column, kind); };
+    st.columns[k] = std::make_unique<StripeStreams>(&st.footer, fetch, st.zone, m.ps.compression, m.block_size, st.pool);
+  }
+  auto r = DecodeColumn(m.columns, st.plan.included, *st.columns[k], id, rows, nullptr, st.pool);
+  if (!r.ok()) return r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", st.reader->path(), st.stripe, m.columns[id].name));
+  return r;
+}
+
+Result<std::unique_ptr<OrcFileReader::StripeCursor>> OrcFileReader::OpenStripe(int stripe, const Selection& selection,
+                                                                               MemoryPool* pool) const {
+  if (stripe < 0 || stripe >= num_stripes()) {
+    return Status::Invalid(fmt::format("{}: no stripe {} (the file has {})", path(), stripe, num_stripes()));
+  }
+  auto st = std::make_unique<StripeCursor::State>();
+  st->reader = this;
+  st->stripe = stripe;
+  st->rows = static_cast<int64_t>(impl_->footer.stripes[static_cast<size_t>(stripe)].number_of_rows);
+  st->pool = pool;
+  QUIVER_ASSIGN_OR_RETURN(st->footer, ReadStripeFooter(stripe));
+  auto zone = TimeZone::Load(st->footer.writer_timezone.value_or("UTC"));
+  if (!zone.ok()) return zone.status().WithContext(fmt::format("{}: stripe {}", path(), stripe));
+  st->zone = *zone;
+  st->plan = MakePlan(impl_->columns, impl_->root_is_struct, selection);
+  st->columns.resize(st->plan.top.size());
+  return std::unique_ptr<StripeCursor>(new StripeCursor(std::move(st)));
+}
 
 Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(const std::vector<int>& stripes,
                                                                             const Selection& selection) const {
   const Impl& m = *impl_;
-  Plan plan = MakePlan(m.columns, m.root_is_struct, selection);
   SchemaPtr schema = SelectedSchema(selection);
-  std::vector<StripeJob> jobs(stripes.size());
-  for (size_t i = 0; i < stripes.size(); ++i) {
-    int s = stripes[i];
-    if (s < 0 || s >= num_stripes()) return Status::Invalid(fmt::format("{}: no stripe {} (the file has {})", path(), s, num_stripes()));
-    QUIVER_ASSIGN_OR_RETURN(jobs[i].footer, ReadStripeFooter(s));
-    auto zone = TimeZone::Load(jobs[i].footer.writer_timezone.value_or("UTC"));
-    if (!zone.ok()) return zone.status().WithContext(fmt::format("{}: stripe {}", path(), s));
-    jobs[i].zone = *zone;
-    jobs[i].columns.resize(plan.top.size());
+  std::vector<std::unique_ptr<StripeCursor>> cursors;
+  for (int s : stripes) {
+    QUIVER_ASSIGN_OR_RETURN(auto c, OpenStripe(s, selection, m.options.pool));
+    cursors.push_back(std::move(c));
   }
+  const size_t ncols = cursors.empty() ? 0 : cursors[0]->num_columns();
+  std::vector<std::vector<std::shared_ptr<ArrayData>>> columns(stripes.size(), std::vector<std::shared_ptr<ArrayData>>(ncols));
   // Each task keeps its own error, and the first in (stripe, column) order is reported, so a
   // file with several problems names the same one whatever the threads.
-  std::vector<Status> errors(stripes.size() * plan.top.size());
+  std::vector<Status> errors(stripes.size() * ncols);
   std::atomic<size_t> first_failed{SIZE_MAX};  // tasks after it need not run
   TaskGroup group(m.options.thread_pool);
   for (size_t i = 0; i < stripes.size(); ++i) {
-    for (size_t k = 0; k < plan.top.size(); ++k) {
-      group.Submit([this, &m, &plan, &jobs, &stripes, &errors, &first_failed, i, k]() -> Status {
-        const size_t slot = i * plan.top.size() + k;
+    for (size_t k = 0; k < ncols; ++k) {
+      group.Submit([&cursors, &columns, &errors, &first_failed, ncols, i, k]() -> Status {
+        const size_t slot = i * ncols + k;
         if (slot > first_failed.load(std::memory_order_relaxed)) return Status::OK();
-        const int s = stripes[i];
-        StripeJob& job = jobs[i];
-        const uint32_t id = plan.top[k];
-        // Stream offsets of this stripe, found once per column.
-        auto fetch = [this, s, &job](uint32_t column, uint32_t kind) { return ReadStream(s, job.footer, column, kind); };
-        StripeStreams streams(&job.footer, fetch, job.zone);
-        const int64_t rows = static_cast<int64_t>(m.footer.stripes[static_cast<size_t>(s)].number_of_rows);
-        auto r = DecodeColumn(m.columns, plan.included, streams, id, rows, nullptr, m.options.pool);
+        StripeCursor& c = *cursors[i];
+        auto r = c.Next(k, c.num_rows());
+        c.Close(k);
         if (!r.ok()) {
-          const std::string& name = m.columns[id].name;
-          errors[slot] = r.status().WithContext(fmt::format("{}: stripe {}: column '{}'", path(), s, name));
+          errors[slot] = r.status();
           size_t cur = first_failed.load();
           while (slot < cur && !first_failed.compare_exchange_weak(cur, slot)) {
           }
           return Status::OK();
         }
-        job.columns[k] = std::move(*r);
+        columns[i][k] = std::move(*r);
         return Status::OK();
       });
     }
@@ -511,9 +554,8 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> OrcFileReader::ReadStripes(con
   std::vector<std::shared_ptr<RecordBatch>> out;
   for (size_t i = 0; i < stripes.size(); ++i) {
     std::vector<Array> arrays;
-    for (auto& d : jobs[i].columns) arrays.emplace_back(std::move(d));
-    const int64_t rows = static_cast<int64_t>(m.footer.stripes[static_cast<size_t>(stripes[i])].number_of_rows);
-    out.push_back(std::make_shared<RecordBatch>(schema, rows, std::move(arrays)));
+    for (auto& d : columns[i]) arrays.emplace_back(std::move(d));
+    out.push_back(std::make_shared<RecordBatch>(schema, cursors[i]->num_rows(), std::move(arrays)));
   }
   return out;
 }

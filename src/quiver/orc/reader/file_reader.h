@@ -25,6 +25,9 @@ struct OrcReaderOptions {
   // tracker's limit bounds the read; exceeding it fails with OutOfMemory naming file, stripe
   // and column.
   MemoryPool* pool = default_memory_pool();
+  // Rows per batch when a stripe is streamed (stream::OrcStreamReader): a batch's buffers are
+  // recycled for the next one, and the columns of a stripe run ahead on the threads.
+  int64_t batch_rows = 65536;
 };
 
 class OrcFileReader {
@@ -64,6 +67,32 @@ class OrcFileReader {
   SchemaPtr SelectedSchema(const Selection& selection) const;
 
   Result<StripeFooter> ReadStripeFooter(int stripe) const;
+
+  // One stripe's chosen top-level columns (in file order), each decoded a batch of rows at a
+  // time: a column's streams expand a compression chunk at a time as its decoders advance, so
+  // memory is a batch of output plus a block per stream, not the stripe. Different columns may
+  // be decoded on different threads; one column on one thread at a time. The file reader must
+  // outlive it.
+  class StripeCursor {
+   public:
+    ~StripeCursor();
+    int stripe() const;
+    int64_t num_rows() const;
+    size_t num_columns() const;
+    // Column k's next `rows` entries; errors name the file, stripe and column.
+    Result<std::shared_ptr<ArrayData>> Next(size_t k, int64_t rows);
+    // Frees column k's stream windows and decoders (its rows are all read, or no longer wanted).
+    void Close(size_t k);
+
+    struct State;
+
+   private:
+    friend class OrcFileReader;
+    explicit StripeCursor(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+  };
+  // Reads the stripe's footer; `pool` gives every buffer of the batches and the stream windows.
+  Result<std::unique_ptr<StripeCursor>> OpenStripe(int stripe, const Selection& selection, MemoryPool* pool) const;
   // One stripe's chosen columns as a record batch.
   Result<std::shared_ptr<RecordBatch>> ReadStripe(int stripe, const Selection& selection) const;
   // Several stripes: every (stripe, top-level column) one task on the pool; batches in order.
@@ -73,6 +102,9 @@ class OrcFileReader {
   // A stream's bytes, decompressed: index streams (row index, bloom filters) for pushdown and meta.
   Result<std::shared_ptr<Buffer>> ReadStream(int stripe, const StripeFooter& footer, uint32_t column,
                                              uint32_t kind) const;
+
+  // A stream's bytes as stored (still compressed); null when the stripe has no such stream.
+  Result<std::shared_ptr<Buffer>> StoredStream(int stripe, const StripeFooter& footer, uint32_t column, uint32_t kind) const;
 
   struct Impl;
 

@@ -7,6 +7,10 @@
 namespace quiver::orc::rle {
 
 bool ByteRleDecoder::NextRun() {
+  if (!src_.Ensure(kMaxRunBytes)) {
+    error_ = src_.refill_error();
+    return false;
+  }
   uint8_t control;
   if (!src_.ReadByte(&control)) {
     error_ = "byte RLE stream ends early";
@@ -153,6 +157,17 @@ bool UnpackBigEndian(ByteSource* src, int width, int64_t n, int64_t* out) {
       }
       break;
     default: {
+      if (width <= 56 && src->remaining() >= bytes + 8) {
+        // Each value from one unaligned 64-bit big-endian load at its first byte (a width of at
+        // most 56 bits plus its bit offset fits the word); the stream holds 8 more bytes.
+        for (int64_t i = 0; i < n; ++i) {
+          const uint64_t bit = static_cast<uint64_t>(i) * static_cast<uint64_t>(width);
+          uint64_t w;
+          std::memcpy(&w, p + (bit >> 3), 8);
+          out[i] = static_cast<int64_t>((__builtin_bswap64(w) << (bit & 7)) >> (64 - width));
+        }
+        break;
+      }
       // A 64-bit window refilled a byte at a time; widths above 56 take two steps.
       uint64_t acc = 0;
       int have = 0;
@@ -195,7 +210,7 @@ namespace {
 inline int64_t Unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 }  // namespace
 
-bool IntRleDecoder::ShortRepeat(uint8_t header) {
+bool IntRleDecoder::ShortRepeat(uint8_t header, int64_t* dst) {
   int width = ((header >> 3) & 7) + 1;
   int count = (header & 7) + 3;
   if (src_.remaining() < width) return Fail("integer RLE v2 short repeat runs past the end of the stream");
@@ -203,25 +218,25 @@ bool IntRleDecoder::ShortRepeat(uint8_t header) {
   for (int i = 0; i < width; ++i) v = v << 8 | src_.pos()[i];
   src_.advance(width);
   int64_t value = signed_ ? Unzigzag(v) : static_cast<int64_t>(v);
-  std::fill(run_, run_ + count, value);
+  std::fill(dst, dst + count, value);
   run_len_ = count;
   return true;
 }
 
-bool IntRleDecoder::Direct(uint8_t header) {
+bool IntRleDecoder::Direct(uint8_t header, int64_t* dst) {
   uint8_t second;
   if (!src_.ReadByte(&second)) return Fail("integer RLE v2 header runs past the end of the stream");
   int width = DecodeBitWidth((header >> 1) & 0x1f);
   int count = ((header & 1) << 8 | second) + 1;
-  if (!UnpackBigEndian(&src_, width, count, run_)) return Fail("integer RLE v2 direct run past the end of the stream");
+  if (!UnpackBigEndian(&src_, width, count, dst)) return Fail("integer RLE v2 direct run past the end of the stream");
   if (signed_) {
-    for (int i = 0; i < count; ++i) run_[i] = Unzigzag(static_cast<uint64_t>(run_[i]));
+    for (int i = 0; i < count; ++i) dst[i] = Unzigzag(static_cast<uint64_t>(dst[i]));
   }
   run_len_ = count;
   return true;
 }
 
-bool IntRleDecoder::PatchedBase(uint8_t header) {
+bool IntRleDecoder::PatchedBase(uint8_t header, int64_t* dst) {
   if (src_.remaining() < 3) return Fail("integer RLE v2 header runs past the end of the stream");
   const uint8_t* h = src_.pos();
   src_.advance(3);
@@ -238,7 +253,7 @@ bool IntRleDecoder::PatchedBase(uint8_t header) {
   // The base is sign-magnitude: its top bit is the sign.
   const uint64_t sign_bit = uint64_t{1} << (base_bytes * 8 - 1);
   int64_t base = (b & sign_bit) ? -static_cast<int64_t>(b & ~sign_bit) : static_cast<int64_t>(b);
-  if (!UnpackBigEndian(&src_, width, count, run_)) return Fail("integer RLE v2 patched base run past the end of the stream");
+  if (!UnpackBigEndian(&src_, width, count, dst)) return Fail("integer RLE v2 patched base run past the end of the stream");
   if (patch_width + gap_width > 64) return Fail("integer RLE v2 patch wider than 64 bits");
   int entry_width = ClosestFixedBits(patch_width + gap_width);
   int64_t entries[32];
@@ -251,14 +266,14 @@ bool IntRleDecoder::PatchedBase(uint8_t header) {
     uint64_t patch = e & patch_mask;
     if (patch == 0) continue;  // a gap longer than 255 is written as patches of 0
     if (pos >= count) return Fail("integer RLE v2 patch past the end of its run");
-    if (width < 64) run_[pos] = static_cast<int64_t>(static_cast<uint64_t>(run_[pos]) | patch << width);
+    if (width < 64) dst[pos] = static_cast<int64_t>(static_cast<uint64_t>(dst[pos]) | patch << width);
   }
-  for (int i = 0; i < count; ++i) run_[i] = static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(run_[i]));
+  for (int i = 0; i < count; ++i) dst[i] = static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(dst[i]));
   run_len_ = count;
   return true;
 }
 
-bool IntRleDecoder::Delta(uint8_t header) {
+bool IntRleDecoder::Delta(uint8_t header, int64_t* dst) {
   uint8_t second;
   if (!src_.ReadByte(&second)) return Fail("integer RLE v2 header runs past the end of the stream");
   int code = (header >> 1) & 0x1f;
@@ -269,22 +284,22 @@ bool IntRleDecoder::Delta(uint8_t header) {
   int64_t base = signed_ ? Unzigzag(raw) : static_cast<int64_t>(raw);
   if (!src_.ReadVarint(&raw)) return Fail("integer RLE v2 delta past the end of the stream");
   int64_t delta = Unzigzag(raw);
-  run_[0] = base;
+  dst[0] = base;
   if (width == 0) {
     uint64_t v = static_cast<uint64_t>(base);
     for (int i = 1; i < count; ++i) {
       v += static_cast<uint64_t>(delta);
-      run_[i] = static_cast<int64_t>(v);
+      dst[i] = static_cast<int64_t>(v);
     }
   } else {
     if (count < 2) return Fail("integer RLE v2 delta run of one value with deltas");
-    run_[1] = static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(delta));
-    if (!UnpackBigEndian(&src_, width, count - 2, run_ + 2)) return Fail("integer RLE v2 delta run past the end of the stream");
-    uint64_t v = static_cast<uint64_t>(run_[1]);
+    dst[1] = static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(delta));
+    if (!UnpackBigEndian(&src_, width, count - 2, dst + 2)) return Fail("integer RLE v2 delta run past the end of the stream");
+    uint64_t v = static_cast<uint64_t>(dst[1]);
     if (delta < 0) {
-      for (int i = 2; i < count; ++i) run_[i] = static_cast<int64_t>(v -= static_cast<uint64_t>(run_[i]));
+      for (int i = 2; i < count; ++i) dst[i] = static_cast<int64_t>(v -= static_cast<uint64_t>(dst[i]));
     } else {
-      for (int i = 2; i < count; ++i) run_[i] = static_cast<int64_t>(v += static_cast<uint64_t>(run_[i]));
+      for (int i = 2; i < count; ++i) dst[i] = static_cast<int64_t>(v += static_cast<uint64_t>(dst[i]));
     }
   }
   run_len_ = count;
@@ -314,17 +329,18 @@ bool IntRleDecoder::NextRunV1() {
   return true;
 }
 
-bool IntRleDecoder::NextRun() {
+bool IntRleDecoder::NextRun(int64_t* dst) {
   run_pos_ = 0;
   run_len_ = 0;
+  if (!src_.Ensure(kMaxRunBytes)) return Fail(src_.refill_error());
   if (!v2_) return NextRunV1();
   uint8_t header;
   if (!src_.ReadByte(&header)) return Fail("integer RLE stream ends early");
   switch (header >> 6) {
-    case 0: return ShortRepeat(header);
-    case 1: return Direct(header);
-    case 2: return PatchedBase(header);
-    default: return Delta(header);
+    case 0: return ShortRepeat(header, dst);
+    case 1: return Direct(header, dst);
+    case 2: return PatchedBase(header, dst);
+    default: return Delta(header, dst);
   }
 }
 
@@ -344,7 +360,13 @@ bool IntRleDecoder::Decode(int64_t* out, int64_t n) {
       v1_run_left_ -= static_cast<int>(k);
       out += k;
       n -= k;
-    } else if (!NextRun()) {
+    } else if (v2_ && n >= 512) {
+      // Room for any run: decoded straight into the output, not through run_.
+      if (!NextRun(out)) return false;
+      out += run_len_;
+      n -= run_len_;
+      run_len_ = 0;
+    } else if (!NextRun(run_)) {
       return false;
     }
   }

@@ -5,19 +5,73 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 
 namespace quiver::orc::rle {
 
-// Reads bytes of one stream with bounds checks.
+class ByteSource;
+
+// More than any one run takes in its stream (an RLE v2 patched base of 512 64-bit values with
+// its patch list is under 4.5 KiB; a v1 literal of 128 varints 1,281 bytes): decoders Ensure
+// this much before reading a run.
+constexpr int64_t kMaxRunBytes = 8192;
+
+// Supplies more of a stream to a ByteSource that ran short (ChunkedStream: the next chunks).
+class Refiller {
+ public:
+  virtual ~Refiller() = default;
+  // Makes at least `want` bytes from the source's position contiguous (fewer only at the
+  // stream's end); false when the stream is damaged (error() says how).
+  virtual bool Refill(ByteSource* src, int64_t want) = 0;
+  // With the window consumed: expands the next chunk straight into `out` when it fits `n`
+  // bytes (no copy through the window); the bytes written, 0 when it does not fit or the
+  // stream ended, -1 when it is damaged.
+  virtual int64_t ExpandInto(uint8_t* out, int64_t n) = 0;
+  virtual const char* error() const = 0;
+};
+
+// Reads bytes of one stream with bounds checks. Over a whole stream in memory, or over a window
+// that a Refiller moves along the stream: decoders call Ensure before a run (one check per run,
+// not per byte), so a run never straddles the window's end.
 class ByteSource {
  public:
   ByteSource() = default;
-  ByteSource(const uint8_t* data, int64_t size) : p_(data), end_(data + size) {}
+  ByteSource(const uint8_t* data, int64_t size, Refiller* more = nullptr) : p_(data), end_(data + size), more_(more) {}
   bool empty() const { return p_ >= end_; }
+  // Bytes in the window (the whole rest of the stream when it is in memory).
   int64_t remaining() const { return end_ - p_; }
   const uint8_t* pos() const { return p_; }
   void advance(int64_t n) { p_ += n; }
+  // At least `n` bytes contiguous from pos(), or the rest of the stream; false on damage.
+  bool Ensure(int64_t n) {
+    if (end_ - p_ >= n || more_ == nullptr) return true;
+    return more_->Refill(this, n);
+  }
+  // The refiller's reason, after Ensure or Read failed (null when the stream merely ended).
+  const char* refill_error() const { return more_ ? more_->error() : nullptr; }
+  // Copies the next n bytes, across windows; false when the stream ends first or is damaged.
+  bool Read(uint8_t* out, int64_t n) {
+    while (n > 0) {
+      if (p_ >= end_) {
+        if (more_ == nullptr) return false;
+        const int64_t direct = more_->ExpandInto(out, n);
+        if (direct < 0) return false;
+        if (direct > 0) {
+          out += direct;
+          n -= direct;
+          continue;
+        }
+        if (!more_->Refill(this, 1) || p_ >= end_) return false;
+      }
+      const int64_t k = std::min<int64_t>(n, end_ - p_);
+      std::memcpy(out, p_, static_cast<size_t>(k));
+      p_ += k;
+      out += k;
+      n -= k;
+    }
+    return true;
+  }
   bool ReadByte(uint8_t* b) {
     if (p_ >= end_) return false;
     *b = *p_++;
@@ -36,10 +90,16 @@ class ByteSource {
     }
     return false;
   }
+  // For a Refiller: the new window.
+  void Reset(const uint8_t* data, int64_t size) {
+    p_ = data;
+    end_ = data + size;
+  }
 
  private:
   const uint8_t* p_ = nullptr;
   const uint8_t* end_ = nullptr;
+  Refiller* more_ = nullptr;
 };
 
 // Byte RLE: a control byte 0..127 is a run of control + 3 copies of the next byte; 128..255 a
@@ -88,12 +148,14 @@ class IntRleDecoder {
   const char* error() const { return error_; }
 
  private:
-  bool NextRun();
+  // The next run into dst (run_, or the caller's output when it has room for 512 values);
+  // its length in run_len_. v1 runs always go to run_ or are generated.
+  bool NextRun(int64_t* dst);
   bool NextRunV1();
-  bool ShortRepeat(uint8_t header);
-  bool Direct(uint8_t header);
-  bool PatchedBase(uint8_t header);
-  bool Delta(uint8_t header);
+  bool ShortRepeat(uint8_t header, int64_t* dst);
+  bool Direct(uint8_t header, int64_t* dst);
+  bool PatchedBase(uint8_t header, int64_t* dst);
+  bool Delta(uint8_t header, int64_t* dst);
   bool Fail(const char* why) {
     if (error_ == nullptr) error_ = why;
     return false;

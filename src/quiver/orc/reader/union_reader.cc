@@ -13,7 +13,7 @@
 namespace quiver::orc {
 
 Result<std::shared_ptr<ArrayData>> DecodeUnion(const ColumnInfo& c, int64_t n, int64_t m, std::shared_ptr<Buffer> valid,
-                                               const std::shared_ptr<Buffer>& tags, MemoryPool* pool,
+                                               rle::ByteRleDecoder* tags, MemoryPool* pool,
                                                const DecodeMemberFn& decode_member) {
   const size_t members = c.children.size();
   if (members == 0) return Status::Corrupt("a union without members");
@@ -21,8 +21,10 @@ Result<std::shared_ptr<ArrayData>> DecodeUnion(const ColumnInfo& c, int64_t n, i
   QUIVER_ASSIGN_OR_RETURN(auto offsets_buf, Buffer::Allocate(std::max<int64_t>(n * 4, 1), pool));
   uint8_t* codes = codes_buf->mutable_data();
   int32_t* offsets = offsets_buf->mutable_data_as<int32_t>();
-  rle::ByteRleDecoder dec(tags == nullptr ? rle::ByteSource() : rle::ByteSource(tags->data(), tags->size()));
-  if (!dec.Decode(codes, m)) return Status::Corrupt(fmt::format("DATA stream (union tags): {}", dec.error()));
+  if (m > 0 && (tags == nullptr || !tags->Decode(codes, m))) {
+    return Status::Corrupt(fmt::format("DATA stream (union tags): {}",
+                                       tags != nullptr && tags->error() ? tags->error() : "the stream is damaged"));
+  }
   std::vector<int64_t> count(members, 0);
   for (int64_t j = 0; j < m; ++j) {
     if (codes[j] >= members) {

@@ -10,6 +10,7 @@
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/result.h"
 #include "quiver/orc/reader/column_reader_internal.h"
+#include "quiver/orc/reader/rle_internal.h"
 
 namespace quiver::orc {
 
@@ -18,10 +19,11 @@ namespace quiver::orc {
 using DecodeMemberFn = std::function<Result<std::shared_ptr<ArrayData>>(uint32_t id, int64_t n, const uint8_t* parent_valid)>;
 
 // The union column `c` over `n` rows, `m` of them present (`valid`, or null when all are);
-// `tags` is its decompressed DATA stream (null when m is 0). A null row is a null slot that
-// points at a null entry appended to the first member (see columnar/array.h).
+// `tags` decodes its DATA stream from where the stripe's last batch stopped (null when m is 0).
+// A null row is a null slot that points at a null entry appended to the first member (see
+// columnar/array.h).
 Result<std::shared_ptr<ArrayData>> DecodeUnion(const ColumnInfo& c, int64_t n, int64_t m, std::shared_ptr<Buffer> valid,
-                                               const std::shared_ptr<Buffer>& tags, MemoryPool* pool,
+                                               rle::ByteRleDecoder* tags, MemoryPool* pool,
                                                const DecodeMemberFn& decode_member);
 
 }  // namespace quiver::orc
