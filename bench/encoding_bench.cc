@@ -384,6 +384,26 @@ void BM_DictionaryEncodeStrings(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryEncodeStrings)->Arg(11)->Arg(20000)->Arg(kValues);
 
+// PLAIN BYTE_ARRAY pages of l_comment-like text (10..43 bytes): each value behind its length.
+void BM_PlainEncodeByteArrays(benchmark::State& state) {
+  std::vector<int32_t> offsets{0};
+  std::string data;
+  std::mt19937 rng(17);
+  for (int64_t i = 0; i < kValues; ++i) {
+    const int len = 10 + static_cast<int>(rng() % 34);
+    for (int k = 0; k < len; ++k) data.push_back(static_cast<char>('a' + rng() % 26));
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  BufferBuilder out;
+  for (auto _ : state) {
+    out.Clear();
+    (void)PlainEncodeByteArrays(offsets.data(), reinterpret_cast<const uint8_t*>(data.data()), kValues, &out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_PlainEncodeByteArrays);
+
 void BM_DeltaEncodeInt64(benchmark::State& state) {
   std::vector<int64_t> values(kValues);
   std::mt19937 rng(13);
