@@ -706,10 +706,14 @@ class ChunkWriter {
     }
     const std::vector<int32_t>& idx = dictb_->indices();
     ByteBounds bounds;
-    for (size_t k = static_cast<size_t>(before); k < idx.size(); ++k) {
+    // Once the page has used every entry (a small dictionary, early in the page), the rest of
+    // the indices can name no new one.
+    const int64_t entries = dictb_->dict_size();
+    for (size_t k = static_cast<size_t>(before); k < idx.size() && page_marked_ < entries; ++k) {
       const int32_t e = idx[k];
       if (page_marks_[static_cast<size_t>(e)] == page_epoch_) continue;
       page_marks_[static_cast<size_t>(e)] = page_epoch_;
+      ++page_marked_;
       bounds.Add(dictb_->entry(e));
     }
     if (bounds.any) {
@@ -861,6 +865,7 @@ class ChunkWriter {
     page_min_.reset();
     page_max_.reset();
     ++page_epoch_;
+    page_marked_ = 0;
     ++out_->data_pages;
     chunk_rows_ += page_row_count_;
     page_rows_ = 0;
@@ -954,6 +959,7 @@ class ChunkWriter {
   int64_t page_plain_bytes_ = 0;
   std::vector<uint32_t> page_marks_;  // per dictionary entry: the last page (epoch) that used it
   uint32_t page_epoch_ = 1;
+  int64_t page_marked_ = 0;  // entries marked in the open page
   compress::Codec codec_;
   int64_t last_compressed_ = 0;  // the last page's compressed size: the next one's guess
   bool dictionary_retry_ = false;
