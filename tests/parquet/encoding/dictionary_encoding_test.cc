@@ -321,6 +321,51 @@ TEST(DictionaryEncoding, ByteArrayEncoderBatchesNullsAndLimit) {
   EXPECT_EQ(limited.indices()[148], 48);
 }
 
+// A small table's short values are first looked up in a memo of 256 places: values that share
+// a place and their first 8 bytes, and values that differ only in trailing zero bytes (equal
+// words, other lengths), each keep their own index, whether they lie mid-buffer or in its last 16 bytes, with longer values
+// mixed in and the memo carried over from one Put to the next.
+TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsValuesApart) {
+  std::vector<std::string> distinct;
+  for (int i = 0; i < 300; ++i) distinct.push_back(fmt::format("v{}", i));
+  // 300 values of one first word: only the second tells them apart.
+  for (int i = 0; i < 300; ++i) distinct.push_back(fmt::format("TAKE BAC{}", i));
+  for (int z = 0; z <= 16; ++z) distinct.push_back(std::string(static_cast<size_t>(z), '\0'));
+  // 30 prefixes, each zero-padded to every length up to 16: values of equal words, some
+  // landing on one memo place.
+  for (int p = 0; p < 30; ++p) {
+    const std::string prefix = fmt::format("p{}", p);
+    for (size_t len = prefix.size() + 1; len <= 16; ++len) distinct.push_back(prefix + std::string(len - prefix.size(), '\0'));
+  }
+  for (int i = 0; i < 40; ++i) distinct.push_back(fmt::format("DELIVER IN PERSON {}", i));
+  std::mt19937 rng(31);
+  std::vector<std::string> values;
+  for (int i = 0; i < 60000; ++i) values.push_back(distinct[rng() % distinct.size()]);
+  for (int z = 16; z >= 0; --z) values.push_back(std::string(static_cast<size_t>(z), '\0'));  // the buffer's end
+  StringInput in(values);
+  const int64_t n = static_cast<int64_t>(values.size());
+  ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
+  std::vector<int32_t> indices;
+  for (int64_t at = 0; at < n;) {
+    const int64_t m = std::min<int64_t>(n - at, 7000);
+    int64_t consumed = 0;
+    ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed).ok());
+    ASSERT_EQ(consumed, m);
+    indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+    BufferBuilder sink;
+    ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+    at += m;
+  }
+  ASSERT_EQ(static_cast<int64_t>(indices.size()), n);
+  std::unordered_map<std::string, int32_t> first;
+  for (int64_t i = 0; i < n; ++i) {
+    auto [it, added] = first.emplace(values[static_cast<size_t>(i)], static_cast<int32_t>(first.size()));
+    ASSERT_EQ(indices[static_cast<size_t>(i)], it->second) << "value " << i << " of " << values[static_cast<size_t>(i)].size() << " bytes";
+    ASSERT_EQ(enc.entry(it->second), values[static_cast<size_t>(i)]);
+  }
+  EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(distinct.size()));
+}
+
 // Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
 // same indices and dictionary page as an encoder that grew, and the size limit still holds.
 TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {

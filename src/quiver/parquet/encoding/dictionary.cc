@@ -109,6 +109,13 @@ inline uint64_t HashShort(const ShortValue& v, int32_t len) {
   return h ^ (h >> 29);
 }
 
+// A short value's place in ByteArrayDictionaryEncoder's memo (kMemoSize = 256): one multiply of
+// its folded words, cheaper than HashShort, which only a value not found there needs.
+inline size_t MemoSlot(const ShortValue& v, int32_t len) {
+  const uint64_t f = (v.lo ^ (v.hi * 0xC2B2AE3D27D4EB4FULL) ^ static_cast<uint64_t>(len)) * 0x9E3779B97F4A7C15ULL;
+  return static_cast<size_t>(f >> 56);
+}
+
 // Longer values: XXH3 (Debian's xxhash, inlined).
 inline uint64_t HashBytes(const uint8_t* p, int64_t n) { return XXH3_64bits(p, static_cast<size_t>(n)); }
 
@@ -495,6 +502,48 @@ void ByteArrayDictionaryEncoder::Reserve(int64_t entries, int64_t bytes) {
   (void)dict_data_.Reserve(std::min(bytes, max_bytes_) + 16);
 }
 
+// The entry of value `v` (`len` bytes, hash `h`, its words `sv` when short), or -1 when it is
+// not in the table yet, with *slot where it goes. Entries have 16 readable bytes (slack kept by
+// Insert), so short ones compare as two words.
+inline int32_t ByteArrayDictionaryEncoder::Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv,
+                                                size_t* slot) const {
+  const uint32_t tag = static_cast<uint32_t>(h >> 32);
+  const size_t mask = slots_.size() - 1;
+  const Slot* slots = slots_.data();
+  const int32_t* offsets = dict_offsets_.data();
+  const uint8_t* bytes = dict_data_.data();
+  size_t s = h & mask;
+  for (;; s = (s + 1) & mask) {
+    const Slot slot = slots[s];
+    if (slot.entry == 0) break;
+    if (slot.tag != tag) continue;
+    const int32_t e = slot.entry - 1;
+    const int32_t at = offsets[e];
+    if (offsets[e + 1] - at != len) continue;
+    if (len <= 16) {
+      const ShortValue x = LoadShort(bytes + at, len);
+      if (x.lo == sv.lo && x.hi == sv.hi) return e;
+    } else if (EqualLong(bytes + at, v, len)) {
+      return e;
+    }
+  }
+  *slot = s;
+  return -1;
+}
+
+// Adds `v` at `slot` (from Find): its index, -1 when the dictionary is full, -2 out of memory.
+int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot) {
+  if (dictionary_bytes() + 4 + len > max_bytes_) return -1;
+  if (!dict_data_.Reserve(len + 16).ok()) return -2;
+  dict_data_.UnsafeAppend(v, len);
+  const int32_t index = static_cast<int32_t>(hashes_.size());
+  hashes_.push_back(h);
+  dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
+  slots_[slot] = Slot{static_cast<uint32_t>(h >> 32), index + 1};
+  if (hashes_.size() * 2 > slots_.size()) Rehash();
+  return index;
+}
+
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
                                        const uint8_t* validity, int64_t validity_offset) {
   const size_t start = indices_.size();
@@ -503,44 +552,23 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
   int64_t k = 0;  // indices written
   // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
   const int64_t loadable = offsets[n] - 16;
-  // Value i (hash h, first bytes sv when short) to its entry, added when new; -1 when the
-  // dictionary is full.
-  auto probe = [&](int64_t i, uint64_t h, const ShortValue& sv) -> int32_t {
-    const uint8_t* v = data + offsets[i];
-    const int32_t len = offsets[i + 1] - offsets[i];
-    const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    const size_t mask = slots_.size() - 1;
-    size_t s = h & mask;
-    while (slots_[s].entry != 0) {
-      const Slot slot = slots_[s];
-      if (slot.tag == tag) {
-        const int32_t e = slot.entry - 1;
-        const int32_t at = dict_offsets_[e];
-        // Entries have 16 readable bytes (slack kept below), so short ones compare as two words.
-        if (dict_offsets_[e + 1] - at == len &&
-            (len <= 16 ? LoadShort(dict_data_.data() + at, len) == sv : EqualLong(dict_data_.data() + at, v, len))) {
-          return e;
-        }
-      }
-      s = (s + 1) & mask;
-    }
-    if (dictionary_bytes() + 4 + len > max_bytes_) return -1;
-    if (!dict_data_.Reserve(len + 16).ok()) return -2;
-    dict_data_.UnsafeAppend(v, len);
-    const int32_t index = static_cast<int32_t>(hashes_.size());
-    hashes_.push_back(h);
-    dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
-    slots_[s] = Slot{tag, index + 1};
-    if (hashes_.size() * 2 > slots_.size()) Rehash();
-    return index;
-  };
-  auto hash = [&](int64_t r, ShortValue* sv) -> uint64_t {
+  auto hash = [&](int64_t r, ShortWords* sv) -> uint64_t {
     const int32_t len = offsets[r + 1] - offsets[r];
     if (len <= 16) {
-      *sv = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
-      return HashShort(*sv, len);
+      const ShortValue x = offsets[r] <= loadable ? LoadShort(data + offsets[r], len) : CopyShort(data + offsets[r], len);
+      *sv = ShortWords{x.lo, x.hi};
+      return HashShort(x, len);
     }
     return HashBytes(data + offsets[r], len);
+  };
+  // Value r to its entry, added when new; -1 when the dictionary is full, -2 out of memory.
+  auto entry = [&](int64_t r, uint64_t h, const ShortWords& sv) __attribute__((always_inline)) -> int32_t {
+    const uint8_t* v = data + offsets[r];
+    const int32_t len = offsets[r + 1] - offsets[r];
+    size_t slot = 0;
+    const int32_t e = Find(v, len, h, sv, &slot);
+    if (e >= 0) [[likely]] return e;
+    return Insert(v, len, h, slot);
   };
   auto stop = [&](int32_t index, int64_t i) -> Status {
     indices_.resize(start + static_cast<size_t>(k));
@@ -555,17 +583,37 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
   constexpr size_t kSmallSlots = 4096;
   constexpr int64_t kBatch = 64;
   uint64_t hashes[kBatch];
-  ShortValue shorts[kBatch];
+  ShortWords shorts[kBatch];
   int64_t i = 0;
   while (i < n) {
     const int64_t m = std::min(kBatch, n - i);
     if (slots_.size() <= kSmallSlots) {
+      // Short values first look in the memo: one compare of their words and length against
+      // the last value that hashed to the same place, no chain of loads through the table.
+      if (memo_.empty()) memo_.assign(kMemoSize, Memo{});
+      Memo* memo = memo_.data();
       for (int64_t j = 0; j < m; ++j, ++i) {
         if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-        ShortValue sv{};
-        const uint64_t h = hash(i, &sv);
-        const int32_t index = probe(i, h, sv);
-        if (index < 0) return stop(index, i);
+        const int32_t at = offsets[i];
+        const int32_t len = offsets[i + 1] - at;
+        ShortWords sv{};
+        uint64_t h;
+        Memo* mo = nullptr;
+        if (len <= 16) {
+          const ShortValue x = at <= loadable ? LoadShort(data + at, len) : CopyShort(data + at, len);
+          mo = &memo[MemoSlot(x, len)];
+          if (((mo->lo ^ x.lo) | (mo->hi ^ x.hi) | static_cast<uint32_t>(mo->len ^ len)) == 0) {
+            out[k++] = mo->index;
+            continue;
+          }
+          sv = ShortWords{x.lo, x.hi};
+          h = HashShort(x, len);
+        } else {
+          h = HashBytes(data + at, len);
+        }
+        const int32_t index = entry(i, h, sv);
+        if (index < 0) [[unlikely]] return stop(index, i);
+        if (mo != nullptr) *mo = Memo{sv.lo, sv.hi, len, index};
         out[k++] = index;
       }
       continue;
@@ -579,8 +627,8 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
     }
     for (int64_t j = 0; j < m; ++j, ++i) {
       if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-      const int32_t index = probe(i, hashes[j], shorts[j]);
-      if (index < 0) return stop(index, i);
+      const int32_t index = entry(i, hashes[j], shorts[j]);
+      if (index < 0) [[unlikely]] return stop(index, i);
       out[k++] = index;
     }
   }

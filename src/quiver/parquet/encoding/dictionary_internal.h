@@ -209,6 +209,20 @@ class ByteArrayDictionaryEncoder {
     uint32_t tag;
     int32_t entry;  // index + 1; 0 = empty
   };
+  // A value of up to 16 bytes as two zero-padded little-endian words.
+  struct ShortWords {
+    uint64_t lo = 0, hi = 0;
+  };
+  // The last short value (up to 16 bytes) seen at each of kMemoSize places chosen by hash, with
+  // its index; len -1 when empty (no value has it).
+  struct Memo {
+    uint64_t lo = 0, hi = 0;
+    int32_t len = -1;
+    int32_t index = 0;
+  };
+  static constexpr size_t kMemoSize = 256;
+  int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
+  [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
@@ -216,6 +230,7 @@ class ByteArrayDictionaryEncoder {
   std::vector<int32_t> dict_offsets_{0};
   std::vector<uint64_t> hashes_;  // per entry, for Rehash
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
+  std::vector<Memo> memo_;        // while the table is small
   std::vector<int32_t> indices_;
   bool full_ = false;
 };
