@@ -1,11 +1,13 @@
 // The benchmark page's quiver side of the scan jobs (not a product feature): TPC-H Q1 and Q6
-// shaped queries over a lineitem Parquet file through the library's scan (projection, the
-// ship-date predicate pushed down, the rest and the aggregation in a loop written here), a
-// streamed scan of every column, and the fault floor (fresh memory touched, to set beside a
+// shaped queries over a lineitem Parquet file through the library's scan (projection, every
+// condition pushed down as predicates that must all hold, the aggregation in a loop here), a
+// streamed scan of every column, the materialized read with the fault floor measured after it
+// in the same process, and the fault floor alone (fresh memory touched, to set beside a
 // materialized read). Each prints one JSON line like ../shared/peers.
-//   lineitem_queries q1|q6|scan FILE.parquet [--threads N]
+//   lineitem_queries q1|q6|scan|readall FILE.parquet [--threads N]
 //   lineitem_queries fault-floor BYTES [--threads N]
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <chrono>
 #include <cmath>
@@ -215,6 +217,44 @@ void FaultFloor(int64_t bytes, int threads) {
   for (uint8_t* p : blocks) q::default_memory_pool()->Free(p);
 }
 
+// Touches `bytes` of fresh anonymous memory (mmap, not the pool: nothing a read left behind can
+// serve it) once per 4 KiB page from `threads` threads; the seconds it took.
+double TouchFresh(int64_t bytes, int threads) {
+  void* m = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) Die("mmap failed");
+  uint8_t* p = static_cast<uint8_t*>(m);
+  const double t0 = Now();
+  std::vector<std::thread> ts;
+  const int64_t share = (bytes / threads + 4095) / 4096 * 4096;
+  for (int t = 0; t < threads; ++t) {
+    ts.emplace_back([=] {
+      for (int64_t i = t * share; i < std::min(bytes, (t + 1) * share); i += 4096) p[i] = 1;
+    });
+  }
+  for (auto& t : ts) t.join();
+  const double secs = Now() - t0;
+  munmap(m, static_cast<size_t>(bytes));
+  return secs;
+}
+
+// The materialized read (ReadAll, every batch kept) and, in the same process with the batches
+// still held, the fault floor of as many bytes: the time to touch that much fresh memory.
+void ReadAllJob(const std::string& path, int threads) {
+  const double t0 = Now();
+  Scan s = Open(path, threads, {}, {});
+  auto batches = Check(s.scan->ReadAll(), "read all");
+  const double secs = Now() - t0;
+  int64_t rows = 0, bytes = 0;
+  for (const auto& b : batches) {
+    rows += b->num_rows();
+    bytes += b->buffer_bytes();
+  }
+  const double floor = TouchFresh(bytes, threads);
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"readall\",\"rows\":{},\"decoded_bytes\":{},\"seconds\":{:.4f},"
+             "\"fault_floor_seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
+             rows, bytes, secs, floor, PeakKib());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -228,11 +268,12 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  if (args.size() != 2 || threads < 1) Die("usage: lineitem_queries q1|q6|scan FILE.parquet | fault-floor BYTES [--threads N]");
+  if (args.size() != 2 || threads < 1) Die("usage: lineitem_queries q1|q6|scan|readall FILE.parquet | fault-floor BYTES [--threads N]");
   const std::string& op = args[0];
   if (op == "q1") Q1(args[1], threads);
   else if (op == "q6") Q6(args[1], threads);
   else if (op == "scan") FullScan(args[1], threads);
+  else if (op == "readall") ReadAllJob(args[1], threads);
   else if (op == "fault-floor") FaultFloor(std::atoll(args[1].c_str()), threads);
   else Die("unknown job '" + op + "'");
   return 0;
