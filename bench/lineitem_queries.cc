@@ -115,7 +115,7 @@ void Q6(const std::string& path, int threads) {
     revenue += sum;
     rows += n;
   }
-  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q6\",\"revenue\":{:.4f},\"rows_kept\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q6\",\"revenue\":{},\"rows_kept\":{},\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n",
              revenue, rows, Now() - t0, PeakKib());
 }
 
@@ -167,7 +167,7 @@ void Q1(const std::string& path, int threads) {
     if (a.count == 0) continue;
     if (!groups.empty()) groups += ",";
     const double c = static_cast<double>(a.count);
-    groups += fmt::format("[\"{}\",\"{}\",{:.2f},{:.2f},{:.4f},{:.6f},{:.6f},{:.6f},{:.6f},{}]", static_cast<char>(k / 256),
+    groups += fmt::format("[\"{}\",\"{}\",{},{},{},{},{},{},{},{}]", static_cast<char>(k / 256),
                           static_cast<char>(k % 256), a.qty, a.price, a.disc_price, a.charge, a.qty / c, a.price / c,
                           a.disc / c, a.count);
   }
