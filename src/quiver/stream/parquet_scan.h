@@ -60,7 +60,7 @@ class ParquetScan final : public BatchReader {
   ~ParquetScan() override;
   // One row group a batch, its matching rows only, in buffers from the scan's ScanPool
   // (blocks the consumer released are decoded into again). With a thread pool, the next row
-  // groups (one per pool thread, and one more) decode meanwhile, each whole on one thread, so
+  // groups (one per pool thread) decode meanwhile, each whole on one thread, so
   // the threads never wait for each other at a group's end; a group not yet started when it is
   // asked for is decoded on the caller.
   Result<std::shared_ptr<RecordBatch>> Next() override;
