@@ -56,7 +56,7 @@ secs = rec.get('seconds')
 if secs is None:
     m = re.search(r' ([0-9.]+) s, ', open(err).read())
     secs = float(m.group(1)) if m else float(wall)
-extra = {k: rec[k] for k in ('decoded_bytes', 'revenue', 'groups', 'rows', 'bytes') if k in rec}
+extra = {k: rec[k] for k in ('decoded_bytes', 'revenue', 'groups', 'rows', 'bytes', 'fault_floor_seconds') if k in rec}
 print(json.dumps(dict(size=int(size), job=job, engine=engine, round=int(rnd), seconds=float(secs),
                       wall=float(wall), user=float(user), sys=float(system), peak_kib=int(kib), **extra)))
 PY
@@ -104,6 +104,7 @@ measure() {
       local decoded
       decoded=$(tail -1 "$RESULTS" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["decoded_bytes"])')
       run "$size" fault-floor quiver "$r" "$LQ" fault-floor "$decoded"
+      run "$size" readall quiver "$r" "$LQ" readall "$duck"
       run "$size" pqread duckdb "$r" $P duckdb pqread "$duck"
       run "$size" pqread polars "$r" $P polars pqread "$duck"
       run "$size" scan quiver "$r" "$Q" cat "$duck" --format none

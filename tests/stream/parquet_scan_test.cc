@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "quiver/columnar/builder.h"
+#include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_target.h"
 #include "quiver/parquet/footer.h"
@@ -55,11 +56,17 @@ class Scan : public ::testing::Test {
 
 // Batches released before the next Next() are decoded into again; batches held are not
 // touched (their values stay), and either way every row comes back. (The decode loops' scratch
-// is recycled from group to group either way.)
+// is recycled from group to group either way.) Without a thread pool no group decodes ahead,
+// so each one can reuse the blocks of the one before.
 TEST_F(Scan, NextRecyclesTheBuffersOfReleasedBatches) {
+  parquet::ParquetReaderOptions ro;
+  ro.thread_pool = nullptr;
+  auto file = parquet::ParquetFileReader::Open(path_, ro);
+  ASSERT_TRUE(file.ok());
+  std::shared_ptr<parquet::ParquetFileReader> sync = std::move(*file);
   int64_t reused[2] = {0, 0};
   for (bool hold : {false, true}) {
-    auto scan = ParquetScan::Make(file_, ScanOptions{});
+    auto scan = ParquetScan::Make(sync, ScanOptions{});
     ASSERT_TRUE(scan.ok()) << scan.status().ToString();
     std::vector<std::shared_ptr<RecordBatch>> held;
     int64_t group = 0;
@@ -83,6 +90,192 @@ TEST_F(Scan, NextRecyclesTheBuffersOfReleasedBatches) {
   }
   // Every group after the first decodes its k into the block the one before released.
   EXPECT_GE(reused[0], reused[1] + 3);
+}
+
+// Groups decode ahead on the pool (a window of them): every row comes back in order; a batch
+// released is decoded into again by a later group; a scan dropped with groups in flight waits
+// for them; ReadAll after Next returns the groups ahead, then the rest.
+TEST_F(Scan, GroupsDecodeAheadOnThePoolInOrder) {
+  ThreadPool pool(2);
+  parquet::ParquetReaderOptions ro;
+  ro.thread_pool = &pool;
+  auto file = parquet::ParquetFileReader::Open(path_, ro);
+  ASSERT_TRUE(file.ok());
+  std::shared_ptr<parquet::ParquetFileReader> f = std::move(*file);
+  {
+    auto scan = ParquetScan::Make(f, ScanOptions{});
+    ASSERT_TRUE(scan.ok());
+    for (int64_t group = 0; group < 4; ++group) {
+      auto b = (*scan)->Next();
+      ASSERT_TRUE(b.ok() && *b) << b.status().ToString();
+      const std::string head = "[" + std::to_string(group * 10000) + ", ";
+      EXPECT_EQ((*b)->column(0).ToString().substr(0, head.size()), head);
+    }
+    auto end = (*scan)->Next();
+    ASSERT_TRUE(end.ok());
+    EXPECT_EQ(end->get(), nullptr);
+    EXPECT_EQ((*scan)->stats().rows_read, 40000);
+    EXPECT_GE((*scan)->buffers_reused(), 1);  // the last group into the first one's blocks
+  }
+  {
+    auto scan = ParquetScan::Make(f, ScanOptions{});
+    ASSERT_TRUE(scan.ok());
+    ASSERT_TRUE((*scan)->Next().ok());  // three more groups queued or decoding; dropped now
+  }
+  auto scan = ParquetScan::Make(f, ScanOptions{});
+  ASSERT_TRUE(scan.ok());
+  auto first = (*scan)->Next();
+  ASSERT_TRUE(first.ok() && *first);
+  auto rest = (*scan)->ReadAll();
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  ASSERT_EQ(rest->size(), 3u);
+  for (size_t g = 0; g < 3; ++g) {
+    const std::string head = "[" + std::to_string((g + 1) * 10000) + ", ";
+    EXPECT_EQ((*rest)[g]->column(0).ToString().substr(0, head.size()), head) << g;
+  }
+  EXPECT_EQ((*scan)->stats().rows_read, 40000);
+}
+
+// Late materialization: the predicates' columns decide the rows, and the other columns decode
+// only those (fixed width, dictionary and PLAIN strings compacted page by page; a column with
+// nulls or booleans decoded whole and filtered). Three row groups of 10,000 rows, pages of
+// about 1,000 values; k, s, d serve as predicates, e, t, m, u, n, b only as chosen columns.
+class LateScan : public ::testing::Test {
+ protected:
+  static constexpr int64_t kRows = 30000;
+  void SetUp() override {
+    path_ = (fs::path("/tmp") / ("quiver-late-scan-" + std::to_string(getpid()) + ".parquet")).string();
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"k", int64()}, {"s", utf8()}, {"u", utf8()},
+                                                                    {"d", float64()}, {"n", int32()}, {"b", boolean()},
+                                                                    {"e", float64()}, {"t", utf8()}, {"m", int32()}});
+    parquet::ParquetWriterOptions o;
+    o.row_group_rows = 10000;
+    o.page_size = 8 * 1000;
+    o.column_encodings.emplace_back("u", parquet::Encoding::PLAIN);
+    auto out = io::OutputTarget::Open(path_);
+    ASSERT_TRUE(out.ok());
+    auto w = parquet::ParquetFileWriter::Open((*out)->stream(), schema, o);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    NumericBuilder<int64_t> k(int64());
+    BinaryBuilder s(utf8()), u(utf8());
+    NumericBuilder<double> d(float64());
+    NumericBuilder<int32_t> n(int32()), m(int32());
+    BooleanBuilder b;
+    NumericBuilder<double> e(float64());
+    BinaryBuilder t(utf8());
+    for (int64_t i = 0; i < kRows; ++i) {
+      ASSERT_TRUE(k.Append(i).ok());
+      ASSERT_TRUE(s.Append(S(i)).ok());
+      ASSERT_TRUE(u.Append(U(i)).ok());
+      ASSERT_TRUE(d.Append(D(i)).ok());
+      ASSERT_TRUE((i % 5 == 0 ? n.AppendNull() : n.Append(static_cast<int32_t>(i))).ok());
+      ASSERT_TRUE(b.Append(i % 3 == 0).ok());
+      ASSERT_TRUE(e.Append(static_cast<double>(i) * 0.5).ok());
+      ASSERT_TRUE(t.Append("t" + std::to_string(i % 7)).ok());
+      ASSERT_TRUE(m.Append(static_cast<int32_t>(i % 100)).ok());
+    }
+    auto batch = std::make_shared<RecordBatch>(
+        schema, kRows, std::vector<Array>{*k.Finish(), *s.Finish(), *u.Finish(), *d.Finish(), *n.Finish(), *b.Finish(),
+                                          *e.Finish(), *t.Finish(), *m.Finish()});
+    ASSERT_TRUE((*w)->Write(batch).ok());
+    ASSERT_TRUE((*w)->Close().ok());
+    ASSERT_TRUE((*out)->Commit().ok());
+    auto r = parquet::ParquetFileReader::Open(path_);
+    ASSERT_TRUE(r.ok());
+    file_ = std::move(*r);
+  }
+  void TearDown() override { fs::remove(path_); }
+  static std::string S(int64_t i) { return "s" + std::to_string(i * 7 % 13); }
+  static std::string U(int64_t i) { return "u" + std::to_string(i * 31) + std::string(static_cast<size_t>(i % 4), 'x'); }
+  static double D(int64_t i) { return static_cast<double>(i % 10) / 10; }
+  // Every row of the batches (columns u, s, d, n, b, k, e, t, m) as "k|s|u|d|n|b|e|t|m", n "-"
+  // when null.
+  static std::vector<std::string> Rows(const std::vector<std::shared_ptr<RecordBatch>>& batches) {
+    std::vector<std::string> rows;
+    for (const auto& b : batches) {
+      const PrimitiveArray<int64_t> k(b->column(5));
+      const BinaryArray s(b->column(1)), u(b->column(0));
+      const PrimitiveArray<double> d(b->column(2));
+      const PrimitiveArray<int32_t> n(b->column(3));
+      const BooleanArray f(b->column(4));
+      const PrimitiveArray<double> e(b->column(6));
+      const BinaryArray t(b->column(7));
+      const PrimitiveArray<int32_t> m(b->column(8));
+      for (int64_t i = 0; i < b->num_rows(); ++i) {
+        rows.push_back(std::to_string(k.Value(i)) + "|" + std::string(s.GetView(i)) + "|" + std::string(u.GetView(i)) +
+                       "|" + std::to_string(d.Value(i)) + "|" + (n.IsNull(i) ? "-" : std::to_string(n.Value(i))) +
+                       "|" + (f.Value(i) ? "t" : "f") + "|" + std::to_string(e.Value(i)) + "|" +
+                       std::string(t.GetView(i)) + "|" + std::to_string(m.Value(i)));
+      }
+    }
+    return rows;
+  }
+  std::string path_;
+  std::shared_ptr<parquet::ParquetFileReader> file_;
+};
+
+TEST_F(LateScan, TheOtherColumnsDecodeOnlyTheRowsEveryPredicateKeeps) {
+  ScanOptions o;
+  o.columns = {"u", "s", "d", "n", "b", "k", "e", "t", "m"};
+  o.where = ScanPredicate{"k", parquet::CompareOp::kGe, parquet::Literal::Int(5000)};
+  o.and_where = {ScanPredicate{"d", parquet::CompareOp::kLt, parquet::Literal::Float(0.35)},
+                 ScanPredicate{"s", parquet::CompareOp::kNe, parquet::Literal::Bytes("s3")},
+                 ScanPredicate{"k", parquet::CompareOp::kLt, parquet::Literal::Int(25000)}};
+  std::vector<std::string> want;
+  for (int64_t i = 5000; i < 25000; ++i) {
+    if (D(i) < 0.35 && S(i) != "s3") {
+      want.push_back(std::to_string(i) + "|" + S(i) + "|" + U(i) + "|" + std::to_string(D(i)) + "|" +
+                     (i % 5 == 0 ? "-" : std::to_string(i)) + "|" + (i % 3 == 0 ? "t" : "f") + "|" +
+                     std::to_string(static_cast<double>(i) * 0.5) + "|t" + std::to_string(i % 7) + "|" +
+                     std::to_string(i % 100));
+    }
+  }
+  auto scan = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  EXPECT_EQ((*scan)->schema()->ToString(), "u: string\ns: string\nd: double\nn: int32\nb: bool\nk: int64\ne: double\nt: string\nm: int32\n");
+  EXPECT_EQ((*scan)->row_groups(), (std::vector<int>{0, 1, 2}));
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (;;) {
+    auto b = (*scan)->Next();
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    if (!*b) break;
+    batches.push_back(*b);
+  }
+  EXPECT_EQ(Rows(batches), want);
+  EXPECT_EQ((*scan)->stats().rows_read, static_cast<int64_t>(want.size()));
+  // ReadAll reads every column at once and filters them: the same rows.
+  auto again = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(again.ok());
+  auto all = (*again)->ReadAll();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(Rows(*all), want);
+}
+
+TEST_F(LateScan, APredicateNoRowHoldsGivesEmptyBatchesOfTheChosenColumns) {
+  ScanOptions o;
+  o.columns = {"u", "s", "d", "n", "b", "k", "e", "t", "m"};
+  o.where = ScanPredicate{"d", parquet::CompareOp::kLt, parquet::Literal::Float(0.0)};  // below every group's minimum
+  o.and_where = {ScanPredicate{"s", parquet::CompareOp::kEq, parquet::Literal::Bytes("s3")}};
+  auto scan = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ((*scan)->counters().skipped_by_statistics, 3);
+  o.where = ScanPredicate{"d", parquet::CompareOp::kGt, parquet::Literal::Float(0.85)};  // 0.9 rows only
+  o.and_where = {ScanPredicate{"u", parquet::CompareOp::kEq, parquet::Literal::Bytes("u0")}};  // row 0 only
+  scan = ParquetScan::Make(file_, o);
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ((*scan)->counters().skipped_by_statistics, 2);  // u's bounds: "u0" lies in group 0's only
+  int64_t rows = 0, batches = 0;
+  for (;;) {
+    auto b = (*scan)->Next();
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    if (!*b) break;
+    ++batches;
+    rows += (*b)->num_rows();
+    EXPECT_EQ((*b)->num_columns(), 9);
+  }
+  EXPECT_EQ(rows, 0);
+  EXPECT_EQ(batches, 1);
+  EXPECT_GE((*scan)->data_pages_skipped(), 1);  // u's page index: only its first page may hold "u0"
 }
 
 TEST_F(Scan, StatisticsAndPageIndexSkipAndRowsAreKeptExactly) {

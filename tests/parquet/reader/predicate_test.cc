@@ -8,6 +8,7 @@
 #include <string>
 
 #include "quiver/columnar/builder.h"
+#include "quiver/core/bit_util.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/parquet/reader/predicate.h"
 
@@ -235,6 +236,70 @@ TEST(EvaluatePredicate, NullsNeverMatchAndNaNSortsLast) {
   EXPECT_EQ((*bits)->data()[0], 0b010);
 
   EXPECT_FALSE(EvaluatePredicate(*ints, CompareOp::kEq, Literal::Bytes("5"), &n).ok());
+}
+
+// Columns without nulls take a loop per operator over the native values: each operator, on
+// more rows than one byte of bits, agrees with the row-by-row comparison (NaN above every
+// number and equal to itself; -0 equal to 0; an integer literal outside int32 handled whole).
+TEST(EvaluatePredicate, DenseColumnsAgreeWithTheRowByRowRule) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> dv = {1.5, nan, -0.0, 0.0, 2.5, -3.0, 1.5, nan, 7.0, 0.5, 1.5};
+  NumericBuilder<double> db(float64());
+  for (double v : dv) ASSERT_TRUE(db.Append(v).ok());
+  auto doubles = db.Finish();
+  ASSERT_TRUE(doubles.ok());
+  const std::vector<int32_t> iv = {5, -7, 0, 2147483647, 5, 9, -2147483647 - 1, 4, 5, 6};
+  NumericBuilder<int32_t> ib(int32());
+  for (int32_t v : iv) ASSERT_TRUE(ib.Append(v).ok());
+  auto ints = ib.Finish();
+  ASSERT_TRUE(ints.ok());
+  auto bits_of = [](const Array& a, CompareOp op, const Literal& lit) {
+    int64_t n = 0;
+    auto bits = EvaluatePredicate(a, op, lit, &n);
+    std::string out;
+    if (!bits.ok()) return bits.status().ToString();
+    for (int64_t i = 0; i < a.length(); ++i) out += bit_util::GetBit((*bits)->data(), i) ? '1' : '0';
+    return out + " " + std::to_string(n);
+  };
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kEq, Literal::Float(1.5)), "10000010001 3");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kNe, Literal::Float(1.5)), "01111101110 8");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kLt, Literal::Float(1.5)), "00110100010 4");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kLe, Literal::Float(1.5)), "10110110011 7");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kGt, Literal::Float(1.5)), "01001001100 4");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kGe, Literal::Float(1.5)), "11001011101 7");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kEq, Literal::Float(0.0)), "00110000000 2");
+  EXPECT_EQ(bits_of(*doubles, CompareOp::kEq, Literal::Float(nan)), "01000001000 2");
+  EXPECT_EQ(bits_of(*ints, CompareOp::kGe, Literal::Int(5)), "1001110011 6");
+  EXPECT_EQ(bits_of(*ints, CompareOp::kLt, Literal::Int(0)), "0100001000 2");
+  EXPECT_EQ(bits_of(*ints, CompareOp::kNe, Literal::Int(5)), "0111011101 7");
+  EXPECT_EQ(bits_of(*ints, CompareOp::kLt, Literal::Int(int64_t{1} << 40)), "1111111111 10");
+  EXPECT_EQ(bits_of(*ints, CompareOp::kEq, Literal::Int(-(int64_t{1} << 40))), "0000000000 0");
+}
+
+// Flat columns are copied row by row: nulls, booleans, strings and a sliced batch (offsets
+// into its buffers) keep their values; a count that disagrees with the bits is refused.
+TEST(FilterBatch, CopiesNullsBooleansStringsAndSlices) {
+  NumericBuilder<int32_t> nb(int32());
+  BooleanBuilder bb;
+  BinaryBuilder sb(utf8());
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE((i % 4 == 1 ? nb.AppendNull() : nb.Append(i)).ok());
+    ASSERT_TRUE(bb.Append(i % 4 == 0).ok());
+    ASSERT_TRUE(sb.Append(std::string(static_cast<size_t>(i % 5), static_cast<char>('a' + i))).ok());
+  }
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{field("n", int32()), field("b", boolean()), field("s", utf8())});
+  auto whole = std::make_shared<RecordBatch>(schema, 20, std::vector<Array>{*nb.Finish(), *bb.Finish(), *sb.Finish()});
+  auto batch = whole->Slice(3, 12);  // rows 3..14
+  const uint8_t keep[2] = {0b10100110, 0b0101};  // rows 1, 2, 5, 7, 8, 10 of the slice: 4, 5, 8, 10, 11, 13
+  auto f = FilterBatch(batch, keep, 6);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ((*f)->num_rows(), 6);
+  EXPECT_EQ(ArrayToString((*f)->column(0)), "[4, null, 8, 10, 11, null]");
+  EXPECT_EQ((*f)->column(0).null_count(), 2);
+  EXPECT_EQ(ArrayToString((*f)->column(1)), "[true, false, true, false, false, false]");
+  EXPECT_EQ(ArrayToString((*f)->column(2)), "[\"eeee\", \"\", \"iii\", \"\", \"l\", \"nnn\"]");
+  EXPECT_EQ(FilterBatch(batch, keep, 5).status().message(), "filter: 5 rows said to be selected, the selection holds 6");
 }
 
 TEST(FilterBatch, KeepsSelectedRowsInOrderAcrossRuns) {

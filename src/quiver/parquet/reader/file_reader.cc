@@ -293,6 +293,25 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroup(int i, cons
 Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroups(
     std::vector<int> row_groups, const std::vector<int>& columns, const std::vector<RowSelection>& selections,
     MemoryPool* pool) {
+  return ReadRowGroupsOn(options_.thread_pool, std::move(row_groups), columns, selections, pool);
+}
+
+Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroupHere(int i, const std::vector<int>& columns,
+                                                                          const RowSelection* selection,
+                                                                          MemoryPool* pool, const uint8_t* keep,
+                                                                          int64_t kept) {
+  std::vector<RowSelection> sel;
+  if (selection != nullptr) sel.push_back(*selection);
+  QUIVER_ASSIGN_OR_RETURN(auto batches, ReadRowGroupsOn(nullptr, {i}, columns, sel, pool, keep, kept));
+  return std::move(batches[0]);
+}
+
+Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroupsOn(
+    ThreadPool* threads, std::vector<int> row_groups, const std::vector<int>& columns,
+    const std::vector<RowSelection>& selections, MemoryPool* pool, const uint8_t* keep, int64_t kept) {
+  if (keep != nullptr && row_groups.size() != 1) {
+    return Status::Invalid(fmt::format("{}: a row bitmap applies to one row group, not {}", path_, row_groups.size()));
+  }
   MemoryPool* const out_pool = pool != nullptr ? pool : options_.pool;
   if (row_groups.empty() && selections.empty()) {
     for (int g = 0; g < num_row_groups(); ++g) row_groups.push_back(g);
@@ -323,6 +342,8 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     int64_t rows = 0;        // in the output (the selection's)
     int64_t group_rows = 0;  // in the file
     const RowSelection* sel = nullptr;  // null: every row
+    const uint8_t* keep = nullptr;      // null: every row of the selection
+    int64_t kept = 0;
     std::vector<Array> arrays;
     std::vector<std::unique_ptr<reader::LeafChunk>> leaves;
   };
@@ -351,6 +372,10 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       out[gi].sel = &sel;
       out[gi].rows = sel.num_rows(rg.num_rows);
     }
+    if (keep != nullptr) {
+      out[gi].keep = keep;
+      out[gi].kept = kept;
+    }
     out[gi].arrays.resize(chosen.size());
     out[gi].leaves.resize(static_cast<size_t>(tree_.num_columns()));
     auto cost = [&](int leaf) -> int64_t {
@@ -362,6 +387,9 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       const SchemaNode& n = tree_.node(node);
       if (n.is_leaf() && n.repetition != FieldRepetitionType::REPEATED) {
         tasks.push_back({gi, k, n.leaf_index, chosen[k], cost(n.leaf_index)});
+      } else if (keep != nullptr) {
+        return Status::Invalid(fmt::format("{}: a row bitmap applies to flat columns only, not '{}'", path_,
+                                           EscapeForMessage(fields[k].name)));
       } else {
         for (int32_t leaf : tree_.LeavesUnder(node)) tasks.push_back({gi, SIZE_MAX, leaf, chosen[k], cost(leaf)});
       }
@@ -387,11 +415,18 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     compress::Codec codec;
     int64_t num_values = 0;
     GroupOut& o = out[t.group];
-    if (o.sel != nullptr) po.output_pool = nullptr;  // what is decoded is cut, then dropped
+    if (o.sel != nullptr || o.keep != nullptr) po.output_pool = nullptr;  // what is decoded is cut, then dropped
+    // The selection's rows that `keep` keeps (the decoder applied it when there was no selection).
+    auto keep_rows = [&](Result<Array> a) -> Result<Array> {
+      if (!a.ok() || o.keep == nullptr) return a;
+      return FilterArray(*a, o.keep, o.kept, out_pool);
+    };
     if (t.slot != SIZE_MAX && o.sel != nullptr) {
       auto a = ReadSelectedPages(g, t.leaf, schema_->field(t.field).type, o.group_rows, o.sel->ranges, po);
       if (!a.ok()) return ctx(a.status());
       if (a->data()) {
+        a = keep_rows(std::move(a));
+        if (!a.ok()) return ctx(a.status());
         o.arrays[t.slot] = std::move(*a);
         return Status::OK();
       }
@@ -399,7 +434,24 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);
     if (!bytes.ok()) return ctx(bytes.status());
     if (t.slot != SIZE_MAX) {
-      auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, std::move(*bytes), codec, num_values, po);
+      const TypePtr& type = schema_->field(t.field).type;
+      if (o.keep != nullptr && o.sel == nullptr) {
+        // The kept rows only, compacted as the pages decode; a chunk with nulls or booleans is
+        // decoded whole below and filtered.
+        auto a = reader::ReadFlatColumnChunk(col, type, *bytes, codec, num_values, po, o.keep);
+        if (a.ok()) {
+          if (a->length() != o.kept) {
+            return ctx(Status::Corrupt(fmt::format("{} rows kept of the row group's {}, the bitmap keeps {}",
+                                                   a->length(), o.group_rows, o.kept)));
+          }
+          o.arrays[t.slot] = std::move(*a);
+          return Status::OK();
+        }
+        if (a.status().code() != StatusCode::kNotImplemented) return ctx(a.status());
+        bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);
+        if (!bytes.ok()) return ctx(bytes.status());
+      }
+      auto a = reader::ReadFlatColumnChunk(col, type, std::move(*bytes), codec, num_values, po);
       if (!a.ok()) return ctx(a.status());
       if (a->length() != o.group_rows) {
         return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), o.group_rows)));
@@ -408,6 +460,8 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         a = TakeRanges(*a, o.sel->ranges, out_pool);
         if (!a.ok()) return ctx(a.status());
       }
+      a = keep_rows(std::move(a));
+      if (!a.ok()) return ctx(a.status());
       o.arrays[t.slot] = std::move(*a);
     } else {
       auto leaf_type = tree_.ToField(col.node);
@@ -431,7 +485,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   for (const Task& t : tasks) total_bytes += t.cost;
   const bool use_arena = total_bytes >= options_.output_arena_min_bytes;
   const size_t pool_threads =
-      options_.thread_pool == nullptr ? 1 : static_cast<size_t>(options_.thread_pool->num_threads());
+      threads == nullptr ? 1 : static_cast<size_t>(threads->num_threads());
   const size_t loop_count = std::max<size_t>(1, std::min(pool_threads, tasks.size()));
   // Blocks grow with the read, to half a loop's share of its uncompressed bytes (whole 2 MiB
   // pages, header included; decoded output is usually larger still, dictionaries expanded):
@@ -478,7 +532,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   if (loops <= 1) {
     QUIVER_RETURN_NOT_OK(loop());
   } else {
-    TaskGroup group(options_.thread_pool);
+    TaskGroup group(threads);
     for (size_t l = 0; l < loops; ++l) group.Submit(loop);
     QUIVER_RETURN_NOT_OK(group.Wait());
   }
@@ -507,7 +561,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       o.arrays[k] = std::move(*a);
     }
     o.leaves.clear();
-    batches.push_back(std::make_shared<RecordBatch>(schema, o.rows, std::move(o.arrays)));
+    batches.push_back(std::make_shared<RecordBatch>(schema, o.keep != nullptr ? o.kept : o.rows, std::move(o.arrays)));
   }
   return batches;
 }

@@ -90,6 +90,15 @@ class ParquetFileReader {
                                                                   const std::vector<int>& columns = {},
                                                                   const std::vector<RowSelection>& selections = {},
                                                                   MemoryPool* pool = nullptr);
+  // Row group `i` as ReadRowGroups reads it (`selection` null: every row), every chunk decoded
+  // on the calling thread: for callers that decode several row groups at once on the pool
+  // (ParquetScan), so that no group waits for another's last chunk. `keep` (flat columns
+  // only): a bit per row of the selection, `kept` of them set; only those rows are returned,
+  // and without a selection they are picked out page by page as the values decode (late
+  // materialization: a predicate's columns read first decide which rows the others decode).
+  Result<std::shared_ptr<RecordBatch>> ReadRowGroupHere(int i, const std::vector<int>& columns,
+                                                        const RowSelection* selection, MemoryPool* pool,
+                                                        const uint8_t* keep = nullptr, int64_t kept = 0);
   // Data pages that ReadRowGroups left unread thanks to a selection, over the reader's life.
   int64_t data_pages_skipped() const { return pages_skipped_.load(std::memory_order_relaxed); }
 
@@ -124,6 +133,13 @@ class ParquetFileReader {
 
  private:
   ParquetFileReader() = default;
+  // ReadRowGroups with its chunks on `threads` (null: the caller's thread alone); `keep` as
+  // ReadRowGroupHere takes it (one row group).
+  Result<std::vector<std::shared_ptr<RecordBatch>>> ReadRowGroupsOn(ThreadPool* threads, std::vector<int> row_groups,
+                                                                    const std::vector<int>& columns,
+                                                                    const std::vector<RowSelection>& selections,
+                                                                    MemoryPool* pool, const uint8_t* keep = nullptr,
+                                                                    int64_t kept = 0);
   // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count:
   // a view of a mapped or in-memory file, else read into `*reuse` (allocated from the pool or
   // grown as needed; one per decoding thread, so reading costs no fresh memory per chunk).

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "quiver/columnar/concatenate.h"
@@ -108,10 +111,178 @@ int64_t SelectInt(const ArrayData& a, CompareOp op, __int128 lit, uint8_t* out) 
   return Select(a, out, [&](int64_t i) { return Holds(op, CompareValues(static_cast<__int128>(v[i]), lit)); });
 }
 
+// Columns without nulls: eight rows' bits a byte, each operator its own loop over the native
+// values (what Select does through a 128-bit comparison and a switch per row).
+template <typename T, typename Cmp>
+int64_t SelectDense(const T* v, int64_t n, Cmp cmp, uint8_t* out) {
+  int64_t count = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint32_t b = 0;
+    for (int k = 0; k < 8; ++k) b |= static_cast<uint32_t>(cmp(v[i + k])) << k;
+    out[i >> 3] = static_cast<uint8_t>(b);
+    count += std::popcount(b);
+  }
+  for (; i < n; ++i) {
+    if (cmp(v[i])) {
+      out[i >> 3] = static_cast<uint8_t>(out[i >> 3] | (1u << (i & 7)));
+      ++count;
+    }
+  }
+  return count;
+}
+
+// `v op lit` for every row. Integers: `lit` must be a T. Floats: as CompareFloat with a
+// literal that is not NaN (a NaN value is above it and not equal to it).
+template <typename T, typename L>
+int64_t SelectDenseOp(const T* v, int64_t n, CompareOp op, L lit, uint8_t* out) {
+  switch (op) {
+    case CompareOp::kEq: return SelectDense(v, n, [lit](T x) { return x == lit; }, out);
+    case CompareOp::kNe: return SelectDense(v, n, [lit](T x) { return !(x == lit); }, out);
+    case CompareOp::kLt: return SelectDense(v, n, [lit](T x) { return x < lit; }, out);
+    case CompareOp::kLe: return SelectDense(v, n, [lit](T x) { return x <= lit; }, out);
+    case CompareOp::kGt: return SelectDense(v, n, [lit](T x) { return !(x <= lit); }, out);
+    case CompareOp::kGe: return SelectDense(v, n, [lit](T x) { return !(x < lit); }, out);
+  }
+  return 0;
+}
+
+// The dense fast path when it applies (no nulls; an integer literal the column's type holds;
+// a float literal that is not NaN); -1 otherwise.
+int64_t TrySelectDense(const ArrayData& a, CompareOp op, const Literal& value, uint8_t* out) {
+  if (a.validity() != nullptr && a.null_count != 0) return -1;
+  auto ints = [&](auto* tag) -> int64_t {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if (value.i < std::numeric_limits<T>::min() || value.i > std::numeric_limits<T>::max()) return -1;
+    return SelectDenseOp(a.values<T>(), a.length, op, static_cast<T>(value.i), out);
+  };
+  switch (a.type->id()) {
+    case TypeId::kInt32: case TypeId::kDate32: return ints(static_cast<int32_t*>(nullptr));
+    case TypeId::kInt64: case TypeId::kTimestamp: return ints(static_cast<int64_t*>(nullptr));
+    case TypeId::kFloat64:
+      if (std::isnan(value.f)) return -1;
+      return SelectDenseOp(a.values<double>(), a.length, op, value.f, out);
+    case TypeId::kFloat32:
+      if (std::isnan(value.f)) return -1;
+      return SelectDenseOp(a.values<float>(), a.length, op, value.f, out);
+    default:
+      return -1;
+  }
+}
+
 template <typename T>
 int64_t SelectFloat(const ArrayData& a, CompareOp op, double lit, uint8_t* out) {
   const T* v = a.values<T>();
   return Select(a, out, [&](int64_t i) { return Holds(op, CompareFloat(static_cast<double>(v[i]), lit)); });
+}
+
+// Types FilterArray copies: fixed width in whole bytes, booleans, strings and binary.
+bool IsFilterable(const DataType& t) {
+  return t.is_binary_like() || t.id() == TypeId::kBool || (t.is_fixed_width() && t.bit_width() % 8 == 0);
+}
+
+int64_t CountSetBits(const uint8_t* bits, int64_t rows) {
+  int64_t n = 0;
+  const int64_t words = rows / 64;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t word;
+    std::memcpy(&word, bits + w * 8, 8);
+    n += std::popcount(word);
+  }
+  for (int64_t i = words * 64; i < rows; ++i) n += bit_util::GetBit(bits, i);
+  return n;
+}
+
+// The numbers of the set bits among the first `rows` of `bits`, written to `out`; their count.
+int64_t SetBitIndices(const uint8_t* bits, int64_t rows, int32_t* out) {
+  int64_t n = 0;
+  const int64_t words = rows / 64;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t word;
+    std::memcpy(&word, bits + w * 8, 8);
+    while (word != 0) {
+      out[n++] = static_cast<int32_t>(w * 64 + std::countr_zero(word));
+      word &= word - 1;
+    }
+  }
+  for (int64_t i = words * 64; i < rows; ++i) {
+    if (bit_util::GetBit(bits, i)) out[n++] = static_cast<int32_t>(i);
+  }
+  return n;
+}
+
+template <int W>
+void GatherFixed(const uint8_t* src, const int32_t* idx, int64_t n, uint8_t* dst) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * W, src + static_cast<int64_t>(idx[i]) * W, W);
+}
+
+// Rows `idx` (increasing, relative to `a`'s offset) of a flat array, in buffers of their size.
+Result<Array> TakeRows(const ArrayData& a, const std::vector<int32_t>& idx, MemoryPool* pool) {
+  const int64_t n = static_cast<int64_t>(idx.size());
+  const int32_t* ix = idx.data();
+  auto out = std::make_shared<ArrayData>();
+  out->type = a.type;
+  out->length = n;
+  out->null_count = 0;
+  out->buffers.resize(a.type->is_binary_like() ? 3 : 2);
+  if (const uint8_t* v = a.validity()) {
+    QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(bit_util::BytesForBits(n), pool));
+    uint8_t* b = bits->mutable_data();
+    int64_t valid = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool ok = bit_util::GetBit(v, a.offset + ix[i]);
+      b[i >> 3] |= static_cast<uint8_t>(ok) << (i & 7);
+      valid += ok;
+    }
+    out->null_count = n - valid;
+    if (valid < n) out->buffers[0] = std::move(bits);
+  }
+  const DataType& t = *a.type;
+  if (t.is_binary_like()) {
+    const int32_t* off = a.values<int32_t>(1);
+    const uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) bytes += off[ix[i] + 1] - off[ix[i]];
+    QUIVER_ASSIGN_OR_RETURN(auto offsets, Buffer::Allocate((n + 1) * 4, pool));
+    QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(std::max<int64_t>(bytes, 1), pool));
+    int32_t* o = offsets->mutable_data_as<int32_t>();
+    uint8_t* d = values->mutable_data();
+    int32_t end = 0;
+    o[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t b = off[ix[i]], len = off[ix[i] + 1] - b;
+      if (len > 0) std::memcpy(d + end, data + b, static_cast<size_t>(len));
+      end += len;
+      o[i + 1] = end;
+    }
+    QUIVER_RETURN_NOT_OK(values->Resize(bytes));
+    out->buffers[1] = std::move(offsets);
+    out->buffers[2] = std::move(values);
+    return Array(out);
+  }
+  if (t.id() == TypeId::kBool) {
+    QUIVER_ASSIGN_OR_RETURN(auto bits, Buffer::AllocateZeroed(std::max<int64_t>(bit_util::BytesForBits(n), 1), pool));
+    const uint8_t* in = a.buffers[1]->data();
+    uint8_t* b = bits->mutable_data();
+    for (int64_t i = 0; i < n; ++i) b[i >> 3] |= static_cast<uint8_t>(bit_util::GetBit(in, a.offset + ix[i])) << (i & 7);
+    out->buffers[1] = std::move(bits);
+    return Array(out);
+  }
+  const int w = t.byte_width();
+  QUIVER_ASSIGN_OR_RETURN(auto values, Buffer::Allocate(std::max<int64_t>(n * w, 1), pool));
+  const uint8_t* src = a.buffers[1]->data() + a.offset * w;
+  uint8_t* dst = values->mutable_data();
+  switch (w) {
+    case 1: GatherFixed<1>(src, ix, n, dst); break;
+    case 2: GatherFixed<2>(src, ix, n, dst); break;
+    case 4: GatherFixed<4>(src, ix, n, dst); break;
+    case 8: GatherFixed<8>(src, ix, n, dst); break;
+    case 16: GatherFixed<16>(src, ix, n, dst); break;
+    default:
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, src + static_cast<int64_t>(ix[i]) * w, static_cast<size_t>(w));
+  }
+  QUIVER_RETURN_NOT_OK(values->Resize(n * w));
+  out->buffers[1] = std::move(values);
+  return Array(out);
 }
 
 }  // namespace
@@ -185,7 +356,12 @@ Result<std::shared_ptr<Buffer>> EvaluatePredicate(const Array& values, CompareOp
   const ArrayData& a = *values.data();
   QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::AllocateZeroed(bit_util::BytesForBits(a.length), pool));
   uint8_t* bits = out->mutable_data();
-  int64_t n = 0;
+  int64_t n = TrySelectDense(a, op, value, bits);
+  if (n >= 0) {
+    *selected = n;
+    return out;
+  }
+  n = 0;
   switch (values.type_id()) {
     case TypeId::kBool: {
       const uint8_t* v = a.buffers[1]->data();
@@ -217,10 +393,43 @@ Result<std::shared_ptr<Buffer>> EvaluatePredicate(const Array& values, CompareOp
   return out;
 }
 
+Result<Array> FilterArray(const Array& values, const uint8_t* selection, int64_t selected, MemoryPool* pool) {
+  if (!IsFilterable(*values.type())) {
+    return Status::NotImplemented(fmt::format("filtering rows of a {} column", values.type()->ToString()));
+  }
+  const int64_t set = CountSetBits(selection, values.length());
+  if (set != selected) {
+    return Status::Invalid(fmt::format("filter: {} rows said to be selected, the selection holds {}", selected, set));
+  }
+  if (selected == values.length()) return values;
+  std::vector<int32_t> idx(static_cast<size_t>(selected));
+  SetBitIndices(selection, values.length(), idx.data());
+  return TakeRows(*values.data(), idx, pool);
+}
+
 Result<std::shared_ptr<RecordBatch>> FilterBatch(const std::shared_ptr<RecordBatch>& batch, const uint8_t* selection,
                                                  int64_t selected, MemoryPool* pool) {
   const int64_t rows = batch->num_rows();
   if (selected == rows) return batch;
+  bool flat = true;
+  for (const Array& c : batch->columns()) flat = flat && IsFilterable(*c.type());
+  if (flat) {
+    // The kept rows' numbers once, then each column copied by them into buffers of its final size.
+    const int64_t set = CountSetBits(selection, rows);
+    if (set != selected) {
+      return Status::Invalid(fmt::format("filter: {} rows said to be selected, the selection holds {}", selected, set));
+    }
+    std::vector<int32_t> idx(static_cast<size_t>(selected));
+    SetBitIndices(selection, rows, idx.data());
+    std::vector<Array> columns;
+    columns.reserve(static_cast<size_t>(batch->num_columns()));
+    for (const Array& c : batch->columns()) {
+      QUIVER_ASSIGN_OR_RETURN(Array a, TakeRows(*c.data(), idx, pool));
+      columns.push_back(std::move(a));
+    }
+    return std::make_shared<RecordBatch>(batch->schema(), selected, std::move(columns));
+  }
+  // Nested columns: runs of consecutive rows sliced and joined.
   std::vector<std::shared_ptr<RecordBatch>> runs;
   int64_t i = 0;
   while (i < rows) {

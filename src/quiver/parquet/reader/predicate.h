@@ -65,8 +65,15 @@ bool StatisticsMayMatch(const BoundPredicate& p, const Statistics* stats, int64_
 Result<std::shared_ptr<Buffer>> EvaluatePredicate(const Array& values, CompareOp op, const Literal& value,
                                                   int64_t* selected, MemoryPool* pool = default_memory_pool());
 
-// The rows of `batch` whose bit is set in `selection` (`selected` of them), in order: the
-// batch itself when all are, else runs of consecutive rows joined into new buffers.
+// The rows of a flat array (fixed width, boolean, string, binary; NotImplemented otherwise)
+// whose bit is set in `selection` (`selected` of them, else Invalid), in buffers of their size
+// from `pool`; the array itself when every row is.
+Result<Array> FilterArray(const Array& values, const uint8_t* selection, int64_t selected,
+                          MemoryPool* pool = default_memory_pool());
+
+// The rows of `batch` whose bit is set in `selection` (`selected` of them, else Invalid), in
+// order: the batch itself when all are; else flat columns copied row by row into buffers of
+// their final size from `pool`, and batches with nested columns as runs of rows joined.
 Result<std::shared_ptr<RecordBatch>> FilterBatch(const std::shared_ptr<RecordBatch>& batch, const uint8_t* selection,
                                                  int64_t selected, MemoryPool* pool = default_memory_pool());
 
