@@ -63,22 +63,20 @@ struct LeafType {
 // NotImplemented for nested types (their leaves are mapped one by one, see levels.h).
 Result<LeafType> LeafTypeFor(const DataType& type);
 
-struct EncodedChunk {
-  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
-  // The chunk is the dictionary page (with its header; empty when none) then the data pages;
-  // offsets below are relative to its start.
-  BufferBuilder dictionary_page;
-  BufferBuilder bytes;  // the data pages
-  int64_t size() const { return dictionary_page.size() + bytes.size(); }
+// What the footer and the page index say of one column chunk, from its encoder to the footer:
+// the encoder fills it in with offsets relative to the chunk's first byte, the file writer
+// places it (file_offset, and where the chunk's page index and bloom filter went) and turns it
+// into the footer's ColumnMetaData.
+struct ColumnChunkMeta {
+  int64_t file_offset = 0;  // the chunk's first byte: its dictionary page, else its first data page
   bool has_dictionary = false;
-  int64_t data_page_offset = 0;  // == size of the dictionary page with its header
+  int64_t data_page_offset = 0;  // from file_offset: the dictionary page's size with its header
   // The chunk's pages' codec: the file's, or none when the column's last chunks did not shrink
   // under it (ColumnChunkHistory).
   compress::Codec codec = compress::Codec::kUncompressed;
-  // Page bodies before and after compression (headers and V2 levels left out).
-  int64_t payload_raw = 0, payload_compressed = 0;
-  int64_t num_values = 0;        // levels (flat columns: one value or null per row)
+  int64_t num_values = 0;               // levels (flat columns: one value or null per row)
   int64_t total_uncompressed_size = 0;  // page headers + uncompressed page bodies
+  int64_t total_compressed_size = 0;    // the chunk's bytes
   int32_t data_pages = 0;
   Encoding data_encoding = Encoding::PLAIN;
   int64_t null_count = 0;
@@ -87,7 +85,8 @@ struct EncodedChunk {
   std::optional<std::string> min, max;
   bool min_exact = true, max_exact = true;  // false when truncated
 
-  // Each data page, for the page index; offsets are relative to the chunk's start.
+  // Each data page, for the page index (empty when the file has none); offsets are relative
+  // to file_offset.
   struct Page {
     int64_t offset = 0;
     int32_t compressed_size = 0;  // with its header
@@ -98,6 +97,27 @@ struct EncodedChunk {
   };
   std::vector<Page> pages;
   BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
+
+  // Placed by the file writer: its ColumnIndex and OffsetIndex (length 0: none), and its bloom
+  // filter's header and bitset (length 0: none).
+  int64_t column_index_offset = 0, offset_index_offset = 0;
+  int32_t column_index_length = 0, offset_index_length = 0;
+  int64_t bloom_filter_offset = 0;
+  int32_t bloom_filter_length = 0;
+};
+
+// One column chunk as its encoder leaves it: its bytes, its metadata, and its bloom filter,
+// written after the row group's chunks.
+struct EncodedChunk {
+  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
+  // The chunk is the dictionary page (with its header; empty when none) then the data pages.
+  BufferBuilder dictionary_page;
+  BufferBuilder bytes;  // the data pages
+  int64_t size() const { return dictionary_page.size() + bytes.size(); }
+  ColumnChunkMeta meta;
+  // Page bodies before and after compression (headers and V2 levels left out), which tell the
+  // column's next chunks whether the codec pays (ColumnChunkHistory).
+  int64_t payload_raw = 0, payload_compressed = 0;
   std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
 };
 

@@ -354,23 +354,9 @@ Status ParquetFileWriter::FinishRowGroup() {
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
     EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
-    ChunkInfo info;
+    ColumnChunkMeta info = std::move(c.meta);
     info.file_offset = out_->Tell();
-    info.data_page_offset = info.file_offset + c.data_page_offset;
-    if (c.has_dictionary) info.dictionary_page_offset = info.file_offset;
-    info.num_values = c.num_values;
-    info.total_uncompressed_size = c.total_uncompressed_size;
-    info.total_compressed_size = c.size();
-    info.data_pages = c.data_pages;
-    info.data_encoding = c.data_encoding;
-    info.codec = c.codec;
-    info.null_count = c.null_count;
-    info.min = std::move(c.min);
-    info.max = std::move(c.max);
-    info.min_exact = c.min_exact;
-    info.max_exact = c.max_exact;
-    if (options_.page_index) info.pages = std::move(c.pages);
-    info.boundary_order = c.boundary_order;
+    if (!options_.page_index) info.pages = {};
     if (c.dictionary_page.size() > 0) {
       QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
     }
@@ -390,7 +376,7 @@ Status ParquetFileWriter::FinishRowGroup() {
     if (!c.bloom_filter) continue;
     buf.Clear();
     QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));
-    ChunkInfo& info = rg.columns[static_cast<size_t>(i)];
+    ColumnChunkMeta& info = rg.columns[static_cast<size_t>(i)];
     info.bloom_filter_offset = out_->Tell();
     info.bloom_filter_length = static_cast<int32_t>(buf.size());
     QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
@@ -400,9 +386,9 @@ Status ParquetFileWriter::FinishRowGroup() {
   auto heap = [](const std::optional<std::string>& v) -> int64_t {
     return v && v->capacity() > 15 ? static_cast<int64_t>(v->capacity()) + 1 : 0;
   };
-  memory_ += static_cast<int64_t>(sizeof(RowGroupInfo) + rg.columns.capacity() * sizeof(ChunkInfo));
-  for (const ChunkInfo& c : rg.columns) {
-    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(EncodedChunk::Page));
+  memory_ += static_cast<int64_t>(sizeof(RowGroupInfo) + rg.columns.capacity() * sizeof(ColumnChunkMeta));
+  for (const ColumnChunkMeta& c : rg.columns) {
+    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(ColumnChunkMeta::Page));
     for (const auto& p : c.pages) memory_ += heap(p.min) + heap(p.max);
   }
   row_groups_.push_back(std::move(rg));
@@ -418,7 +404,7 @@ Status ParquetFileWriter::WritePageIndex() {
   BufferBuilder buf(options_.pool);
   Arena arena(options_.pool);
   for (RowGroupInfo& rg : row_groups_) {
-    for (ChunkInfo& c : rg.columns) {
+    for (ColumnChunkMeta& c : rg.columns) {
       const size_t n = c.pages.size();
       bool valid = n > 0;
       for (const auto& p : c.pages) valid = valid && (p.null_page || p.min.has_value());
@@ -446,7 +432,7 @@ Status ParquetFileWriter::WritePageIndex() {
     }
   }
   for (RowGroupInfo& rg : row_groups_) {
-    for (ChunkInfo& c : rg.columns) {
+    for (ColumnChunkMeta& c : rg.columns) {
       if (c.pages.empty()) continue;
       OffsetIndex oi;
       QUIVER_ASSIGN_OR_RETURN(oi.page_locations, MakeList<PageLocation>(&arena, static_cast<int64_t>(c.pages.size())));
@@ -497,13 +483,13 @@ Status ParquetFileWriter::Close() {
     rg.ordinal = static_cast<int16_t>(g);
     QUIVER_ASSIGN_OR_RETURN(rg.columns, MakeList<ColumnChunk>(&arena, ncols));
     for (int i = 0; i < ncols; ++i) {
-      const ChunkInfo& c = info.columns[static_cast<size_t>(i)];
+      const ColumnChunkMeta& c = info.columns[static_cast<size_t>(i)];
       const Leaf& leaf = leaves_[static_cast<size_t>(i)];
       ColumnChunk& cc = rg.columns[static_cast<size_t>(i)];
       cc.file_offset = c.file_offset;
       ColumnMetaData m;
       m.type = leaf.type.physical;
-      const bool dict = c.dictionary_page_offset >= 0;
+      const bool dict = c.has_dictionary;
       const bool levels = leaf.path.max_def > 0 || leaf.path.max_rep > 0;
       // PLAIN (dictionary page or values) or the chosen encoding, RLE levels, RLE_DICTIONARY.
       std::vector<Encoding> encs;
@@ -519,8 +505,8 @@ Status ParquetFileWriter::Close() {
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;
       m.total_compressed_size = c.total_compressed_size;
-      m.data_page_offset = c.data_page_offset;
-      if (dict) m.dictionary_page_offset = c.dictionary_page_offset;
+      m.data_page_offset = c.file_offset + c.data_page_offset;
+      if (dict) m.dictionary_page_offset = c.file_offset;
       Statistics* st = m.statistics.Emplace(&arena);
       if (st == nullptr) return Status::OutOfMemory("footer arena");
       st->null_count = c.null_count;

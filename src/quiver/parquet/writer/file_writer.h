@@ -68,27 +68,9 @@ class ParquetFileWriter {
   // buffered for the next group.
   int64_t memory_estimate() const { return memory_; }
 
-  // What the footer needs of each written column chunk and row group.
-  struct ChunkInfo {
-    int64_t file_offset = 0, data_page_offset = 0, dictionary_page_offset = -1;
-    int64_t num_values = 0, total_uncompressed_size = 0, total_compressed_size = 0;
-    int32_t data_pages = 0;
-    Encoding data_encoding = Encoding::PLAIN;
-    compress::Codec codec = compress::Codec::kUncompressed;
-    int64_t null_count = 0;
-    std::optional<std::string> min, max;
-    bool min_exact = true, max_exact = true;
-    std::vector<EncodedChunk::Page> pages;  // offsets relative to file_offset
-    BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
-    // Where its ColumnIndex/OffsetIndex were written (length 0: none).
-    int64_t column_index_offset = 0, offset_index_offset = 0;
-    int32_t column_index_length = 0, offset_index_length = 0;
-    // Where its bloom filter (header and bitset) was written (length 0: none).
-    int64_t bloom_filter_offset = 0;
-    int32_t bloom_filter_length = 0;
-  };
+  // What the footer needs of each written row group.
   struct RowGroupInfo {
-    std::vector<ChunkInfo> columns;
+    std::vector<ColumnChunkMeta> columns;
     int64_t num_rows = 0, file_offset = 0, total_byte_size = 0, total_compressed_size = 0;
   };
 

@@ -25,7 +25,7 @@ PageAssembler::PageAssembler(const Field& field, const LeafType& leaf, const Col
       utf8_(field.type->id() == TypeId::kString), bounds_(SortOrderFor(*field.type), leaf.physical),
       def_levels_(BitWidth(max_def), options.pool), rep_levels_(BitWidth(max_rep), options.pool), body_(options.pool),
       compressed_(options.pool) {
-  out_->codec = codec;
+  out_->meta.codec = codec;
 }
 
 Status PageAssembler::PutFlatLevels(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) {
@@ -43,8 +43,8 @@ Status PageAssembler::PutFlatLevels(const ArrayData& a, int64_t r, int64_t n, in
       }
     }
   }
-  out_->null_count += nulls;
-  out_->num_values += n;
+  out_->meta.null_count += nulls;
+  out_->meta.num_values += n;
   page_rows_ += n;
   page_row_count_ += n;
   page_nulls_ += nulls;
@@ -64,8 +64,8 @@ Status PageAssembler::PutLeafLevels(const LeafPiece& p, int64_t a, int64_t b) {
   }
   int64_t absent = 0;
   for (int64_t i = 0; i < n; ++i) absent += def[i] < max_def_;
-  out_->null_count += absent;
-  out_->num_values += n;
+  out_->meta.null_count += absent;
+  out_->meta.num_values += n;
   page_rows_ += n;
   page_nulls_ += absent;
   return Status::OK();
@@ -93,7 +93,7 @@ Status PageAssembler::WritePage(const PageHeader& header_in, const BufferBuilder
   BufferBuilder& dst = h.type == PageType::DICTIONARY_PAGE ? out_->dictionary_page : out_->bytes;
   const int64_t before = dst.size();
   QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &dst));
-  out_->total_uncompressed_size += dst.size() - before + body.size();
+  out_->meta.total_uncompressed_size += dst.size() - before + body.size();
   QUIVER_RETURN_NOT_OK(dst.Append(body.data(), raw));
   return dst.Append(payload, payload_size);
 }
@@ -126,14 +126,14 @@ Result<BufferBuilder*> PageAssembler::StartPage() {
 Status PageAssembler::FinishPage(Encoding encoding) {
   if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
   // The page's statistics: in its header and, later, the page index.
-  EncodedChunk::Page page;
+  ColumnChunkMeta::Page page;
   page.offset = out_->bytes.size();
   page.first_row = chunk_rows_;
   page.null_count = page_nulls_;
   page.null_page = page_nulls_ == page_rows_;
   bool min_exact = true, max_exact = true;
   if (bounds_.min_) {
-    bounds_.Merge(*bounds_.min_, *bounds_.max_, &out_->min, &out_->max);
+    bounds_.Merge(*bounds_.min_, *bounds_.max_, &out_->meta.min, &out_->meta.max);
     WidenZeroBounds(bounds_.order_, leaf_.physical, &*bounds_.min_, &*bounds_.max_);
     if (leaf_.physical == Type::BYTE_ARRAY) {
       TruncateBounds(o_.statistics_truncate_length, utf8_, &*bounds_.min_, &*bounds_.max_, &min_exact, &max_exact);
@@ -174,10 +174,10 @@ Status PageAssembler::FinishPage(Encoding encoding) {
   }
   QUIVER_RETURN_NOT_OK(WritePage(h, body_, rep_bytes_ + def_bytes_));
   page.compressed_size = static_cast<int32_t>(out_->bytes.size() - page.offset);
-  out_->pages.push_back(std::move(page));
+  out_->meta.pages.push_back(std::move(page));
   bounds_.min_.reset();
   bounds_.max_.reset();
-  ++out_->data_pages;
+  ++out_->meta.data_pages;
   chunk_rows_ += page_row_count_;
   page_rows_ = 0;
   page_row_count_ = 0;
@@ -200,18 +200,19 @@ Status PageAssembler::FinishDictionaryPage(int64_t entries) {
   dh.encoding = Encoding::PLAIN;
   h.dictionary_page_header = dh;
   QUIVER_RETURN_NOT_OK(WritePage(h, body_));
-  out_->has_dictionary = true;
-  out_->data_page_offset = out_->dictionary_page.size();
-  for (auto& p : out_->pages) p.offset += out_->data_page_offset;
+  out_->meta.has_dictionary = true;
+  out_->meta.data_page_offset = out_->dictionary_page.size();
+  for (auto& p : out_->meta.pages) p.offset += out_->meta.data_page_offset;
   return Status::OK();
 }
 
 void PageAssembler::Finish(Encoding data_encoding) {
-  out_->data_encoding = data_encoding;
+  out_->meta.data_encoding = data_encoding;
+  out_->meta.total_compressed_size = out_->size();
   // The page index's boundary order, from the bounds of the pages that have values.
   bool asc = true, desc = true;
-  const EncodedChunk::Page* prev = nullptr;
-  for (const auto& p : out_->pages) {
+  const ColumnChunkMeta::Page* prev = nullptr;
+  for (const auto& p : out_->meta.pages) {
     if (!p.min) continue;
     if (prev != nullptr) {
       if (bounds_.Less(*p.min, *prev->min) || bounds_.Less(*p.max, *prev->max)) asc = false;
@@ -219,11 +220,11 @@ void PageAssembler::Finish(Encoding data_encoding) {
     }
     prev = &p;
   }
-  out_->boundary_order = asc ? BoundaryOrder::ASCENDING : desc ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
-  if (!out_->min) return;
-  WidenZeroBounds(bounds_.order_, leaf_.physical, &*out_->min, &*out_->max);
+  out_->meta.boundary_order = asc ? BoundaryOrder::ASCENDING : desc ? BoundaryOrder::DESCENDING : BoundaryOrder::UNORDERED;
+  if (!out_->meta.min) return;
+  WidenZeroBounds(bounds_.order_, leaf_.physical, &*out_->meta.min, &*out_->meta.max);
   if (leaf_.physical == Type::BYTE_ARRAY) {
-    TruncateBounds(o_.statistics_truncate_length, utf8_, &*out_->min, &*out_->max, &out_->min_exact, &out_->max_exact);
+    TruncateBounds(o_.statistics_truncate_length, utf8_, &*out_->meta.min, &*out_->meta.max, &out_->meta.min_exact, &out_->meta.max_exact);
   }
 }
 

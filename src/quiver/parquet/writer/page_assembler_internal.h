@@ -58,7 +58,7 @@ class PageAssembler {
   // Levels [a, b) of a nested leaf's piece.
   Status PutLeafLevels(const LeafPiece& p, int64_t a, int64_t b);
   // Values and nulls in the chunk so far.
-  int64_t non_null_values() const { return out_->num_values - out_->null_count; }
+  int64_t non_null_values() const { return out_->meta.num_values - out_->meta.null_count; }
 
   // A data page: StartPage clears the page body and writes the open page's levels into it, the
   // value writer appends its values, FinishPage compresses it and writes it with its header.
