@@ -9,7 +9,7 @@
 
 #include "quiver/core/arena.h"
 #include "quiver/core/utf8.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 
 namespace quiver::parquet {
 

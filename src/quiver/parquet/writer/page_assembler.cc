@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "quiver/core/bit_util.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 
 namespace quiver::parquet {
 
