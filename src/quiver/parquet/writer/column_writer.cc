@@ -1,8 +1,7 @@
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cmath>
 #include <memory>
 
@@ -10,7 +9,7 @@
 #include "quiver/parquet/writer/page_assembler_internal.h"
 #include "quiver/parquet/writer/value_writer_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 namespace {
 
@@ -259,35 +258,6 @@ class ChunkEncoder {
 
 }  // namespace
 
-Status CheckEncoding(Encoding e, Type physical) {
-  bool ok = false;
-  switch (e) {
-    case Encoding::PLAIN: ok = true; break;
-    case Encoding::DELTA_BINARY_PACKED: ok = physical == Type::INT32 || physical == Type::INT64; break;
-    case Encoding::DELTA_LENGTH_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
-    // The spec also allows FIXED_LEN_BYTE_ARRAY, but Polars 0.25 refuses it.
-    case Encoding::DELTA_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
-    // The spec also allows INT32, INT64 and FIXED_LEN_BYTE_ARRAY, but DuckDB 1.5 refuses those.
-    case Encoding::BYTE_STREAM_SPLIT: ok = physical == Type::FLOAT || physical == Type::DOUBLE; break;
-    default: break;
-  }
-  if (ok) return Status::OK();
-  return Status::Invalid(fmt::format("encoding {} does not apply to {} values", EncodingName(e), TypeName(physical)));
-}
-
-Result<Encoding> EncodingFromName(std::string_view name) {
-  std::string n(name);
-  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (n == "plain") return Encoding::PLAIN;
-  if (n == "delta_binary_packed") return Encoding::DELTA_BINARY_PACKED;
-  if (n == "delta_length_byte_array") return Encoding::DELTA_LENGTH_BYTE_ARRAY;
-  if (n == "delta_byte_array") return Encoding::DELTA_BYTE_ARRAY;
-  if (n == "byte_stream_split") return Encoding::BYTE_STREAM_SPLIT;
-  return Status::Invalid(fmt::format(
-      "unknown encoding '{}' (plain, delta_binary_packed, delta_length_byte_array, delta_byte_array, byte_stream_split)",
-      name));
-}
-
 namespace {
 
 // The dictionary first (unless the history says it keeps giving up), then, if it gave up, the
@@ -367,4 +337,4 @@ Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, cons
                      [&](ChunkEncoder& w, bool dictionary, bool* fits) { return w.RunLeaf(pieces, dictionary, fits); });
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

@@ -7,7 +7,7 @@
 #include "quiver/core/bit_util.h"
 #include "quiver/parquet/metadata_codec.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 namespace {
 
@@ -228,4 +228,4 @@ void PageAssembler::Finish(Encoding data_encoding) {
   }
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

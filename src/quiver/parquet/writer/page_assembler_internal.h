@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 // The least and greatest value of the open page, as PLAIN bytes in the column's sort order.
 // Value writers add their slices' bounds here; the assembler moves them into the page's header
@@ -94,4 +94,4 @@ class PageAssembler {
   int64_t page_row_count_ = 0;  // rows starting in the open page
 };
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

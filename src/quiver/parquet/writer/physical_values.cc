@@ -6,7 +6,7 @@
 
 #include "quiver/core/bit_util.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 namespace {
 
@@ -155,4 +155,4 @@ const uint8_t* PlainInPlace(const ArrayData& a, int64_t r) {
   }
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

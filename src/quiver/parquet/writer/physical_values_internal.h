@@ -10,9 +10,9 @@
 #include "quiver/columnar/array.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 // The non-null values of rows [r, r + n) of `a` as `leaf`'s physical values (`width` bytes
 // each), into `scratch`; returns their count. Invalid when seconds overflow milliseconds;
@@ -24,4 +24,4 @@ Result<int64_t> GatherPhysical(const ArrayData& a, int64_t r, int64_t n, const L
 // width, no conversion); nullptr otherwise.
 const uint8_t* PlainInPlace(const ArrayData& a, int64_t r);
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

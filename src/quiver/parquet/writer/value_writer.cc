@@ -19,7 +19,7 @@
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/writer/physical_values_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 namespace {
 
@@ -472,4 +472,4 @@ std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, const LeafType&
   }
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

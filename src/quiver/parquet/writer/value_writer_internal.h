@@ -10,10 +10,10 @@
 #include "quiver/columnar/array.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 #include "quiver/parquet/writer/page_assembler_internal.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 // Rows per ValueWriter::Put: page sizes and the dictionary's limit are checked this often.
 inline constexpr int64_t kSliceRows = 4096;
@@ -57,4 +57,4 @@ std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, const LeafType&
                                              const ColumnWriterOptions& options, PageBounds* bounds,
                                              EncodedChunk* out);
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

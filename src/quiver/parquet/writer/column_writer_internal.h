@@ -1,6 +1,7 @@
-// One flat column's chunk of a row group encoded into Parquet pages (dictionary page, data pages
-// V1 with RLE definition levels, compressed), with its chunk statistics; and the mapping from
-// quiver types to Parquet physical/logical types.
+// One leaf column's chunk of a row group encoded into Parquet pages (EncodeColumnChunk: a page
+// assembler around a value writer of the leaf's physical type, the dictionary given up for
+// PLAIN when it outgrows its limit), the chunk's metadata carried from there to the footer, and
+// the mapping from quiver types to Parquet physical and logical types.
 #pragma once
 
 #include <cstdint>
@@ -17,28 +18,10 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/metadata.h"
 #include "quiver/parquet/statistics.h"
-#include "quiver/parquet/writer/levels.h"
+#include "quiver/parquet/writer/file_writer.h"
+#include "quiver/parquet/writer/levels_internal.h"
 
-namespace quiver::parquet {
-
-// What every column chunk of a file shares; ParquetWriterOptions holds it for the file and
-// hands it to each chunk's ColumnWriterOptions.
-struct ChunkOptions {
-  compress::Codec codec = compress::Codec::kSnappy;
-  int compression_level = compress::kDefaultCompressionLevel;
-  int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
-  bool dictionary = true;
-  // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
-  int64_t dictionary_size_limit = 1 << 20;
-  // BYTE_ARRAY min/max (chunk, page header and page index) longer than this are truncated: the
-  // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
-  // both marked inexact. 0 keeps them whole.
-  int32_t statistics_truncate_length = 64;
-  // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
-  // (levels uncompressed in front, their lengths and the null and row counts in the header).
-  int page_version = 1;
-  MemoryPool* pool = default_memory_pool();
-};
+namespace quiver::parquet::writer {
 
 // One chunk's settings: the file's, and this column's own encoding and bloom filter.
 struct ColumnWriterOptions : ChunkOptions {
@@ -121,13 +104,6 @@ struct EncodedChunk {
   std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
 };
 
-// OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and
-// Polars read: BYTE_STREAM_SPLIT only FLOAT/DOUBLE, DELTA_BYTE_ARRAY only BYTE_ARRAY).
-Status CheckEncoding(Encoding e, Type physical);
-// "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
-// "byte_stream_split" (any case).
-Result<Encoding> EncodingFromName(std::string_view name);
-
 // What a column's previous chunks tell the next one (the file writer keeps one per leaf and
 // updates it after each chunk): the size of the last dictionary, so that the next one's hash
 // table starts at its size instead of growing by rehashes; and how many chunks in a row the
@@ -150,6 +126,24 @@ struct ColumnChunkHistory {
   int64_t chunk_bytes = 0;  // data pages with headers
 };
 
+// One Parquet leaf column of the file, depth first: the top-level field it belongs to, its path
+// and type, and its own encoding and bloom filter; flat top-level fields take the direct path
+// (no level shredding).
+struct LeafColumn {
+  int top = 0;
+  bool flat = true;
+  LeafPath path;
+  LeafType type;
+  std::optional<Encoding> encoding;
+  std::optional<BloomFilterOptions> bloom_filter;
+};
+
+// What the footer needs of each written row group.
+struct RowGroupMeta {
+  std::vector<ColumnChunkMeta> columns;
+  int64_t num_rows = 0, file_offset = 0, total_byte_size = 0, total_compressed_size = 0;
+};
+
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk; `history`
 // (optional) is read and updated.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
@@ -162,4 +156,4 @@ Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, cons
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
                              EncodedChunk* out, ColumnChunkHistory* history = nullptr);
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer
