@@ -1,3 +1,5 @@
+// Column chunks encoded (the slice loop, the dictionary's fallback, what a column's chunks
+// tell the next) and quiver types mapped to Parquet's.
 #include "quiver/parquet/writer/column_writer_internal.h"
 
 #include <fmt/format.h>
@@ -135,10 +137,10 @@ namespace {
 
 // One attempt at a column chunk: its levels and pages (PageAssembler) around the values of its
 // physical type (ValueWriter), a slice of rows at a time.
-class ChunkEncoder {
+class ColumnChunkEncoder {
  public:
-  ChunkEncoder(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, compress::Codec codec,
-               int16_t max_def, int16_t max_rep, EncodedChunk* out)
+  ColumnChunkEncoder(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, compress::Codec codec,
+               int16_t max_def, int16_t max_rep, EncodedColumnChunk* out)
       : o_(o), max_rep_(max_rep), pages_(field, leaf, o, codec, max_def, max_rep, out),
         values_(MakeValueWriter(field, leaf, o, pages_.bounds(), out)) {}
 
@@ -264,8 +266,9 @@ namespace {
 // whole chunk again PLAIN, so no reader meets a chunk that switches encodings halfway.
 // `run(writer, dictionary, fits)` encodes every piece.
 template <typename Run>
-Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options, EncodedChunk* out,
-                   int16_t max_def, int16_t max_rep, ColumnChunkHistory* history, Run&& run) {
+Status EncodeWithFallback(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options,
+                          EncodedColumnChunk* out, int16_t max_def, int16_t max_rep, ColumnChunkHistory* history,
+                          Run&& run) {
   bool fits = true;
   const bool skip = history != nullptr && history->plain_streak % ColumnChunkHistory::kDictionaryRetry != 0;
   compress::Codec codec = options.codec;
@@ -274,7 +277,7 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
   }
   // The data pages' buffer at about the last chunk's size, so that it does not grow by copies.
   auto fresh = [&] {
-    *out = EncodedChunk(options.pool);
+    *out = EncodedColumnChunk(options.pool);
     // Failure only means the buffer grows as it fills.
     if (history != nullptr && history->chunk_bytes > 0) (void)out->bytes.Reserve(history->chunk_bytes + history->chunk_bytes / 8);
   };
@@ -291,7 +294,7 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
   };
   if (options.dictionary && !skip) {
     fresh();
-    ChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
+    ColumnChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
     if (history != nullptr) {
       w.ReserveDictionary(history->dictionary_entries, history->dictionary_value_bytes);
       w.set_dictionary_retry(history->plain_streak > 0);
@@ -310,7 +313,7 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
   const bool gave_up = options.dictionary && (skip || !fits);
   if (history != nullptr && gave_up) ++history->plain_streak;
   fresh();
-  ChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
+  ColumnChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
   QUIVER_RETURN_NOT_OK(run(w, false, &fits));
   learn();
   return Status::OK();
@@ -319,22 +322,24 @@ Status EncodeChunk(const Field& field, const LeafType& leaf, const ColumnWriterO
 }  // namespace
 
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
-                         const ColumnWriterOptions& options, EncodedChunk* out, ColumnChunkHistory* history) {
+                         const ColumnWriterOptions& options, EncodedColumnChunk* out, ColumnChunkHistory* history) {
   for (const Array& p : pieces) {
     if (!p.type()->Equals(*field.type)) {
       return Status::Invalid(fmt::format("column '{}': expected {}, got {}", field.name, field.type->ToString(),
                                          p.type()->ToString()));
     }
   }
-  return EncodeChunk(field, leaf, options, out, field.nullable ? 1 : 0, 0, history,
-                     [&](ChunkEncoder& w, bool dictionary, bool* fits) { return w.Run(pieces, dictionary, fits); });
+  return EncodeWithFallback(
+      field, leaf, options, out, field.nullable ? 1 : 0, 0, history,
+      [&](ColumnChunkEncoder& w, bool dictionary, bool* fits) { return w.Run(pieces, dictionary, fits); });
 }
 
 Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
-                             EncodedChunk* out, ColumnChunkHistory* history) {
-  return EncodeChunk(leaf_field, leaf, options, out, path.max_def, path.max_rep, history,
-                     [&](ChunkEncoder& w, bool dictionary, bool* fits) { return w.RunLeaf(pieces, dictionary, fits); });
+                             EncodedColumnChunk* out, ColumnChunkHistory* history) {
+  return EncodeWithFallback(
+      leaf_field, leaf, options, out, path.max_def, path.max_rep, history,
+      [&](ColumnChunkEncoder& w, bool dictionary, bool* fits) { return w.RunLeaf(pieces, dictionary, fits); });
 }
 
 }  // namespace quiver::parquet::writer

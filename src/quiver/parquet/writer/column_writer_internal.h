@@ -24,12 +24,12 @@
 namespace quiver::parquet::writer {
 
 // One chunk's settings: the file's, and this column's own encoding and bloom filter.
-struct ColumnWriterOptions : ChunkOptions {
+struct ColumnWriterOptions : ColumnChunkOptions {
   // The data pages' value encoding instead of a dictionary (or PLAIN): DELTA_BINARY_PACKED,
   // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
   // type allows it (CheckEncoding).
   std::optional<Encoding> encoding;
-  // A split-block bloom filter of the chunk's distinct values (EncodedChunk::bloom_filter):
+  // A split-block bloom filter of the chunk's distinct values (EncodedColumnChunk::bloom_filter):
   // built from the dictionary when the chunk has one, else from every non-null value.
   std::optional<BloomFilterOptions> bloom_filter;
 };
@@ -91,8 +91,8 @@ struct ColumnChunkMeta {
 
 // One column chunk as its encoder leaves it: its bytes, its metadata, and its bloom filter,
 // written after the row group's chunks.
-struct EncodedChunk {
-  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
+struct EncodedColumnChunk {
+  explicit EncodedColumnChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
   // The chunk is the dictionary page (with its header; empty when none) then the data pages.
   BufferBuilder dictionary_page;
   BufferBuilder bytes;  // the data pages
@@ -147,13 +147,13 @@ struct RowGroupMeta {
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk; `history`
 // (optional) is read and updated.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
-                         const ColumnWriterOptions& options, EncodedChunk* out,
+                         const ColumnWriterOptions& options, EncodedColumnChunk* out,
                          ColumnChunkHistory* history = nullptr);
 
 // Encodes one leaf of a nested column (`leaf_field` is the leaf's own field, of a flat type)
 // from its shredded pieces, in row order. Pages end on row boundaries.
 Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
-                             EncodedChunk* out, ColumnChunkHistory* history = nullptr);
+                             EncodedColumnChunk* out, ColumnChunkHistory* history = nullptr);
 
 }  // namespace quiver::parquet::writer

@@ -18,7 +18,7 @@ namespace quiver::parquet {
 using writer::ColumnChunkHistory;
 using writer::ColumnChunkMeta;
 using writer::ColumnWriterOptions;
-using writer::EncodedChunk;
+using writer::EncodedColumnChunk;
 using writer::LeafColumn;
 using writer::LeafPath;
 using writer::LeafPiece;
@@ -322,7 +322,7 @@ struct ParquetFileWriter::InFlight {
   std::vector<std::shared_ptr<RecordBatch>> batches;
   int64_t rows = 0;
   ColumnWriterOptions options;
-  std::vector<EncodedChunk> chunks;
+  std::vector<EncodedColumnChunk> chunks;
   TaskGroup group;
 };
 
@@ -344,7 +344,7 @@ Status ParquetFileWriter::StartRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
   const int ncols = static_cast<int>(leaves_.size());
   auto g = std::make_unique<InFlight>(options_.thread_pool);
-  static_cast<ChunkOptions&>(g->options) = options_;
+  static_cast<ColumnChunkOptions&>(g->options) = options_;
   g->batches = std::move(pending_);
   g->rows = pending_rows_;
   pending_.clear();
@@ -358,7 +358,7 @@ Status ParquetFileWriter::StartRowGroup() {
   for (int i = 0; i < ncols; ++i) {
     f->group.Submit([this, i, f, index]() -> Status {
       const LeafColumn& leaf = leaves_[static_cast<size_t>(i)];
-      EncodedChunk* out = &f->chunks[static_cast<size_t>(i)];
+      EncodedColumnChunk* out = &f->chunks[static_cast<size_t>(i)];
       ColumnWriterOptions lo = f->options;
       lo.encoding = leaf.encoding;
       lo.bloom_filter = leaf.bloom_filter;
@@ -403,7 +403,7 @@ Status ParquetFileWriter::FinishRowGroup() {
   rg.num_rows = g->rows;
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
-    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
+    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
     ColumnChunkMeta info = std::move(c.meta);
     info.file_offset = out_->Tell();
     if (!options_.page_index) info.pages = {};
@@ -422,7 +422,7 @@ Status ParquetFileWriter::FinishRowGroup() {
   // the footer): each is written and freed as soon as its group is, never held to the end.
   BufferBuilder buf(options_.pool);
   for (int i = 0; i < ncols; ++i) {
-    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
+    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
     if (!c.bloom_filter) continue;
     buf.Clear();
     QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));

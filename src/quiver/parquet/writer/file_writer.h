@@ -29,7 +29,7 @@ struct RowGroupMeta;
 
 // What every column chunk of a file shares; ParquetWriterOptions holds it for the file and
 // hands it to each chunk's ColumnWriterOptions.
-struct ChunkOptions {
+struct ColumnChunkOptions {
   compress::Codec codec = compress::Codec::kSnappy;
   int compression_level = compress::kDefaultCompressionLevel;
   int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
@@ -54,8 +54,8 @@ Status CheckEncoding(Encoding e, Type physical);
 Result<Encoding> EncodingFromName(std::string_view name);
 
 // The chunk settings (codec and level, page size and version, dictionary and its limit,
-// statistics truncation, memory pool: see ChunkOptions) and the file's own.
-struct ParquetWriterOptions : ChunkOptions {
+// statistics truncation, memory pool: see ColumnChunkOptions) and the file's own.
+struct ParquetWriterOptions : ColumnChunkOptions {
   // A row group is written once it holds this many rows (the last one may hold fewer). As
   // DuckDB: it bounds the writer's memory, and dictionaries of key-like columns still fit.
   int64_t row_group_rows = 122880;

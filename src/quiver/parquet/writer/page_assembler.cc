@@ -1,3 +1,4 @@
+// The untyped half of a column chunk's encoding (page_assembler_internal.h).
 #include "quiver/parquet/writer/page_assembler_internal.h"
 
 #include <fmt/format.h>
@@ -20,7 +21,7 @@ int BitWidth(int16_t max_level) {
 }  // namespace
 
 PageAssembler::PageAssembler(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options,
-                             compress::Codec codec, int16_t max_def, int16_t max_rep, EncodedChunk* out)
+                             compress::Codec codec, int16_t max_def, int16_t max_rep, EncodedColumnChunk* out)
     : field_(field), leaf_(leaf), o_(options), out_(out), codec_(codec), max_def_(max_def), max_rep_(max_rep),
       utf8_(field.type->id() == TypeId::kString), bounds_(SortOrderFor(*field.type), leaf.physical),
       def_levels_(BitWidth(max_def), options.pool), rep_levels_(BitWidth(max_rep), options.pool), body_(options.pool),

@@ -50,7 +50,7 @@ class PageAssembler {
  public:
   // Flat columns have max_rep 0, and max_def 1 when nullable.
   PageAssembler(const Field& field, const LeafType& leaf, const ColumnWriterOptions& options, compress::Codec codec,
-                int16_t max_def, int16_t max_rep, EncodedChunk* out);
+                int16_t max_def, int16_t max_rep, EncodedColumnChunk* out);
 
   PageBounds* bounds() { return &bounds_; }
   // Levels of rows [r, r + n) of a flat array, `nulls` of them null.
@@ -80,7 +80,7 @@ class PageAssembler {
   const Field& field_;
   const LeafType& leaf_;
   const ColumnWriterOptions& o_;
-  EncodedChunk* out_;
+  EncodedColumnChunk* out_;
   compress::Codec codec_;
   int16_t max_def_, max_rep_;
   bool utf8_;  // STRING: bounds truncate on code points

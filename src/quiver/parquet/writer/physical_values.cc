@@ -1,3 +1,4 @@
+// quiver arrays as dense Parquet physical values (physical_values_internal.h).
 #include "quiver/parquet/writer/physical_values_internal.h"
 
 #include <fmt/format.h>

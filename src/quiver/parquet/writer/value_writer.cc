@@ -1,3 +1,4 @@
+// One value writer per physical type (value_writer_internal.h): its dictionary and value encoder.
 #include "quiver/parquet/writer/value_writer_internal.h"
 
 #include <fmt/format.h>
@@ -153,7 +154,7 @@ class TypedValueWriter final : public ValueWriter {
 
  public:
   TypedValueWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, PageBounds* bounds,
-                   EncodedChunk* out)
+                   EncodedColumnChunk* out)
       : field_(field), leaf_(leaf), o_(o), bounds_(bounds), out_(out), width_(WidthOf(leaf)),
         utf8_(field.type->id() == TypeId::kString), scratch_(o.pool), encoder_(MakePlain()) {}
 
@@ -442,7 +443,7 @@ class TypedValueWriter final : public ValueWriter {
   const LeafType& leaf_;
   const ColumnWriterOptions& o_;
   PageBounds* bounds_;
-  EncodedChunk* out_;
+  EncodedColumnChunk* out_;
   const int width_;
   const bool utf8_;  // STRING: values must be UTF-8
   BufferBuilder scratch_;  // dense values of the slice being put
@@ -458,7 +459,7 @@ class TypedValueWriter final : public ValueWriter {
 
 std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, const LeafType& leaf,
                                              const ColumnWriterOptions& options, PageBounds* bounds,
-                                             EncodedChunk* out) {
+                                             EncodedColumnChunk* out) {
   switch (leaf.physical) {
     case Type::BOOLEAN: return std::make_unique<TypedValueWriter<Type::BOOLEAN>>(field, leaf, options, bounds, out);
     case Type::INT32: return std::make_unique<TypedValueWriter<Type::INT32>>(field, leaf, options, bounds, out);

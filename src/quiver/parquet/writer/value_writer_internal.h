@@ -55,6 +55,6 @@ class ValueWriter {
 // `options` asks for one, to out->bloom_filter.
 std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, const LeafType& leaf,
                                              const ColumnWriterOptions& options, PageBounds* bounds,
-                                             EncodedChunk* out);
+                                             EncodedColumnChunk* out);
 
 }  // namespace quiver::parquet::writer
