@@ -38,6 +38,9 @@ class PageBounds {
     if (PlainLess(order_, physical_, **mx, hi)) (*mx)->assign(hi);
   }
   bool Less(std::string_view a, std::string_view b) const { return PlainLess(order_, physical_, a, b); }
+  // The open page's bounds so far (none when it has no value that is a bound).
+  const std::optional<std::string>& min() const { return min_; }
+  const std::optional<std::string>& max() const { return max_; }
 
  private:
   friend class PageAssembler;
