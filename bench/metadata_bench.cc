@@ -15,6 +15,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/thrift/compact_reader_internal.h"
 
 namespace quiver::parquet {

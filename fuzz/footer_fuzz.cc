@@ -8,6 +8,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/schema.h"
 
 using namespace quiver;

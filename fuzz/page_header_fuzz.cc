@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 
 using namespace quiver;
 using namespace quiver::parquet;

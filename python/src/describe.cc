@@ -6,6 +6,7 @@
 #include "quiver/ipc/reader.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 
 namespace quiver::python {
 namespace {

@@ -17,6 +17,7 @@
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/writer/file_writer.h"

@@ -9,6 +9,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/statistics.h"
 #include "testing/corpus.h"

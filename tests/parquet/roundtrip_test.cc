@@ -8,6 +8,7 @@
 #include "parquet/corpus_util.h"
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "testing/corpus.h"
 
 namespace quiver::parquet {

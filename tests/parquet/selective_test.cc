@@ -7,6 +7,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "testing/corpus.h"
 
 namespace quiver::parquet {

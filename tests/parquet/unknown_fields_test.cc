@@ -4,6 +4,7 @@
 
 #include "quiver/io/file.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/thrift/compact_reader_internal.h"
 #include "quiver/thrift/compact_writer_internal.h"
 #include "testing/corpus.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/metadata_fields_internal.h"
 #include "quiver/thrift/compact_reader_internal.h"
 #include "quiver/thrift/compact_writer_internal.h"

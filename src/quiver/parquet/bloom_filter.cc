@@ -11,7 +11,7 @@
 
 #include "quiver/core/arena.h"
 #include "quiver/core/bit_util.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 
 namespace quiver::parquet {
 

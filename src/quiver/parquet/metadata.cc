@@ -46,4 +46,32 @@ const char* PageTypeName(PageType t) {
   return Lookup(kNames, static_cast<int32_t>(t));
 }
 
+const char* LogicalTypeKind(const LogicalType& t) {
+  if (t.STRING) return "STRING";
+  if (t.MAP) return "MAP";
+  if (t.LIST) return "LIST";
+  if (t.ENUM) return "ENUM";
+  if (t.DECIMAL) return "DECIMAL";
+  if (t.DATE) return "DATE";
+  if (t.TIME) return "TIME";
+  if (t.TIMESTAMP) return "TIMESTAMP";
+  if (t.INTEGER) return "INTEGER";
+  if (t.UNKNOWN) return "UNKNOWN";
+  if (t.JSON) return "JSON";
+  if (t.BSON) return "BSON";
+  if (t.UUID) return "UUID";
+  if (t.FLOAT16) return "FLOAT16";
+  if (t.VARIANT) return "VARIANT";
+  if (t.GEOMETRY) return "GEOMETRY";
+  if (t.GEOGRAPHY) return "GEOGRAPHY";
+  if (t.VECTOR) return "VECTOR";
+  return "";
+}
+
+const char* EncryptionAlgorithmName(const EncryptionAlgorithm& a) {
+  if (a.AES_GCM_V1) return "AES_GCM_V1";
+  if (a.AES_GCM_CTR_V1) return "AES_GCM_CTR_V1";
+  return "an unknown algorithm";
+}
+
 }  // namespace quiver::parquet

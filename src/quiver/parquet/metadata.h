@@ -412,4 +412,8 @@ struct FileCryptoMetaData {
 
 #undef QUIVER_PARQUET_EMPTY_STRUCT
 
+// The name of the set member of a union-like struct ("TIMESTAMP", "AES_GCM_V1"), or "" if none.
+const char* LogicalTypeKind(const LogicalType& t);
+const char* EncryptionAlgorithmName(const EncryptionAlgorithm& a);
+
 }  // namespace quiver::parquet

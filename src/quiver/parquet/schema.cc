@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata.h"
 
 namespace quiver::parquet {
 

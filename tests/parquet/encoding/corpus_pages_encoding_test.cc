@@ -17,6 +17,7 @@
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 #include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "testing/corpus.h"
 
 namespace quiver::parquet::encoding {

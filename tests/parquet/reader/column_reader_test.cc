@@ -11,7 +11,7 @@
 #include "quiver/parquet/encoding/dictionary_internal.h"
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 
 namespace quiver::parquet::reader {

@@ -7,7 +7,7 @@
 
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/nested_internal.h"
 

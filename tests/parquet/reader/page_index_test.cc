@@ -13,7 +13,7 @@
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "testing/keep_parquet.h"

@@ -14,7 +14,7 @@
 #include "quiver/core/utf8.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/parquet/statistics.h"

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <libdeflate.h>
 
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
 
 namespace quiver::parquet::reader {
 

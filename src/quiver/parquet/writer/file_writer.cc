@@ -4,14 +4,60 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 
 #include "quiver/core/arena.h"
 #include "quiver/core/utf8.h"
-#include "quiver/parquet/footer.h"
+#include "quiver/parquet/metadata_codec.h"
+#include "quiver/parquet/writer/column_writer_internal.h"
 
 namespace quiver::parquet {
+
+using writer::ColumnChunkHistory;
+using writer::ColumnChunkMeta;
+using writer::ColumnWriterOptions;
+using writer::EncodedColumnChunk;
+using writer::LeafColumn;
+using writer::LeafPath;
+using writer::LeafPiece;
+using writer::LeafType;
+using writer::RowGroupMeta;
+using writer::EncodeColumnChunk;
+using writer::EncodeLeafColumnChunk;
+using writer::LeafPathsOf;
+using writer::LeafTypeFor;
+using writer::ShredLeaf;
+
+Status CheckEncoding(Encoding e, Type physical) {
+  bool ok = false;
+  switch (e) {
+    case Encoding::PLAIN: ok = true; break;
+    case Encoding::DELTA_BINARY_PACKED: ok = physical == Type::INT32 || physical == Type::INT64; break;
+    case Encoding::DELTA_LENGTH_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows FIXED_LEN_BYTE_ARRAY, but Polars 0.25 refuses it.
+    case Encoding::DELTA_BYTE_ARRAY: ok = physical == Type::BYTE_ARRAY; break;
+    // The spec also allows INT32, INT64 and FIXED_LEN_BYTE_ARRAY, but DuckDB 1.5 refuses those.
+    case Encoding::BYTE_STREAM_SPLIT: ok = physical == Type::FLOAT || physical == Type::DOUBLE; break;
+    default: break;
+  }
+  if (ok) return Status::OK();
+  return Status::Invalid(fmt::format("encoding {} does not apply to {} values", EncodingName(e), TypeName(physical)));
+}
+
+Result<Encoding> EncodingFromName(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n == "plain") return Encoding::PLAIN;
+  if (n == "delta_binary_packed") return Encoding::DELTA_BINARY_PACKED;
+  if (n == "delta_length_byte_array") return Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  if (n == "delta_byte_array") return Encoding::DELTA_BYTE_ARRAY;
+  if (n == "byte_stream_split") return Encoding::BYTE_STREAM_SPLIT;
+  return Status::Invalid(fmt::format(
+      "unknown encoding '{}' (plain, delta_binary_packed, delta_length_byte_array, delta_byte_array, byte_stream_split)",
+      name));
+}
 
 namespace {
 
@@ -176,7 +222,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     const Field& f = schema->field(i);
     QUIVER_RETURN_NOT_OK(CheckWritable(f).WithContext(fmt::format("column '{}'", f.name)));
     for (LeafPath& p : LeafPathsOf(f)) {
-      Leaf leaf;
+      LeafColumn leaf;
       leaf.top = i;
       leaf.flat = !f.type->is_nested();
       auto t = LeafTypeFor(*p.fields.back()->type);
@@ -188,7 +234,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   }
   for (const auto& [name, enc] : options.column_encodings) {
     bool found = false;
-    for (Leaf& leaf : w->leaves_) {
+    for (LeafColumn& leaf : w->leaves_) {
       const std::string dotted = fmt::format("{}", fmt::join(leaf.path.path_in_schema, "."));
       if (name != dotted && name != leaf.path.path_in_schema[0]) continue;
       found = true;
@@ -203,7 +249,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
     }
     if (bloom.ndv < 0) return Status::Invalid(fmt::format("bloom filter distinct values must not be negative, got {}", bloom.ndv));
     bool found = false;
-    for (Leaf& leaf : w->leaves_) {
+    for (LeafColumn& leaf : w->leaves_) {
       const std::string dotted = fmt::format("{}", fmt::join(leaf.path.path_in_schema, "."));
       if (name != dotted && name != leaf.path.path_in_schema[0]) continue;
       found = true;
@@ -221,8 +267,8 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   }
   w->history_.resize(w->leaves_.size());
   w->memory_ = static_cast<int64_t>(sizeof(ParquetFileWriter) +
-                                    w->leaves_.size() * (sizeof(Leaf) + sizeof(ColumnChunkHistory)));
-  for (const Leaf& leaf : w->leaves_) {
+                                    w->leaves_.size() * (sizeof(LeafColumn) + sizeof(ColumnChunkHistory)));
+  for (const LeafColumn& leaf : w->leaves_) {
     for (const auto& n : leaf.path.path_in_schema) w->memory_ += static_cast<int64_t>(sizeof(n) + n.capacity());
     w->memory_ += static_cast<int64_t>(leaf.path.fields.capacity() * sizeof(void*));
   }
@@ -280,12 +326,16 @@ struct ParquetFileWriter::InFlight {
   std::vector<std::shared_ptr<RecordBatch>> batches;
   int64_t rows = 0;
   ColumnWriterOptions options;
-  std::vector<EncodedChunk> chunks;
+  std::vector<EncodedColumnChunk> chunks;
   TaskGroup group;
 };
 
 int64_t ParquetFileWriter::num_rows() const {
   return rows_written_ + (in_flight_ ? in_flight_->rows : 0) + pending_rows_;
+}
+
+int ParquetFileWriter::num_row_groups() const {
+  return static_cast<int>(row_groups_.size()) + (in_flight_ ? 1 : 0);
 }
 
 Status ParquetFileWriter::FlushRowGroup() {
@@ -298,7 +348,7 @@ Status ParquetFileWriter::StartRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
   const int ncols = static_cast<int>(leaves_.size());
   auto g = std::make_unique<InFlight>(options_.thread_pool);
-  static_cast<ChunkOptions&>(g->options) = options_;
+  static_cast<ColumnChunkOptions&>(g->options) = options_;
   g->batches = std::move(pending_);
   g->rows = pending_rows_;
   pending_.clear();
@@ -311,8 +361,8 @@ Status ParquetFileWriter::StartRowGroup() {
   in_flight_ = std::move(g);
   for (int i = 0; i < ncols; ++i) {
     f->group.Submit([this, i, f, index]() -> Status {
-      const Leaf& leaf = leaves_[static_cast<size_t>(i)];
-      EncodedChunk* out = &f->chunks[static_cast<size_t>(i)];
+      const LeafColumn& leaf = leaves_[static_cast<size_t>(i)];
+      EncodedColumnChunk* out = &f->chunks[static_cast<size_t>(i)];
       ColumnWriterOptions lo = f->options;
       lo.encoding = leaf.encoding;
       lo.bloom_filter = leaf.bloom_filter;
@@ -353,28 +403,14 @@ Status ParquetFileWriter::FinishRowGroup() {
   QUIVER_RETURN_NOT_OK(g->group.Wait());
   g->batches.clear();  // the rows are encoded: free them before writing
   const int ncols = static_cast<int>(leaves_.size());
-  RowGroupInfo rg;
+  RowGroupMeta rg;
   rg.num_rows = g->rows;
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
-    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
-    ChunkInfo info;
+    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
+    ColumnChunkMeta info = std::move(c.meta);
     info.file_offset = out_->Tell();
-    info.data_page_offset = info.file_offset + c.data_page_offset;
-    if (c.has_dictionary) info.dictionary_page_offset = info.file_offset;
-    info.num_values = c.num_values;
-    info.total_uncompressed_size = c.total_uncompressed_size;
-    info.total_compressed_size = c.size();
-    info.data_pages = c.data_pages;
-    info.data_encoding = c.data_encoding;
-    info.codec = c.codec;
-    info.null_count = c.null_count;
-    info.min = std::move(c.min);
-    info.max = std::move(c.max);
-    info.min_exact = c.min_exact;
-    info.max_exact = c.max_exact;
-    if (options_.page_index) info.pages = std::move(c.pages);
-    info.boundary_order = c.boundary_order;
+    if (!options_.page_index) info.pages = {};
     if (c.dictionary_page.size() > 0) {
       QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
     }
@@ -390,11 +426,11 @@ Status ParquetFileWriter::FinishRowGroup() {
   // the footer): each is written and freed as soon as its group is, never held to the end.
   BufferBuilder buf(options_.pool);
   for (int i = 0; i < ncols; ++i) {
-    EncodedChunk& c = g->chunks[static_cast<size_t>(i)];
+    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
     if (!c.bloom_filter) continue;
     buf.Clear();
     QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));
-    ChunkInfo& info = rg.columns[static_cast<size_t>(i)];
+    ColumnChunkMeta& info = rg.columns[static_cast<size_t>(i)];
     info.bloom_filter_offset = out_->Tell();
     info.bloom_filter_length = static_cast<int32_t>(buf.size());
     QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
@@ -404,9 +440,9 @@ Status ParquetFileWriter::FinishRowGroup() {
   auto heap = [](const std::optional<std::string>& v) -> int64_t {
     return v && v->capacity() > 15 ? static_cast<int64_t>(v->capacity()) + 1 : 0;
   };
-  memory_ += static_cast<int64_t>(sizeof(RowGroupInfo) + rg.columns.capacity() * sizeof(ChunkInfo));
-  for (const ChunkInfo& c : rg.columns) {
-    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(EncodedChunk::Page));
+  memory_ += static_cast<int64_t>(sizeof(RowGroupMeta) + rg.columns.capacity() * sizeof(ColumnChunkMeta));
+  for (const ColumnChunkMeta& c : rg.columns) {
+    memory_ += heap(c.min) + heap(c.max) + static_cast<int64_t>(c.pages.capacity() * sizeof(ColumnChunkMeta::Page));
     for (const auto& p : c.pages) memory_ += heap(p.min) + heap(p.max);
   }
   row_groups_.push_back(std::move(rg));
@@ -421,8 +457,8 @@ Status ParquetFileWriter::WritePageIndex() {
   if (!options_.page_index) return Status::OK();
   BufferBuilder buf(options_.pool);
   Arena arena(options_.pool);
-  for (RowGroupInfo& rg : row_groups_) {
-    for (ChunkInfo& c : rg.columns) {
+  for (RowGroupMeta& rg : row_groups_) {
+    for (ColumnChunkMeta& c : rg.columns) {
       const size_t n = c.pages.size();
       bool valid = n > 0;
       for (const auto& p : c.pages) valid = valid && (p.null_page || p.min.has_value());
@@ -449,8 +485,8 @@ Status ParquetFileWriter::WritePageIndex() {
       QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
     }
   }
-  for (RowGroupInfo& rg : row_groups_) {
-    for (ChunkInfo& c : rg.columns) {
+  for (RowGroupMeta& rg : row_groups_) {
+    for (ColumnChunkMeta& c : rg.columns) {
       if (c.pages.empty()) continue;
       OffsetIndex oi;
       QUIVER_ASSIGN_OR_RETURN(oi.page_locations, MakeList<PageLocation>(&arena, static_cast<int64_t>(c.pages.size())));
@@ -492,7 +528,7 @@ Status ParquetFileWriter::Close() {
 
   QUIVER_ASSIGN_OR_RETURN(md.row_groups, MakeList<RowGroup>(&arena, static_cast<int64_t>(row_groups_.size())));
   for (size_t g = 0; g < row_groups_.size(); ++g) {
-    const RowGroupInfo& info = row_groups_[g];
+    const RowGroupMeta& info = row_groups_[g];
     RowGroup& rg = md.row_groups[g];
     rg.num_rows = info.num_rows;
     rg.total_byte_size = info.total_byte_size;
@@ -501,13 +537,13 @@ Status ParquetFileWriter::Close() {
     rg.ordinal = static_cast<int16_t>(g);
     QUIVER_ASSIGN_OR_RETURN(rg.columns, MakeList<ColumnChunk>(&arena, ncols));
     for (int i = 0; i < ncols; ++i) {
-      const ChunkInfo& c = info.columns[static_cast<size_t>(i)];
-      const Leaf& leaf = leaves_[static_cast<size_t>(i)];
+      const ColumnChunkMeta& c = info.columns[static_cast<size_t>(i)];
+      const LeafColumn& leaf = leaves_[static_cast<size_t>(i)];
       ColumnChunk& cc = rg.columns[static_cast<size_t>(i)];
       cc.file_offset = c.file_offset;
       ColumnMetaData m;
       m.type = leaf.type.physical;
-      const bool dict = c.dictionary_page_offset >= 0;
+      const bool dict = c.has_dictionary;
       const bool levels = leaf.path.max_def > 0 || leaf.path.max_rep > 0;
       // PLAIN (dictionary page or values) or the chosen encoding, RLE levels, RLE_DICTIONARY.
       std::vector<Encoding> encs;
@@ -523,8 +559,8 @@ Status ParquetFileWriter::Close() {
       m.num_values = c.num_values;
       m.total_uncompressed_size = c.total_uncompressed_size;
       m.total_compressed_size = c.total_compressed_size;
-      m.data_page_offset = c.data_page_offset;
-      if (dict) m.dictionary_page_offset = c.dictionary_page_offset;
+      m.data_page_offset = c.file_offset + c.data_page_offset;
+      if (dict) m.dictionary_page_offset = c.file_offset;
       Statistics* st = m.statistics.Emplace(&arena);
       if (st == nullptr) return Status::OutOfMemory("footer arena");
       st->null_count = c.null_count;

@@ -8,19 +8,54 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "quiver/columnar/record_batch.h"
+#include "quiver/compress/codec.h"
 #include "quiver/core/result.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/output_stream.h"
-#include "quiver/parquet/writer/column_writer.h"
+#include "quiver/parquet/bloom_filter.h"
+#include "quiver/parquet/metadata.h"
 
 namespace quiver::parquet {
 
+namespace writer {  // the writer's internals (column_writer_internal.h)
+struct LeafColumn;
+struct ColumnChunkHistory;
+struct RowGroupMeta;
+}  // namespace writer
+
+// What every column chunk of a file shares; ParquetWriterOptions holds it for the file and
+// hands it to each chunk's ColumnWriterOptions.
+struct ColumnChunkOptions {
+  compress::Codec codec = compress::Codec::kSnappy;
+  int compression_level = compress::kDefaultCompressionLevel;
+  int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
+  bool dictionary = true;
+  // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
+  int64_t dictionary_size_limit = 1 << 20;
+  // BYTE_ARRAY min/max (chunk, page header and page index) longer than this are truncated: the
+  // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
+  // both marked inexact. 0 keeps them whole.
+  int32_t statistics_truncate_length = 64;
+  // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
+  // (levels uncompressed in front, their lengths and the null and row counts in the header).
+  int page_version = 1;
+  MemoryPool* pool = default_memory_pool();
+};
+
+// OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and
+// Polars read: BYTE_STREAM_SPLIT only FLOAT/DOUBLE, DELTA_BYTE_ARRAY only BYTE_ARRAY).
+Status CheckEncoding(Encoding e, Type physical);
+// "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+// "byte_stream_split" (any case).
+Result<Encoding> EncodingFromName(std::string_view name);
+
 // The chunk settings (codec and level, page size and version, dictionary and its limit,
-// statistics truncation, memory pool: see ChunkOptions) and the file's own.
-struct ParquetWriterOptions : ChunkOptions {
+// statistics truncation, memory pool: see ColumnChunkOptions) and the file's own.
+struct ParquetWriterOptions : ColumnChunkOptions {
   // A row group is written once it holds this many rows (the last one may hold fewer). As
   // DuckDB: it bounds the writer's memory, and dictionaries of key-like columns still fit.
   int64_t row_group_rows = 122880;
@@ -61,36 +96,12 @@ class ParquetFileWriter {
   int64_t num_rows() const;
   // Rows held for the next row group (written by FlushRowGroup or Close).
   int64_t buffered_rows() const { return pending_rows_; }
-  int num_row_groups() const { return static_cast<int>(row_groups_.size()) + (in_flight_ ? 1 : 0); }
+  int num_row_groups() const;
   const SchemaPtr& schema() const { return schema_; }
   // About the bytes the writer itself holds between row groups: its per-column state and each
   // written row group's footer entries and page index (kept until Close); not the rows
   // buffered for the next group.
   int64_t memory_estimate() const { return memory_; }
-
-  // What the footer needs of each written column chunk and row group.
-  struct ChunkInfo {
-    int64_t file_offset = 0, data_page_offset = 0, dictionary_page_offset = -1;
-    int64_t num_values = 0, total_uncompressed_size = 0, total_compressed_size = 0;
-    int32_t data_pages = 0;
-    Encoding data_encoding = Encoding::PLAIN;
-    compress::Codec codec = compress::Codec::kUncompressed;
-    int64_t null_count = 0;
-    std::optional<std::string> min, max;
-    bool min_exact = true, max_exact = true;
-    std::vector<EncodedChunk::Page> pages;  // offsets relative to file_offset
-    BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;
-    // Where its ColumnIndex/OffsetIndex were written (length 0: none).
-    int64_t column_index_offset = 0, offset_index_offset = 0;
-    int32_t column_index_length = 0, offset_index_length = 0;
-    // Where its bloom filter (header and bitset) was written (length 0: none).
-    int64_t bloom_filter_offset = 0;
-    int32_t bloom_filter_length = 0;
-  };
-  struct RowGroupInfo {
-    std::vector<ChunkInfo> columns;
-    int64_t num_rows = 0, file_offset = 0, total_byte_size = 0, total_compressed_size = 0;
-  };
 
  private:
   ParquetFileWriter() = default;
@@ -105,25 +116,16 @@ class ParquetFileWriter {
   io::OutputStream* out_ = nullptr;
   SchemaPtr schema_;
   ParquetWriterOptions options_;
-  // One per Parquet leaf column, depth first: the top-level field it belongs to, its path and
-  // type; flat top-level fields take the direct path (no level shredding).
-  struct Leaf {
-    int top = 0;
-    bool flat = true;
-    LeafPath path;
-    LeafType type;
-    std::optional<Encoding> encoding;
-    std::optional<BloomFilterOptions> bloom_filter;
-  };
-  std::vector<Leaf> leaves_;
+  // One per Parquet leaf column, depth first.
+  std::vector<writer::LeafColumn> leaves_;
   // Per leaf, what its last chunks tell the next (dictionary size, PLAIN streak); each is used
   // by one encoding task at a time, as one row group is in flight.
-  std::vector<ColumnChunkHistory> history_;
+  std::vector<writer::ColumnChunkHistory> history_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
   double pending_bytes_ = 0;
   int64_t rows_written_ = 0;
-  std::vector<RowGroupInfo> row_groups_;
+  std::vector<writer::RowGroupMeta> row_groups_;
   int64_t memory_ = 0;  // memory_estimate()
   bool closed_ = false;
   // Last: destroyed first, so its tasks (which read the members above) finish before them.

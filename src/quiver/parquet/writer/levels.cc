@@ -1,10 +1,10 @@
-#include "quiver/parquet/writer/levels.h"
+#include "quiver/parquet/writer/levels_internal.h"
 
 #include <fmt/format.h>
 
 #include "quiver/core/bit_util.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 namespace {
 
@@ -152,4 +152,4 @@ Result<LeafPiece> ShredLeaf(const LeafPath& path, const Array& top) {
   return piece;
 }
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

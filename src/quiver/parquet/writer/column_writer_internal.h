@@ -1,6 +1,7 @@
-// One flat column's chunk of a row group encoded into Parquet pages (dictionary page, data pages
-// V1 with RLE definition levels, compressed), with its chunk statistics; and the mapping from
-// quiver types to Parquet physical/logical types.
+// One leaf column's chunk of a row group encoded into Parquet pages (EncodeColumnChunk: a page
+// assembler around a value writer of the leaf's physical type, the dictionary given up for
+// PLAIN when it outgrows its limit), the chunk's metadata carried from there to the footer, and
+// the mapping from quiver types to Parquet physical and logical types.
 #pragma once
 
 #include <cstdint>
@@ -17,36 +18,18 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/metadata.h"
 #include "quiver/parquet/statistics.h"
-#include "quiver/parquet/writer/levels.h"
+#include "quiver/parquet/writer/file_writer.h"
+#include "quiver/parquet/writer/levels_internal.h"
 
-namespace quiver::parquet {
-
-// What every column chunk of a file shares; ParquetWriterOptions holds it for the file and
-// hands it to each chunk's ColumnWriterOptions.
-struct ChunkOptions {
-  compress::Codec codec = compress::Codec::kSnappy;
-  int compression_level = compress::kDefaultCompressionLevel;
-  int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
-  bool dictionary = true;
-  // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
-  int64_t dictionary_size_limit = 1 << 20;
-  // BYTE_ARRAY min/max (chunk, page header and page index) longer than this are truncated: the
-  // min to a prefix, the max to a prefix with its last byte (string: code point) incremented,
-  // both marked inexact. 0 keeps them whole.
-  int32_t statistics_truncate_length = 64;
-  // 1: DATA_PAGE (levels with length prefixes, the whole body compressed); 2: DATA_PAGE_V2
-  // (levels uncompressed in front, their lengths and the null and row counts in the header).
-  int page_version = 1;
-  MemoryPool* pool = default_memory_pool();
-};
+namespace quiver::parquet::writer {
 
 // One chunk's settings: the file's, and this column's own encoding and bloom filter.
-struct ColumnWriterOptions : ChunkOptions {
+struct ColumnWriterOptions : ColumnChunkOptions {
   // The data pages' value encoding instead of a dictionary (or PLAIN): DELTA_BINARY_PACKED,
   // DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or PLAIN, where the physical
   // type allows it (CheckEncoding).
   std::optional<Encoding> encoding;
-  // A split-block bloom filter of the chunk's distinct values (EncodedChunk::bloom_filter):
+  // A split-block bloom filter of the chunk's distinct values (EncodedColumnChunk::bloom_filter):
   // built from the dictionary when the chunk has one, else from every non-null value.
   std::optional<BloomFilterOptions> bloom_filter;
 };
@@ -63,22 +46,20 @@ struct LeafType {
 // NotImplemented for nested types (their leaves are mapped one by one, see levels.h).
 Result<LeafType> LeafTypeFor(const DataType& type);
 
-struct EncodedChunk {
-  explicit EncodedChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
-  // The chunk is the dictionary page (with its header; empty when none) then the data pages;
-  // offsets below are relative to its start.
-  BufferBuilder dictionary_page;
-  BufferBuilder bytes;  // the data pages
-  int64_t size() const { return dictionary_page.size() + bytes.size(); }
+// What the footer and the page index say of one column chunk, from its encoder to the footer:
+// the encoder fills it in with offsets relative to the chunk's first byte, the file writer
+// places it (file_offset, and where the chunk's page index and bloom filter went) and turns it
+// into the footer's ColumnMetaData.
+struct ColumnChunkMeta {
+  int64_t file_offset = 0;  // the chunk's first byte: its dictionary page, else its first data page
   bool has_dictionary = false;
-  int64_t data_page_offset = 0;  // == size of the dictionary page with its header
+  int64_t data_page_offset = 0;  // from file_offset: the dictionary page's size with its header
   // The chunk's pages' codec: the file's, or none when the column's last chunks did not shrink
   // under it (ColumnChunkHistory).
   compress::Codec codec = compress::Codec::kUncompressed;
-  // Page bodies before and after compression (headers and V2 levels left out).
-  int64_t payload_raw = 0, payload_compressed = 0;
-  int64_t num_values = 0;        // levels (flat columns: one value or null per row)
+  int64_t num_values = 0;               // levels (flat columns: one value or null per row)
   int64_t total_uncompressed_size = 0;  // page headers + uncompressed page bodies
+  int64_t total_compressed_size = 0;    // the chunk's bytes
   int32_t data_pages = 0;
   Encoding data_encoding = Encoding::PLAIN;
   int64_t null_count = 0;
@@ -87,7 +68,8 @@ struct EncodedChunk {
   std::optional<std::string> min, max;
   bool min_exact = true, max_exact = true;  // false when truncated
 
-  // Each data page, for the page index; offsets are relative to the chunk's start.
+  // Each data page, for the page index (empty when the file has none); offsets are relative
+  // to file_offset.
   struct Page {
     int64_t offset = 0;
     int32_t compressed_size = 0;  // with its header
@@ -98,15 +80,29 @@ struct EncodedChunk {
   };
   std::vector<Page> pages;
   BoundaryOrder boundary_order = BoundaryOrder::UNORDERED;  // of the non-null pages' bounds
-  std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
+
+  // Placed by the file writer: its ColumnIndex and OffsetIndex (length 0: none), and its bloom
+  // filter's header and bitset (length 0: none).
+  int64_t column_index_offset = 0, offset_index_offset = 0;
+  int32_t column_index_length = 0, offset_index_length = 0;
+  int64_t bloom_filter_offset = 0;
+  int32_t bloom_filter_length = 0;
 };
 
-// OK when `e` can encode values of `physical` (the spec's table, narrowed to what DuckDB and
-// Polars read: BYTE_STREAM_SPLIT only FLOAT/DOUBLE, DELTA_BYTE_ARRAY only BYTE_ARRAY).
-Status CheckEncoding(Encoding e, Type physical);
-// "plain", "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
-// "byte_stream_split" (any case).
-Result<Encoding> EncodingFromName(std::string_view name);
+// One column chunk as its encoder leaves it: its bytes, its metadata, and its bloom filter,
+// written after the row group's chunks.
+struct EncodedColumnChunk {
+  explicit EncodedColumnChunk(MemoryPool* pool = default_memory_pool()) : dictionary_page(pool), bytes(pool) {}
+  // The chunk is the dictionary page (with its header; empty when none) then the data pages.
+  BufferBuilder dictionary_page;
+  BufferBuilder bytes;  // the data pages
+  int64_t size() const { return dictionary_page.size() + bytes.size(); }
+  ColumnChunkMeta meta;
+  // Page bodies before and after compression (headers and V2 levels left out), which tell the
+  // column's next chunks whether the codec pays (ColumnChunkHistory).
+  int64_t payload_raw = 0, payload_compressed = 0;
+  std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
+};
 
 // What a column's previous chunks tell the next one (the file writer keeps one per leaf and
 // updates it after each chunk): the size of the last dictionary, so that the next one's hash
@@ -130,16 +126,34 @@ struct ColumnChunkHistory {
   int64_t chunk_bytes = 0;  // data pages with headers
 };
 
+// One Parquet leaf column of the file, depth first: the top-level field it belongs to, its path
+// and type, and its own encoding and bloom filter; flat top-level fields take the direct path
+// (no level shredding).
+struct LeafColumn {
+  int top = 0;
+  bool flat = true;
+  LeafPath path;
+  LeafType type;
+  std::optional<Encoding> encoding;
+  std::optional<BloomFilterOptions> bloom_filter;
+};
+
+// What the footer needs of each written row group.
+struct RowGroupMeta {
+  std::vector<ColumnChunkMeta> columns;
+  int64_t num_rows = 0, file_offset = 0, total_byte_size = 0, total_compressed_size = 0;
+};
+
 // Encodes `pieces` (arrays of `field`'s type, in row order) as one column chunk; `history`
 // (optional) is read and updated.
 Status EncodeColumnChunk(const Field& field, const LeafType& leaf, const std::vector<Array>& pieces,
-                         const ColumnWriterOptions& options, EncodedChunk* out,
+                         const ColumnWriterOptions& options, EncodedColumnChunk* out,
                          ColumnChunkHistory* history = nullptr);
 
 // Encodes one leaf of a nested column (`leaf_field` is the leaf's own field, of a flat type)
 // from its shredded pieces, in row order. Pages end on row boundaries.
 Status EncodeLeafColumnChunk(const Field& leaf_field, const LeafType& leaf, const LeafPath& path,
                              const std::vector<LeafPiece>& pieces, const ColumnWriterOptions& options,
-                             EncodedChunk* out, ColumnChunkHistory* history = nullptr);
+                             EncodedColumnChunk* out, ColumnChunkHistory* history = nullptr);
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

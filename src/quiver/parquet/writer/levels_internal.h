@@ -10,7 +10,7 @@
 #include "quiver/columnar/array.h"
 #include "quiver/core/result.h"
 
-namespace quiver::parquet {
+namespace quiver::parquet::writer {
 
 // One leaf column under a top-level field. `fields[0]` is the top-level field; each next entry
 // is a child of the one before (a list's item, a map's "entries" struct then its key or value,
@@ -39,4 +39,4 @@ struct LeafPiece {
 // Invalid when a non-nullable field of the path holds a null.
 Result<LeafPiece> ShredLeaf(const LeafPath& path, const Array& top);
 
-}  // namespace quiver::parquet
+}  // namespace quiver::parquet::writer

@@ -1,0 +1,180 @@
+// The column writer's two halves on their own: a value writer of one physical type (its
+// dictionary, its value encoder, its bounds) and the page assembler (levels, page headers,
+// page-index entries), without a file around them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "quiver/columnar/builder.h"
+#include "quiver/core/arena.h"
+#include "quiver/parquet/metadata_codec.h"
+#include "quiver/parquet/writer/page_assembler_internal.h"
+#include "quiver/parquet/writer/value_writer_internal.h"
+
+namespace quiver::parquet::writer {
+namespace {
+
+template <typename T>
+Array Numbers(TypePtr type, const std::vector<std::optional<T>>& values) {
+  NumericBuilder<T> b(std::move(type));
+  for (const auto& v : values) EXPECT_TRUE((v ? b.Append(*v) : b.AppendNull()).ok());
+  return *b.Finish();
+}
+
+template <typename T>
+std::string Plain(T v) {
+  return std::string(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+// A writer of `f`'s type over its own bounds and chunk.
+struct Parts {
+  explicit Parts(Field field, ColumnWriterOptions options = {})
+      : f(std::move(field)), leaf(*LeafTypeFor(*f.type)), o(options), bounds(SortOrderFor(*f.type), leaf.physical),
+        values(MakeValueWriter(f, leaf, o, &bounds, &chunk)) {}
+  Field f;
+  LeafType leaf;
+  ColumnWriterOptions o;
+  EncodedColumnChunk chunk;
+  PageBounds bounds;
+  std::unique_ptr<ValueWriter> values;
+};
+
+TEST(ValueWriter, DictionaryHoldsEachValueOnceInFirstSeenOrder) {
+  Parts p(field("x", int64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/true, 4, 0, 0).ok());
+  Array a = Numbers<int64_t>(int64(), {5, -3, 5, 7});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 4, 0).ok());
+  EXPECT_TRUE(p.values->dictionary());
+  EXPECT_EQ(p.values->encoding(), Encoding::RLE_DICTIONARY);
+  EXPECT_EQ(p.values->dictionary_entries(), 3);
+  EXPECT_EQ(p.values->page_plain_bytes(), 32);
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<int64_t>(-3));
+  EXPECT_EQ(*p.bounds.max(), Plain<int64_t>(7));
+
+  BufferBuilder indices;
+  ASSERT_TRUE(p.values->FlushValues(&indices).ok());
+  ASSERT_GT(indices.size(), 0);
+  EXPECT_EQ(indices.data()[0], 2);  // the indices' bit width: 3 entries
+  EXPECT_EQ(p.values->page_plain_bytes(), 0);
+
+  BufferBuilder dictionary;
+  int64_t entries = 0;
+  ASSERT_TRUE(p.values->WriteDictionaryPage(&dictionary, &entries).ok());
+  EXPECT_EQ(entries, 3);
+  ASSERT_EQ(dictionary.size(), 24);
+  int64_t v[3];
+  std::memcpy(v, dictionary.data(), sizeof(v));
+  EXPECT_EQ(v[0], 5);
+  EXPECT_EQ(v[1], -3);
+  EXPECT_EQ(v[2], 7);
+}
+
+TEST(ValueWriter, PlainDoublesAreBoundedWithoutTheirNaNs) {
+  Parts p(field("x", float64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/false, 4, 0, 0).ok());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Array a = Numbers<double>(float64(), {nan, 2.5, std::nullopt, -1.0});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 4, 1).ok());
+  EXPECT_FALSE(p.values->dictionary());
+  EXPECT_EQ(p.values->encoding(), Encoding::PLAIN);
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<double>(-1.0));
+  EXPECT_EQ(*p.bounds.max(), Plain<double>(2.5));
+  BufferBuilder body;
+  ASSERT_TRUE(p.values->FlushValues(&body).ok());
+  ASSERT_EQ(body.size(), 24);  // the three non-null values, NaN included
+  double v[3];
+  std::memcpy(v, body.data(), sizeof(v));
+  EXPECT_TRUE(std::isnan(v[0]));
+  EXPECT_EQ(v[1], 2.5);
+  EXPECT_EQ(v[2], -1.0);
+}
+
+TEST(ValueWriter, RefusesAnEncodingItsPhysicalTypeDoesNotTake) {
+  ColumnWriterOptions o;
+  o.encoding = Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  Parts p(field("x", int32()), o);
+  Status st = p.values->Start(/*dictionary=*/true, 1, 0, 0);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "column 'x': encoding DELTA_LENGTH_BYTE_ARRAY does not apply to INT32 values");
+}
+
+// A nullable flat column's page: its definition levels in the body (V1: with their length in
+// front), the header's counts and statistics, and the page-index entry.
+TEST(PageAssembler, DataPageCountsLevelsNullsAndRows) {
+  ColumnWriterOptions o;
+  o.codec = compress::Codec::kUncompressed;
+  Field f = field("x", int64());
+  const LeafType leaf = *LeafTypeFor(*f.type);
+  EncodedColumnChunk chunk;
+  PageAssembler pages(f, leaf, o, o.codec, /*max_def=*/1, /*max_rep=*/0, &chunk);
+  Array a = Numbers<int64_t>(int64(), {1, std::nullopt, 3, std::nullopt, std::nullopt});
+  ASSERT_TRUE(pages.PutFlatLevels(*a.data(), 0, 5, 3).ok());
+  EXPECT_EQ(pages.non_null_values(), 2);
+  pages.bounds()->Add(Plain<int64_t>(3));
+  pages.bounds()->Add(Plain<int64_t>(1));
+  ASSERT_TRUE(pages.page_open());
+  auto body = pages.StartPage();
+  ASSERT_TRUE(body.ok());
+  const int64_t levels = (*body)->size();
+  uint32_t levels_length = 0;
+  std::memcpy(&levels_length, (*body)->data(), 4);
+  EXPECT_EQ(levels_length, levels - 4);
+  ASSERT_TRUE((*body)->Append(Plain<int64_t>(1).data(), 8).ok());
+  ASSERT_TRUE((*body)->Append(Plain<int64_t>(3).data(), 8).ok());
+  ASSERT_TRUE(pages.FinishPage(Encoding::PLAIN).ok());
+  EXPECT_FALSE(pages.page_open());
+  pages.Finish(Encoding::PLAIN);
+
+  Arena arena;
+  PageHeader h;
+  size_t header_size = 0;
+  ASSERT_TRUE(DecodePageHeader(std::span<const uint8_t>(chunk.bytes.data(), static_cast<size_t>(chunk.bytes.size())),
+                               &arena, &h, &header_size)
+                  .ok());
+  EXPECT_EQ(h.type, PageType::DATA_PAGE);
+  EXPECT_EQ(h.uncompressed_page_size, levels + 16);
+  EXPECT_EQ(h.compressed_page_size, levels + 16);
+  EXPECT_EQ(static_cast<int64_t>(header_size) + levels + 16, chunk.bytes.size());
+  ASSERT_TRUE(h.data_page_header);
+  EXPECT_EQ(h.data_page_header->num_values, 5);
+  ASSERT_TRUE(h.data_page_header->statistics);
+  EXPECT_EQ(*h.data_page_header->statistics->null_count, 3);
+  EXPECT_EQ(*h.data_page_header->statistics->min_value, Plain<int64_t>(1));
+  EXPECT_EQ(*h.data_page_header->statistics->max_value, Plain<int64_t>(3));
+
+  const ColumnChunkMeta& m = chunk.meta;
+  EXPECT_EQ(m.num_values, 5);
+  EXPECT_EQ(m.null_count, 3);
+  EXPECT_EQ(m.data_pages, 1);
+  EXPECT_EQ(m.total_compressed_size, chunk.bytes.size());
+  EXPECT_EQ(m.total_uncompressed_size, chunk.bytes.size());
+  EXPECT_EQ(*m.min, Plain<int64_t>(1));
+  EXPECT_EQ(*m.max, Plain<int64_t>(3));
+  ASSERT_EQ(m.pages.size(), 1u);
+  EXPECT_EQ(m.pages[0].offset, 0);
+  EXPECT_EQ(m.pages[0].compressed_size, chunk.bytes.size());
+  EXPECT_EQ(m.pages[0].null_count, 3);
+  EXPECT_FALSE(m.pages[0].null_page);
+  EXPECT_EQ(m.boundary_order, BoundaryOrder::ASCENDING);
+}
+
+TEST(PageAssembler, RefusesNullsInARequiredColumn) {
+  ColumnWriterOptions o;
+  Field f = field("x", int64(), /*nullable=*/false);
+  const LeafType leaf = *LeafTypeFor(*f.type);
+  EncodedColumnChunk chunk;
+  PageAssembler pages(f, leaf, o, o.codec, /*max_def=*/0, /*max_rep=*/0, &chunk);
+  Array a = Numbers<int64_t>(int64(), {1, std::nullopt});
+  Status st = pages.PutFlatLevels(*a.data(), 0, 2, 1);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "column 'x' is not nullable but holds nulls");
+}
+
+}  // namespace
+}  // namespace quiver::parquet::writer
