@@ -9,7 +9,7 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
   auto s = std::unique_ptr<ParquetScan>(new ParquetScan());
   s->file_ = std::move(file);
   parquet::ParquetFileReader& f = *s->file_;
-  s->recycle_ = ScanPool::Make(f.options().pool);
+  s->recycle_ = RecyclingPool::Make(f.options().pool, kScanRecycling);
   QUIVER_ASSIGN_OR_RETURN(s->read_columns_, f.ResolveFields(options.columns));
   s->shown_ = s->read_columns_.size();
   if (options.columns.empty()) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "quiver/core/scan_pool.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/stream/batch_stream.h"
 
@@ -48,7 +48,7 @@ class ParquetScan final : public BatchReader {
   // The chosen columns (the predicate's column only if chosen).
   const SchemaPtr& schema() const override { return schema_; }
   ~ParquetScan() override;
-  // One row group a batch, its matching rows only, in buffers from the scan's ScanPool
+  // One row group a batch, its matching rows only, in buffers from the scan's RecyclingPool
   // (blocks the consumer released are decoded into again).
   Result<std::shared_ptr<RecordBatch>> Next() override;
   ReadStats stats() const override;
@@ -81,7 +81,7 @@ class ParquetScan final : public BatchReader {
   size_t next_ = 0;
   int64_t rows_ = 0, bytes_ = 0;
   ScanCounters counters_;
-  ScanPool* recycle_ = nullptr;  // closed (not deleted) with the scan: batches may outlive it
+  RecyclingPool* recycle_ = nullptr;  // closed (not deleted) with the scan: batches may outlive it
 };
 
 }  // namespace quiver::stream
