@@ -167,14 +167,17 @@ TEST(RecyclingPoolScan, TakesTheSmallestKeptBlockThatFits) {
   RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
   uint8_t *small = nullptr, *mid = nullptr, *big = nullptr, *got = nullptr;
   ASSERT_TRUE(pool->Allocate(kMiB, &small).ok());
-  ASSERT_TRUE(pool->Allocate(3 * kMiB / 2, &mid).ok());
-  ASSERT_TRUE(pool->Allocate(3 * kMiB, &big).ok());
+  ASSERT_TRUE(pool->Allocate(4 * kMiB, &mid).ok());
+  ASSERT_TRUE(pool->Allocate(16 * kMiB, &big).ok());
+  const int64_t small_size = pool->UsableSize(small), mid_size = pool->UsableSize(mid);
   pool->Free(big);
   pool->Free(small);
   pool->Free(mid);
-  ASSERT_TRUE(pool->Allocate(kMiB + kMiB / 5, &got).ok());  // too large for `small`, `big` is over twice it
+  // Too large for `small`; `big` is over twice it.
+  ASSERT_TRUE(pool->Allocate(mid_size - 4096, &got).ok());
   EXPECT_EQ(got, mid);
-  ASSERT_TRUE(pool->Allocate(kMiB / 2 + 4096, &got).ok());  // both fit: `small` is the smaller
+  // `small` fits it; `big` is over twice it.
+  ASSERT_TRUE(pool->Allocate(small_size / 2 + 4096, &got).ok());
   EXPECT_EQ(got, small);
   EXPECT_EQ(pool->reused(), 2);
   pool->Free(mid);

@@ -72,7 +72,7 @@ TEST_F(OpenReaderColumns, CutsCsvBatchesAndRefusesAWhereClause) {
   ro.columns = {"c", "a"};
   auto r = OpenReader(csv, ro);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ((*r)->schema()->ToString(), "c: double\na: int64");
+  EXPECT_EQ((*r)->schema()->ToString(), "c: double\na: int64\n");
   auto b = (*r)->Next();
   ASSERT_TRUE(b.ok() && *b);
   EXPECT_EQ((*b)->num_columns(), 2);
