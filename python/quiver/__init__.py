@@ -252,13 +252,14 @@ def sniff(path: Union[str, "os.PathLike[str]"], **options: Any) -> dict:
 
 
 def schema(path: Union[str, "os.PathLike[str]"]) -> dict:
-    """A Parquet or Arrow IPC file's schema as `quiver schema --json` prints it (a dict)."""
+    """A Parquet, ORC or Arrow IPC file's schema as `quiver schema --json` prints it (a dict)."""
     return _describe("schema", os.fspath(path))
 
 
 def metadata(path: Union[str, "os.PathLike[str]"]) -> dict:
-    """A Parquet file's footer as `quiver meta --json` prints it (a dict): row groups, column
-    chunks, codecs, encodings, statistics."""
+    """A Parquet or ORC file's footer as `quiver meta --json` prints it (a dict): for Parquet its
+    row groups and column chunks, for ORC its PostScript and stripes; codecs, encodings,
+    statistics."""
     return _describe("metadata", os.fspath(path))
 
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "quiver/csv/generate.h"
+#include "quiver/stream/where.h"
 
 #include "binding.h"
 
@@ -286,23 +287,19 @@ PyReader OpenCsv(const py::object& source, const py::dict& kwargs) {
 
 // One `column op value` predicate from Python: (column, op, value), the value as its text.
 stream::ScanPredicate PredicateOf(const py::tuple& f, const Schema& schema, const std::string& path) {
-  if (f.size() != 3) RaiseInvalid("filter must be (column, op, value) with op one of = == != < <= > >=");
-  const std::string column = f[0].cast<std::string>(), op = f[1].cast<std::string>();
-  static const std::map<std::string, parquet::CompareOp> kOps = {
-      {"=", parquet::CompareOp::kEq}, {"==", parquet::CompareOp::kEq}, {"!=", parquet::CompareOp::kNe},
-      {"<", parquet::CompareOp::kLt}, {"<=", parquet::CompareOp::kLe}, {">", parquet::CompareOp::kGt},
-      {">=", parquet::CompareOp::kGe}};
-  auto it = kOps.find(op);
-  if (it == kOps.end()) RaiseInvalid("filter: unknown operator '" + EscapeForMessage(op) + "'; use one of = == != < <= > >=");
-  const int i = schema.GetFieldIndex(column);
-  if (i < 0) RaiseInvalid(path + ": filter: no column named '" + EscapeForMessage(column) + "'");
+  if (f.size() != 3) RaiseInvalid("filter must be (column, op, value) with op one of = == != <> < <= > >=");
+  stream::WhereClause w;
+  w.label = "filter";
+  w.column = f[0].cast<std::string>();
+  const std::string op = f[1].cast<std::string>();
+  const std::optional<parquet::CompareOp> compare = stream::CompareOpFromName(op);
+  if (!compare) RaiseInvalid("filter: unknown operator '" + EscapeForMessage(op) + "'; use one of = == != <> < <= > >=");
+  w.op = *compare;
   py::object v = f[2];
-  std::string text;
-  if (py::isinstance<py::bool_>(v)) text = v.cast<bool>() ? "true" : "false";
-  else if (py::hasattr(v, "isoformat")) text = v.attr("isoformat")().cast<std::string>();
-  else text = py::str(v).cast<std::string>();
-  parquet::Literal lit = Check(stream::ParseLiteral(*schema.field(i).type, text, column));
-  return stream::ScanPredicate{column, it->second, std::move(lit)};
+  if (py::isinstance<py::bool_>(v)) w.literal = v.cast<bool>() ? "true" : "false";
+  else if (py::hasattr(v, "isoformat")) w.literal = v.attr("isoformat")().cast<std::string>();
+  else w.literal = py::str(v).cast<std::string>();
+  return Check(stream::BindWhere(schema, w, path));
 }
 
 PyReader ScanParquet(const std::string& path, const std::optional<std::vector<std::string>>& columns,
@@ -324,7 +321,7 @@ PyReader ScanParquet(const std::string& path, const std::optional<std::vector<st
   }
   if (!filter.is_none()) {
     if (!py::isinstance<py::tuple>(filter) && !py::isinstance<py::list>(filter)) {
-      RaiseInvalid("filter must be (column, op, value) with op one of = == != < <= > >=");
+      RaiseInvalid("filter must be (column, op, value) with op one of = == != <> < <= > >=");
     }
     so.where = PredicateOf(py::tuple(filter), *file->schema(), path);
   }

@@ -188,3 +188,13 @@ def test_to_pandas(lineitem_csv):
     assert str(n["i"].dtype) == "Int64" and n["i"].isna().tolist() == [False, True]
     assert str(n["b"].dtype) == "boolean"
     assert str(n["ts"].dtype) == "datetime64[ns, UTC]"
+
+
+def test_orc_schema_and_metadata_are_the_programs_json(testdata):
+    orc = testdata / "orc-examples" / "examples" / "over1k_bloom.orc"
+    for fn, cmd in ((quiver.schema, "schema"), (quiver.metadata, "meta")):
+        r = run_cli(cmd, "--json", str(orc))
+        assert r.returncode == 0, r.stderr
+        assert fn(str(orc)) == json.loads(r.stdout)
+    assert quiver.schema(orc)["fields"][7] == {"name": "_col7", "column_id": 8, "orc_type": "string", "quiver_type": "string"}
+    assert quiver.metadata(orc)["postscript"]["compression"] == "ZLIB"

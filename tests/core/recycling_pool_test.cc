@@ -1,8 +1,12 @@
+// RecyclingPool under both policies. The CSV readers': blocks reused by power-of-two class
+// while a user is open, up to a keep limit. A scan's: released blocks serve later requests, it
+// never keeps more than its callers held at once, small blocks pass straight through, and Close
+// hands everything back.
 #include <gtest/gtest.h>
 
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/memory_tracker.h"
-#include "quiver/core/recycling_pool_internal.h"
+#include "quiver/core/recycling_pool.h"
 
 namespace quiver {
 namespace {
@@ -53,7 +57,9 @@ TEST_F(RecyclingPoolTest, KeepsNothingWithoutUsersNorSmallOrHugeBlocks) {
 }
 
 TEST_F(RecyclingPoolTest, KeepsUpToItsLimitAndFreesTheRest) {
-  RecyclingPool pool(&base_, /*keep_bytes=*/int64_t{256} << 10);
+  RecyclingPolicy policy = kCsvRecycling;
+  policy.keep_bytes = int64_t{256} << 10;
+  RecyclingPool pool(&base_, policy);
   pool.AddUser();
   uint8_t* blocks[3] = {};
   for (auto*& b : blocks) ASSERT_TRUE(pool.Allocate(128 << 10, &b).ok());
@@ -94,6 +100,90 @@ TEST_F(RecyclingPoolTest, APoolDestroyedWithAUserOpenFreesWhatItKept) {
     EXPECT_EQ(pool.kept_bytes(), 64 << 10);
   }
   EXPECT_EQ(tracker_.current_bytes(), 0);
+}
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+TEST(RecyclingPoolScan, ReleasedBlocksServeTheNextRequests) {
+  MemoryTracker t("t", MemoryTracker::Process(), {MemoryTracker::kNoLimit, 0});
+  TrackedMemoryPool base(&t);
+  RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
+  uint8_t *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_TRUE(pool->Allocate(kMiB, &a).ok());
+  ASSERT_TRUE(pool->Allocate(kMiB, &b).ok());
+  const int64_t held = t.current_bytes();
+  pool->Free(a);
+  pool->Free(b);
+  EXPECT_EQ(t.current_bytes(), held);  // kept, still charged
+  // A slightly smaller request fits a kept block.
+  ASSERT_TRUE(pool->Allocate(kMiB - 4096, &c).ok());
+  EXPECT_TRUE(c == a || c == b);
+  EXPECT_EQ(pool->reused(), 1);
+  EXPECT_EQ(pool->fresh(), 2);
+  EXPECT_EQ(t.current_bytes(), held);
+  pool->Close();  // the other kept block goes back
+  EXPECT_EQ(t.current_bytes(), held / 2);
+  pool->Free(c);  // after Close, straight back (and the pool deletes itself)
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+TEST(RecyclingPoolScan, KeepsNoMoreThanItsCallersHeldAtOnce) {
+  MemoryTracker t("t", MemoryTracker::Process(), {MemoryTracker::kNoLimit, 0});
+  TrackedMemoryPool base(&t);
+  RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
+  uint8_t *a = nullptr, *b = nullptr;
+  ASSERT_TRUE(pool->Allocate(kMiB, &a).ok());
+  const int64_t one = t.current_bytes();
+  pool->Free(a);
+  // Four times as large: the kept block does not fit it.
+  ASSERT_TRUE(pool->Allocate(4 * kMiB, &b).ok());
+  EXPECT_EQ(pool->reused(), 0);
+  EXPECT_EQ(pool->fresh(), 2);
+  pool->Free(b);
+  // At most 4 MiB were held at once: keeping the 4 MiB block beside the kept 1 MiB one would
+  // hold 5, so it goes back.
+  EXPECT_EQ(t.current_bytes(), one);
+  pool->Close();
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
+TEST(RecyclingPoolScan, SmallBlocksPassStraightThrough) {
+  MemoryTracker t("t", MemoryTracker::Process(), {MemoryTracker::kNoLimit, 0});
+  TrackedMemoryPool base(&t);
+  RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
+  uint8_t* a = nullptr;
+  ASSERT_TRUE(pool->Allocate(1000, &a).ok());
+  EXPECT_GT(t.current_bytes(), 0);
+  pool->Free(a);
+  EXPECT_EQ(t.current_bytes(), 0);
+  EXPECT_EQ(pool->fresh(), 0);
+  pool->Close();
+}
+
+// Of the kept blocks, a request takes the smallest it fits within twice its size.
+TEST(RecyclingPoolScan, TakesTheSmallestKeptBlockThatFits) {
+  MemoryTracker t("t", MemoryTracker::Process(), {MemoryTracker::kNoLimit, 0});
+  TrackedMemoryPool base(&t);
+  RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
+  uint8_t *small = nullptr, *mid = nullptr, *big = nullptr, *got = nullptr;
+  ASSERT_TRUE(pool->Allocate(kMiB, &small).ok());
+  ASSERT_TRUE(pool->Allocate(4 * kMiB, &mid).ok());
+  ASSERT_TRUE(pool->Allocate(16 * kMiB, &big).ok());
+  const int64_t small_size = pool->UsableSize(small), mid_size = pool->UsableSize(mid);
+  pool->Free(big);
+  pool->Free(small);
+  pool->Free(mid);
+  // Too large for `small`; `big` is over twice it.
+  ASSERT_TRUE(pool->Allocate(mid_size - 4096, &got).ok());
+  EXPECT_EQ(got, mid);
+  // `small` fits it; `big` is over twice it.
+  ASSERT_TRUE(pool->Allocate(small_size / 2 + 4096, &got).ok());
+  EXPECT_EQ(got, small);
+  EXPECT_EQ(pool->reused(), 2);
+  pool->Free(mid);
+  pool->Free(small);
+  pool->Close();
+  EXPECT_EQ(t.current_bytes(), 0);
 }
 
 }  // namespace

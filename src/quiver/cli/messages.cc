@@ -30,6 +30,11 @@ constexpr std::pair<std::string_view, std::string_view> kOptionFlags[] = {
     {"say which century with two_digit_years_from (e.g.", "say which century with --two-digit-years-from YEAR (e.g."},
     {"without a byte order mark, it seems: set the encoding to UTF-16", "without a byte order mark, it seems: pass --encoding utf-16"},
     {"if it is text, set its encoding (UTF-16 or Latin-1)", "if it is text, pass its encoding (--encoding utf-16 or --encoding latin1)"},
+    {"row_group and columns apply to Parquet files only", "--row-group and --columns apply to Parquet files only"},
+    {"row_group applies to Parquet files only", "--row-group applies to Parquet files only"},
+    {"bloom filter probes apply to Parquet files only", "--bloom-probe applies to Parquet files only"},
+    {"bloom filter probe takes column=value", "--bloom-probe takes column=value"},
+    {"bloom filter probe: no column '", "--bloom-probe: no column '"},
 };
 
 }  // namespace

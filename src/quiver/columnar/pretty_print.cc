@@ -46,6 +46,11 @@ void AppendJsonQuoted(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
+std::string JsonQuoted(std::string_view s) {
+  std::string out;
+  AppendJsonQuoted(s, &out);
+  return out;
+}
 
 void FormatValue(const Array& a, int64_t i, std::string* out, bool quote_strings) {
   if (a.IsNull(i)) {

@@ -18,6 +18,8 @@ std::string FormatValue(const Array& array, int64_t i);
 
 // Appends s as a JSON string literal (quotes, backslash escapes, \u00XX for control bytes).
 void AppendJsonQuoted(std::string_view s, std::string* out);
+// The same literal as a string of its own.
+std::string JsonQuoted(std::string_view s);
 
 // "[1, null, 3]"; at most `max_items` values shown, then "...".
 std::string ArrayToString(const Array& array, int64_t max_items = 100);

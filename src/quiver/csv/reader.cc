@@ -17,7 +17,7 @@
 
 #include "quiver/columnar/concatenate.h"
 #include "quiver/core/arena.h"
-#include "quiver/core/recycling_pool_internal.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/core/utf8.h"
 #include "quiver/csv/block_buffer_internal.h"

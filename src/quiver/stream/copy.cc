@@ -1,5 +1,10 @@
 #include "quiver/stream/copy.h"
 
+#include <vector>
+
+#include "quiver/stream/orc_scan.h"
+#include "quiver/stream/parquet_scan.h"
+
 namespace quiver::stream {
 namespace {
 
@@ -24,6 +29,35 @@ Result<int64_t> Copy(BatchReader& reader, BatchWriter& writer, const CopyOptions
     return st;
   }
   return rows;
+}
+
+Result<DrainCounts> Drain(BatchReader& reader, bool materialize) {
+  DrainCounts n;
+  auto count = [&n](const RecordBatch& b) {
+    n.rows += b.num_rows();
+    n.bytes += b.buffer_bytes();
+  };
+  if (!materialize) {
+    for (;;) {
+      QUIVER_ASSIGN_OR_RETURN(auto b, reader.Next());
+      if (!b) return n;
+      count(*b);
+    }
+  }
+  std::vector<std::shared_ptr<RecordBatch>> kept;
+  if (auto* scan = dynamic_cast<ParquetScan*>(&reader)) {
+    QUIVER_ASSIGN_OR_RETURN(kept, scan->ReadAll());
+  } else if (auto* orc = dynamic_cast<OrcScan*>(&reader)) {
+    QUIVER_ASSIGN_OR_RETURN(kept, orc->ReadAll());
+  } else {
+    for (;;) {
+      QUIVER_ASSIGN_OR_RETURN(auto b, reader.Next());
+      if (!b) break;
+      kept.push_back(std::move(b));
+    }
+  }
+  for (const auto& b : kept) count(*b);
+  return n;
 }
 
 }  // namespace quiver::stream

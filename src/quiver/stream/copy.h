@@ -1,5 +1,5 @@
 // Copy: every batch of a reader into a writer, then the writer's commit; a progress callback
-// after each batch.
+// after each batch. Drain: every batch of a reader read and counted, nothing written.
 #pragma once
 
 #include <functional>
@@ -16,5 +16,16 @@ struct CopyOptions {
 // Writes every batch of `reader` to `writer` and Finishes it; returns the rows copied. On the
 // first error the writer is aborted (nothing is left of its output) and the error returned.
 Result<int64_t> Copy(BatchReader& reader, BatchWriter& writer, const CopyOptions& options = {});
+
+struct DrainCounts {
+  int64_t rows = 0;
+  int64_t bytes = 0;  // the batches' buffer bytes
+};
+
+// Reads every batch and counts it. Streamed (the default), each batch is released before the
+// next is read, as a consumer of a file larger than memory does; `materialize` keeps them all
+// to the end, as a DataFrame reader returns a file (a ParquetScan or OrcScan then decodes its
+// remaining row groups or stripes in one parallel call, ReadAll).
+Result<DrainCounts> Drain(BatchReader& reader, bool materialize = false);
 
 }  // namespace quiver::stream

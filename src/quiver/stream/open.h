@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/batch_stream.h"
+#include "quiver/stream/where.h"
+
+namespace quiver::csv {
+class CsvReader;
+}  // namespace quiver::csv
 
 namespace quiver::stream {
 
@@ -25,8 +31,16 @@ struct ReadOptions {
   csv::CsvOptions csv;
   parquet::ParquetReaderOptions parquet;
   orc::OrcReaderOptions orc;
-  // Parquet: the top-level fields to read, by name; ORC: also dotted paths (empty: all).
+  // The top-level fields to read, by name, in the order given; ORC also takes dotted paths
+  // (empty: all). Parquet and ORC read only these; CSV and Arrow IPC batches are cut to them.
   std::vector<std::string> columns;
+  // Parquet and ORC: only the rows where the clause holds (stream/where.h), pushed down as
+  // ParquetScan and OrcScan do; other formats refuse it.
+  std::optional<WhereClause> where;
+  // Parquet and ORC: read through ParquetScan or OrcScan even without `where`, for their
+  // counters, and for Parquet its row groups decoded into memory recycled from the batches the
+  // caller released (for a caller that releases each batch before asking for the next).
+  bool scan = false;
 };
 
 struct WriteOptions {
@@ -39,8 +53,12 @@ struct WriteOptions {
   csv::CsvWriteOptions csv;
 };
 
-// "-" reads stdin (CSV, or Arrow IPC when the format says so).
+// "-" reads stdin (CSV, or Arrow IPC when the format says so). The thread pools the options
+// name must outlive the reader.
 Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOptions options = {});
+
+// The CSV reader inside a reader OpenReader returned (for its dialect and counters), or null.
+const csv::CsvReader* CsvReaderOf(const BatchReader& reader);
 // "-" writes stdout; a file is written beside its target and renamed into place by Finish.
 Result<std::unique_ptr<BatchWriter>> OpenWriter(const std::string& path, SchemaPtr schema, WriteOptions options = {});
 

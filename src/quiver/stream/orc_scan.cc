@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "quiver/orc/format.h"
+#include "quiver/orc/writer/bloom_filter_internal.h"
 #include "quiver/stream/orc_stream.h"
 #include "quiver/stream/scan_literal.h"
 
@@ -30,52 +31,6 @@ bool RangeMayMatch(const T& lo, const T& hi, CompareOp op, const T& v) {
   return true;
 }
 
-uint64_t Fmix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-// Hive's Murmur3.hash64 (seed 104729), which ORC's bloom filters use for bytes.
-uint64_t Murmur3Hash64(const uint8_t* data, size_t length) {
-  const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
-  uint64_t hash = 104729;
-  const size_t nblocks = length >> 3;
-  for (size_t i = 0; i < nblocks; ++i) {
-    uint64_t k;
-    std::memcpy(&k, data + 8 * i, 8);
-    k *= c1;
-    k = Rotl(k, 31);
-    k *= c2;
-    hash ^= k;
-    hash = Rotl(hash, 27) * 5 + 0x52dce729;
-  }
-  uint64_t k1 = 0;
-  const size_t tail = nblocks << 3;
-  switch (length - tail) {
-    case 7: k1 ^= uint64_t{data[tail + 6]} << 48; [[fallthrough]];
-    case 6: k1 ^= uint64_t{data[tail + 5]} << 40; [[fallthrough]];
-    case 5: k1 ^= uint64_t{data[tail + 4]} << 32; [[fallthrough]];
-    case 4: k1 ^= uint64_t{data[tail + 3]} << 24; [[fallthrough]];
-    case 3: k1 ^= uint64_t{data[tail + 2]} << 16; [[fallthrough]];
-    case 2: k1 ^= uint64_t{data[tail + 1]} << 8; [[fallthrough]];
-    case 1:
-      k1 ^= uint64_t{data[tail]};
-      k1 *= c1;
-      k1 = Rotl(k1, 31);
-      k1 *= c2;
-      hash ^= k1;
-      break;
-    default: break;
-  }
-  hash ^= length;
-  return Fmix64(hash);
-}
-
 }  // namespace
 
 bool OrcBloomMayContain(const orc::BloomFilter& filter, std::string_view bytes) {
@@ -90,7 +45,7 @@ bool OrcBloomMayContain(const orc::BloomFilter& filter, std::string_view bytes) 
     nwords = words.size();
   }
   if (nwords == 0 || filter.num_hash_functions == 0 || filter.num_hash_functions > 64) return true;
-  const uint64_t hash = Murmur3Hash64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  const uint64_t hash = orc::writer::OrcBloomFilter::Murmur3Hash64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   const int32_t h1 = static_cast<int32_t>(hash), h2 = static_cast<int32_t>(hash >> 32);
   const uint64_t num_bits = nwords * 64;
   for (uint32_t i = 1; i <= filter.num_hash_functions; ++i) {

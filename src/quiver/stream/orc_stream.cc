@@ -213,7 +213,7 @@ Result<std::unique_ptr<OrcStreamReader>> OrcStreamReader::Make(std::shared_ptr<o
       at += k;
     } while (at < rows);
   }
-  r->recycle_ = ScanPool::Make(file->options().pool);
+  r->recycle_ = RecyclingPool::Make(file->options().pool, kScanRecycling);
   pipe->file = file.get();
   pipe->stripes = std::move(stripes);
   pipe->pool = r->recycle_;

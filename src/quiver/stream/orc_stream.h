@@ -1,6 +1,6 @@
 // An ORC file as a batch stream: each stripe in row batches (OrcReaderOptions::batch_rows), every
 // top-level column decoded on the thread pool a few batches ahead of the consumer, its streams
-// expanded a compression chunk at a time; batch buffers come from a ScanPool, so a consumer that
+// expanded a compression chunk at a time; batch buffers come from a RecyclingPool (its scan policy), so a consumer that
 // drops each batch reuses the same memory whatever the file's size.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "quiver/core/scan_pool.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/orc/reader/file_reader.h"
 #include "quiver/stream/batch_stream.h"
 
@@ -38,7 +38,7 @@ class OrcStreamReader final : public BatchReader {
   std::shared_ptr<orc::OrcFileReader> file_;
   std::vector<int> order_;  // column order wanted, as indices into the file-order selection
   SchemaPtr schema_;
-  ScanPool* recycle_ = nullptr;  // closed (not deleted) with the reader: batches may outlive it
+  RecyclingPool* recycle_ = nullptr;  // closed (not deleted) with the reader: batches may outlive it
   std::unique_ptr<Pipeline> pipe_;
   Status failed_;
   int64_t rows_ = 0, bytes_ = 0;

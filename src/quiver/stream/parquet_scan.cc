@@ -32,7 +32,7 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
   auto s = std::unique_ptr<ParquetScan>(new ParquetScan());
   s->file_ = std::move(file);
   parquet::ParquetFileReader& f = *s->file_;
-  s->recycle_ = ScanPool::Make(f.options().pool);
+  s->recycle_ = RecyclingPool::Make(f.options().pool, kScanRecycling);
   if (ThreadPool* pool = f.options().thread_pool) s->window_ = static_cast<size_t>(pool->num_threads());
   QUIVER_ASSIGN_OR_RETURN(s->read_columns_, f.ResolveFields(options.columns));
   s->shown_ = s->read_columns_.size();

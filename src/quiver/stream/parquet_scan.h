@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "quiver/core/scan_pool.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/stream/batch_stream.h"
 
@@ -58,7 +58,7 @@ class ParquetScan final : public BatchReader {
   // The chosen columns (the predicates' columns only if chosen).
   const SchemaPtr& schema() const override { return schema_; }
   ~ParquetScan() override;
-  // One row group a batch, its matching rows only, in buffers from the scan's ScanPool
+  // One row group a batch, its matching rows only, in buffers from the scan's RecyclingPool
   // (blocks the consumer released are decoded into again). With a thread pool, the next row
   // groups (one per pool thread) decode meanwhile, each whole on one thread, so
   // the threads never wait for each other at a group's end; a group not yet started when it is
@@ -123,7 +123,7 @@ class ParquetScan final : public BatchReader {
   std::deque<std::shared_ptr<Ahead>> ahead_;
   int64_t rows_ = 0, bytes_ = 0;
   ScanCounters counters_;
-  ScanPool* recycle_ = nullptr;  // closed (not deleted) with the scan: batches may outlive it
+  RecyclingPool* recycle_ = nullptr;  // closed (not deleted) with the scan: batches may outlive it
 };
 
 }  // namespace quiver::stream

@@ -85,7 +85,7 @@ class ParquetFileReader {
   // column with an OffsetIndex reads and decodes only the pages holding them (the rest are
   // counted in data_pages_skipped()); other columns are decoded whole and then cut.
   // `pool` (null: the reader's) gives the decoded buffers and the decode loops' scratch, e.g. a
-  // ScanPool that a scan reuses from one row group to the next.
+  // RecyclingPool that a scan reuses from one row group to the next.
   Result<std::vector<std::shared_ptr<RecordBatch>>> ReadRowGroups(std::vector<int> row_groups = {},
                                                                   const std::vector<int>& columns = {},
                                                                   const std::vector<RowSelection>& selections = {},

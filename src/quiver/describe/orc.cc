@@ -1,24 +1,19 @@
-#include "quiver/cli/orc_meta.h"
+// An ORC file's type tree, and its PostScript, footer, stripes (streams, encodings, writer time
+// zone) and column statistics, as text or JSON.
+#include "quiver/describe/describe_internal.h"
 
 #include <fmt/format.h>
-
-#include <cstdio>
 
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/core/utf8.h"
 #include "quiver/orc/format.h"
 #include "quiver/orc/reader/file_reader.h"
 
-namespace quiver::cli {
+namespace quiver::describe {
 namespace {
 
 namespace f = orc::format;
 
-std::string Quote(std::string_view s) {
-  std::string out;
-  AppendJsonQuoted(s, &out);
-  return out;
-}
 std::string Name(const char* n, uint32_t v) { return n ? std::string(n) : fmt::format("#{}", v); }
 std::string Text(std::string_view s) { return EscapeForMessage(s, 64); }
 
@@ -26,7 +21,7 @@ std::string Text(std::string_view s) { return EscapeForMessage(s, 64); }
 std::vector<std::pair<std::string, std::string>> StatsFields(const orc::ColumnStatistics& s) {
   std::vector<std::pair<std::string, std::string>> v;
   auto num = [&](const char* k, auto x) { v.emplace_back(k, fmt::format("{}", x)); };
-  auto str = [&](const char* k, const std::string& x) { v.emplace_back(k, Quote(Text(x))); };
+  auto str = [&](const char* k, const std::string& x) { v.emplace_back(k, JsonQuoted(Text(x))); };
   if (s.number_of_values) num("values", *s.number_of_values);
   if (s.has_null) v.emplace_back("has_null", *s.has_null ? "true" : "false");
   if (s.int_statistics) {
@@ -89,7 +84,7 @@ std::string StatsText(const orc::ColumnStatistics& s) {
   return out;
 }
 
-// Column ids chosen by --columns (their subtrees), or all.
+// Column ids of the chosen columns (their subtrees), or all.
 Result<std::vector<bool>> Chosen(const orc::OrcFileReader& r, const std::vector<std::string>& columns) {
   const auto& types = r.footer().types;
   std::vector<bool> show(types.size(), columns.empty());
@@ -108,19 +103,21 @@ Result<std::vector<bool>> Chosen(const orc::OrcFileReader& r, const std::vector<
 
 }  // namespace
 
-Status RunOrcSchema(const std::string& path, bool json, const std::vector<std::string>& columns) {
+Result<std::string> OrcSchema(const std::string& path, const DescribeOptions& options) {
+  if (options.row_group >= 0) return Status::Invalid(fmt::format("{}: row_group applies to Parquet files only", path));
+  const bool json = options.json;
   QUIVER_ASSIGN_OR_RETURN(auto r, orc::OrcFileReader::Open(path));
-  QUIVER_ASSIGN_OR_RETURN(auto sel, r->Select(columns));
+  QUIVER_ASSIGN_OR_RETURN(auto sel, r->Select(options.columns));
   auto schema = r->SelectedSchema(sel);
   std::string out;
   if (json) {
-    out = "{\"file\":" + Quote(path) + ",\"format\":\"orc\",\"orc_type\":" + Quote(r->TypeString(0)) +
+    out = "{\"file\":" + JsonQuoted(path) + ",\"format\":\"orc\",\"orc_type\":" + JsonQuoted(r->TypeString(0)) +
           fmt::format(",\"num_rows\":{},\"fields\":[", r->num_rows());
     for (int i = 0; i < schema->num_fields(); ++i) {
       const Field& fl = schema->field(i);
       QUIVER_ASSIGN_OR_RETURN(uint32_t id, r->ColumnIdOf(fl.name));
-      out += fmt::format("{}{{\"name\":{},\"column_id\":{},\"orc_type\":{},\"quiver_type\":{}}}", i ? "," : "", Quote(fl.name), id,
-                         Quote(r->TypeString(id)), Quote(fl.type->ToString()));
+      out += fmt::format("{}{{\"name\":{},\"column_id\":{},\"orc_type\":{},\"quiver_type\":{}}}", i ? "," : "", JsonQuoted(fl.name), id,
+                         JsonQuoted(r->TypeString(id)), JsonQuoted(fl.type->ToString()));
     }
     out += "]}\n";
   } else {
@@ -131,33 +128,34 @@ Status RunOrcSchema(const std::string& path, bool json, const std::vector<std::s
       out += fmt::format("  {} (column {}): {} -> {}\n", fl.name, id, r->TypeString(id), fl.type->ToString());
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return Status::OK();
+  return out;
 }
 
-Status RunOrcMeta(const std::string& path, bool json, int stripe, const std::vector<std::string>& columns) {
+Result<std::string> OrcMetadata(const std::string& path, const DescribeOptions& options) {
+  const bool json = options.json;
+  const int stripe = options.row_group;
   QUIVER_ASSIGN_OR_RETURN(auto r, orc::OrcFileReader::Open(path));
   if (stripe >= r->num_stripes()) return Status::Invalid(fmt::format("{}: no stripe {} (the file has {})", path, stripe, r->num_stripes()));
-  QUIVER_ASSIGN_OR_RETURN(auto show, Chosen(*r, columns));
+  QUIVER_ASSIGN_OR_RETURN(auto show, Chosen(*r, options.columns));
   QUIVER_ASSIGN_OR_RETURN(const orc::Metadata* md, r->metadata());
   const orc::PostScript& ps = r->postscript();
   const orc::Footer& ft = r->footer();
   std::string out;
   const std::string codec = Name(f::CompressionName(ps.compression), ps.compression);
   if (json) {
-    out += "{\"file\":" + Quote(path) + fmt::format(",\"file_size\":{},\"format\":\"orc\",\"version\":{}", r->file_size(), Quote(r->version_string()));
+    out += "{\"file\":" + JsonQuoted(path) + fmt::format(",\"file_size\":{},\"format\":\"orc\",\"version\":{}", r->file_size(), JsonQuoted(r->version_string()));
     out += fmt::format(",\"postscript\":{{\"compression\":{},\"compression_block_size\":{},\"footer_length\":{},\"metadata_length\":{}",
-                       Quote(codec), ps.compression_block_size.value_or(f::kDefaultCompressionBlockSize), ps.footer_length,
+                       JsonQuoted(codec), ps.compression_block_size.value_or(f::kDefaultCompressionBlockSize), ps.footer_length,
                        ps.metadata_length);
     if (ps.writer_version) out += fmt::format(",\"writer_version\":{}", *ps.writer_version);
     out += "}";
-    out += fmt::format(",\"num_rows\":{},\"row_index_stride\":{},\"type\":{}", r->num_rows(), ft.row_index_stride, Quote(r->TypeString(0)));
+    out += fmt::format(",\"num_rows\":{},\"row_index_stride\":{},\"type\":{}", r->num_rows(), ft.row_index_stride, JsonQuoted(r->TypeString(0)));
     if (ft.writer) out += fmt::format(",\"writer\":{}", *ft.writer);
-    if (ft.software_version) out += ",\"software_version\":" + Quote(Text(*ft.software_version));
+    if (ft.software_version) out += ",\"software_version\":" + JsonQuoted(Text(*ft.software_version));
     if (ft.encryption) out += fmt::format(",\"encrypted_columns\":{}", ft.encryption->variants.size());
     out += ",\"user_metadata\":[";
     for (size_t i = 0; i < ft.metadata.size(); ++i) {
-      out += fmt::format("{}{{\"name\":{},\"value_bytes\":{}}}", i ? "," : "", Quote(Text(ft.metadata[i].name)), ft.metadata[i].value.size());
+      out += fmt::format("{}{{\"name\":{},\"value_bytes\":{}}}", i ? "," : "", JsonQuoted(Text(ft.metadata[i].name)), ft.metadata[i].value.size());
     }
     out += "],\"statistics\":[";
     bool first = true;
@@ -193,19 +191,19 @@ Status RunOrcMeta(const std::string& path, bool json, int stripe, const std::vec
     if (json) {
       out += fmt::format("{}{{\"index\":{},\"offset\":{},\"index_length\":{},\"data_length\":{},\"footer_length\":{},\"rows\":{}",
                          first_stripe ? "" : ",", s, si.offset, si.index_length, si.data_length, si.footer_length, si.number_of_rows);
-      if (sf.writer_timezone) out += ",\"writer_timezone\":" + Quote(Text(*sf.writer_timezone));
+      if (sf.writer_timezone) out += ",\"writer_timezone\":" + JsonQuoted(Text(*sf.writer_timezone));
       out += ",\"streams\":[";
       bool first = true;
       for (const auto& st : sf.streams) {
         if (st.column < show.size() && !show[st.column]) continue;
-        out += fmt::format("{}{{\"column\":{},\"kind\":{},\"length\":{}}}", first ? "" : ",", st.column, Quote(Name(f::StreamKindName(st.kind), st.kind)), st.length);
+        out += fmt::format("{}{{\"column\":{},\"kind\":{},\"length\":{}}}", first ? "" : ",", st.column, JsonQuoted(Name(f::StreamKindName(st.kind), st.kind)), st.length);
         first = false;
       }
       out += "],\"encodings\":[";
       first = true;
       for (size_t c = 0; c < sf.columns.size(); ++c) {
         if (c < show.size() && !show[c]) continue;
-        out += fmt::format("{}{{\"column\":{},\"kind\":{}", first ? "" : ",", c, Quote(Name(f::EncodingKindName(sf.columns[c].kind), sf.columns[c].kind)));
+        out += fmt::format("{}{{\"column\":{},\"kind\":{}", first ? "" : ",", c, JsonQuoted(Name(f::EncodingKindName(sf.columns[c].kind), sf.columns[c].kind)));
         if (sf.columns[c].dictionary_size) out += fmt::format(",\"dictionary_size\":{}", sf.columns[c].dictionary_size);
         out += "}";
         first = false;
@@ -238,8 +236,7 @@ Status RunOrcMeta(const std::string& path, bool json, int stripe, const std::vec
     first_stripe = false;
   }
   if (json) out += "]}\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return Status::OK();
+  return out;
 }
 
-}  // namespace quiver::cli
+}  // namespace quiver::describe
