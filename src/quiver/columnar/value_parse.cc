@@ -57,7 +57,7 @@ bool DaysFromCivil(int64_t y, unsigned m, unsigned d, int64_t* days) {
   if (m < 1 || m > 12 || d < 1) return false;
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   if (d > kDays[m - 1] + (m == 2 && leap)) return false;
-  // The inverse of the era decomposition in pretty_print.cc.
+  // The inverse of CivilFromDays' era decomposition.
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const unsigned yoe = static_cast<unsigned>(y - era * 400);
@@ -65,6 +65,19 @@ bool DaysFromCivil(int64_t y, unsigned m, unsigned d, int64_t* days) {
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   *days = era * 146097 + static_cast<int64_t>(doe) - 719468;
   return true;
+}
+
+// By the usual era-of-400-years decomposition.
+void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  *d = doy - (153 * mp + 2) / 5 + 1;
+  *m = mp < 10 ? mp + 3 : mp - 9;
+  *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2);
 }
 
 namespace {

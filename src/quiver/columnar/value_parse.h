@@ -186,6 +186,8 @@ bool ParseDecimal(std::string_view s, int32_t precision, int32_t scale, __int128
 
 // Days since the epoch of a proleptic Gregorian date; false when the date does not exist.
 bool DaysFromCivil(int64_t y, unsigned m, unsigned d, int64_t* days);
+// Days since the epoch to (year, month, day) in the proleptic Gregorian calendar.
+void CivilFromDays(int64_t days, int64_t* y, unsigned* m, unsigned* d);
 
 // YYYY-MM-DD with a year in 1970..2099 by table, inline; everything else through ParseDate.
 inline bool ParseDatePadded(std::string_view s, int32_t* days) {

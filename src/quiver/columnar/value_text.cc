@@ -4,23 +4,11 @@
 
 #include <cmath>
 
+#include "quiver/columnar/value_parse.h"
+
 namespace quiver {
 
 namespace {
-
-// Days since the epoch to (year, month, day) in the proleptic Gregorian calendar, by the
-// usual era-of-400-years decomposition.
-void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2);
-}
 
 int64_t UnitsPerSecond(TimeUnit unit) {
   switch (unit) {

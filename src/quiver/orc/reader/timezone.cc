@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "quiver/columnar/value_parse.h"
 #include "quiver/orc/reader/timezone_internal.h"
 
 namespace quiver::orc {
@@ -17,29 +18,17 @@ namespace {
 uint32_t Be32(const uint8_t* p) { return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3]; }
 int64_t Be64(const uint8_t* p) { return static_cast<int64_t>(uint64_t{Be32(p)} << 32 | Be32(p + 4)); }
 
-// Days from 1970-01-01 to y-m-d (proleptic Gregorian).
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
+// The year holding second t since the epoch.
 int64_t YearOf(int64_t t) {
-  int64_t days = t >= 0 ? t / 86400 : (t - 86399) / 86400;
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(t >= 0 ? t / 86400 : (t - 86399) / 86400, &y, &m, &d);
+  return y;
 }
 // Day of month of the w-th (5: last) weekday d (0 Sunday) of month m in year y.
 int64_t RuleDay(int64_t y, int m, int w, int d) {
-  int64_t first = DaysFromCivil(y, static_cast<unsigned>(m), 1);
+  int64_t first = 0;
+  (void)DaysFromCivil(y, static_cast<unsigned>(m), 1, &first);  // ParseRule keeps m in 1..12
   int wd_first = static_cast<int>(((first % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
   int day = 1 + ((d - wd_first) % 7 + 7) % 7 + (w - 1) * 7;
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
