@@ -76,6 +76,18 @@ void ColumnWriter::EndRowGroup() {
   RowGroupEnded(++groups_);
 }
 
+Status ColumnWriter::AddIndexStream(uint32_t kind, const std::string& raw, StripeParts* parts) const {
+  OutStream out(ctx_.compression, ctx_.compression_level, ctx_.block_size, ctx_.pool);
+  out.Write(raw.data(), static_cast<int64_t>(raw.size()));
+  QUIVER_RETURN_NOT_OK(out.Flush());
+  Stream st;
+  st.kind = kind;
+  st.column = id_;
+  st.length = static_cast<uint64_t>(out.size());
+  parts->index.emplace_back(st, std::string(reinterpret_cast<const char*>(out.data()), static_cast<size_t>(out.size())));
+  return Status::OK();
+}
+
 Status ColumnWriter::FinishStripe(StripeParts* parts) {
   QUIVER_ASSIGN_OR_RETURN(ColumnEncoding encoding, FinishData());
   present_.Flush();
@@ -94,14 +106,7 @@ Status ColumnWriter::FinishStripe(StripeParts* parts) {
     }
     std::string raw;
     EncodeRowIndex(index, &raw);
-    OutStream out(ctx_.compression, ctx_.compression_level, ctx_.block_size, ctx_.pool);
-    out.Write(raw.data(), static_cast<int64_t>(raw.size()));
-    QUIVER_RETURN_NOT_OK(out.Flush());
-    Stream st;
-    st.kind = sk::kRowIndex;
-    st.column = id_;
-    st.length = static_cast<uint64_t>(out.size());
-    parts->index.emplace_back(st, std::string(reinterpret_cast<const char*>(out.data()), static_cast<size_t>(out.size())));
+    QUIVER_RETURN_NOT_OK(AddIndexStream(sk::kRowIndex, raw, parts));
   }
   if (bloom_) {
     BloomFilterIndex blooms;
@@ -112,14 +117,7 @@ Status ColumnWriter::FinishStripe(StripeParts* parts) {
     }
     std::string raw;
     EncodeBloomFilterIndex(blooms, &raw);
-    OutStream out(ctx_.compression, ctx_.compression_level, ctx_.block_size, ctx_.pool);
-    out.Write(raw.data(), static_cast<int64_t>(raw.size()));
-    QUIVER_RETURN_NOT_OK(out.Flush());
-    Stream st;
-    st.kind = sk::kBloomFilterUtf8;
-    st.column = id_;
-    st.length = static_cast<uint64_t>(out.size());
-    parts->index.emplace_back(st, std::string(reinterpret_cast<const char*>(out.data()), static_cast<size_t>(out.size())));
+    QUIVER_RETURN_NOT_OK(AddIndexStream(sk::kBloomFilterUtf8, raw, parts));
     encoding.bloom_encoding = format::kBloomUtf8;
   }
   auto add = [&](uint32_t kind, const OutStream* s) {

@@ -99,6 +99,9 @@ class ColumnWriter {
   std::vector<std::string> bloom_groups_;
 
  private:
+  // An index-area stream (row index, bloom filters) of this column: `raw` compressed in the
+  // stripe's chunks and added to `parts`.
+  Status AddIndexStream(uint32_t kind, const std::string& raw, StripeParts* parts) const;
   struct StreamSlot {
     uint32_t kind;
     std::unique_ptr<OutStream> out;
