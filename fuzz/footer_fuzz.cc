@@ -10,6 +10,7 @@
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/schema.h"
+#include "quiver/parquet/statistics.h"
 
 using namespace quiver;
 using namespace quiver::parquet;
