@@ -122,6 +122,22 @@ TEST_P(RowAssembly, AChunkStartingMidRowSkipsToTheNextRow) {
   EXPECT_EQ(out.rows[0].start, 12u);
 }
 
+// Short rows kept with --on-error null take one position each but a whole row's room: the full
+// rows after them must still find room (they once wrote past their column into the next
+// column's spans, and past the buffer).
+TEST_P(RowAssembly, ManyRepairedShortRowsBeforeFullRowsKeepEveryColumnApart) {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "x\n";
+  for (int i = 0; i < 60; ++i) text += "1,2\n";
+  RowShape shape{2};
+  shape.on_error = OnError::kNull;
+  Assembled a = Assemble(GetParam(), text, shape);
+  ASSERT_EQ(a.out.fields.rows, 100u);
+  ASSERT_GE(a.out.fields.stride, 100u);
+  for (size_t r = 0; r < 40; ++r) EXPECT_EQ(Row(text, a.out, r), (std::vector<std::string>{"x", "<missing>"})) << r;
+  for (size_t r = 40; r < 100; ++r) EXPECT_EQ(Row(text, a.out, r), (std::vector<std::string>{"1", "2"})) << r;
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, RowAssembly, ::testing::ValuesIn(SupportedSimdLevels()),
                          [](const auto& info) { return std::string(SimdLevelName(info.param)); });
 

@@ -69,10 +69,8 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
     ++idx;
     if (rc.row_start >= limit) return true;
   }
-  // Rows of ncols fields are at most n / ncols (EmitRow makes room for any other row).
   const size_t nc = static_cast<size_t>(shape.ncols);
   if (c.fields.ncols != nc) c.fields.Init(nc);
-  c.fields.Reserve(n / std::max<size_t>(nc, 1) + 2);
   c.rows.reserve(c.rows.size() + n / std::max<size_t>(nc, 1) + 2);
   // Rows of exactly ncols fields (nearly all of them) are copied straight from the positions;
   // anything else (a short or long row, a row across slices, comments) takes the general
@@ -83,6 +81,10 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
   for (;;) {
     if (c.problem && shape.on_error == OnError::kFail) return true;
     if (fast && rc.cur.empty()) {
+      // The full rows left are at most (n - idx) / ncols, and the fast paths write them without
+      // asking: make that room now. Room made earlier may have gone to rows EmitRow kept short
+      // (one position each, a whole row's spans), which is why this is checked on every entry.
+      c.fields.Reserve((n - idx) / std::max<size_t>(nc, 1) + 1);
       if (scatter != nullptr && scatter(pos, n, nc, offset, limit, data, c.fields.buf.get(), c.fields.stride,
                                         &c.fields.rows, &c.rows, &c.rows_seen, &idx, &row_start)) {
         rc.row_start = rc.field_start = row_start;
