@@ -255,8 +255,9 @@ TEST_F(LateScan, TheOtherColumnsDecodeOnlyTheRowsEveryPredicateKeeps) {
 
 // Groups the page index leaves whole evaluate their predicates over the pages (m and s
 // dictionary-coded: once per entry; e PLAIN: in place; n has nulls: decoded and evaluated),
-// then decode the chosen columns' kept rows only: mostly kept (whole 64-row steps copied) and
-// few kept (set bits visited) give the rows the predicates say.
+// then decode the chosen columns' kept rows only: mostly kept (each row copied, advancing by
+// its bit), few kept (set bits visited) and nearly all kept (whole 64-row steps copied) give the
+// rows the predicates say.
 TEST_F(LateScan, PredicatesOverDictionaryPlainAndNullablePagesKeepTheirRowsDenseOrSparse) {
   auto scan_rows = [&](std::vector<ScanPredicate> where) {
     ScanOptions o;
@@ -296,6 +297,12 @@ TEST_F(LateScan, PredicatesOverDictionaryPlainAndNullablePagesKeepTheirRowsDense
   EXPECT_EQ(dense.size(), 19805u);
   EXPECT_EQ(scan_rows({{"m", Op::kEq, parquet::Literal::Int(3)}, {"n", Op::kGt, parquet::Literal::Int(100)}}), sparse);
   EXPECT_EQ(sparse.size(), 299u);
+  // Every row but one in a hundred: most 64-row steps kept whole.
+  std::vector<std::string> most;
+  for (int64_t i = 0; i < kRows; ++i) {
+    if (i % 100 != 5) most.push_back(row(i));
+  }
+  EXPECT_EQ(scan_rows({{"m", Op::kNe, parquet::Literal::Int(5)}}), most);
 }
 
 TEST_F(LateScan, APredicateNoRowHoldsGivesEmptyBatchesOfTheChosenColumns) {

@@ -67,8 +67,8 @@ inline uint64_t BitsAt(const uint8_t* bits, int64_t nbytes, int64_t pos) {
 
 // The values `src(i)` (W bytes each) of the rows i in [0, n) whose bit `first + i` of `keep`
 // is set, written one after another to `out` (room for n values); how many. 64 rows a step:
-// a mostly kept step copies every row and advances by its bit (no branch per row), a sparse
-// one visits its set bits only.
+// a step kept whole is copied straight, a mostly kept one copies every row and advances by its
+// bit (no branch per row), a sparse one visits its set bits only.
 template <int W, typename Src>
 int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, uint8_t* out) {
   int64_t j = 0;
@@ -76,7 +76,10 @@ int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64
     uint64_t w = BitsAt(keep, keep_bytes, first + i);
     const int64_t m = std::min<int64_t>(64, n - i);
     if (m < 64) w &= (uint64_t{1} << m) - 1;
-    if (std::popcount(w) >= 40) {
+    if (w == ~uint64_t{0}) {
+      for (int64_t k = 0; k < 64; ++k) std::memcpy(out + (j + k) * W, src(i + k), W);
+      j += 64;
+    } else if (std::popcount(w) >= 40) {
       for (int64_t k = 0; k < m; ++k) {
         std::memcpy(out + j * W, src(i + k), W);
         j += static_cast<int64_t>((w >> k) & 1);
