@@ -21,7 +21,7 @@ namespace quiver::parquet::reader {
 // what SchemaTree::ToField maps the leaf to. Values decode page by page in batches, then one
 // pass converts them (narrow integers, decimals, INT96) and spreads them over the null slots.
 // NotImplemented for repeated leaves and for encodings the physical type does not allow.
-// `keep` (a bit per row of the chunk): only the rows whose bit is set, compacted page by page
+// `keep` (a bit per row of the chunk's `num_values`): only the rows whose bit is set, compacted page by page
 // as they decode; NotImplemented when a page holds nulls or the column is BOOLEAN (decode the
 // chunk whole and filter it then).
 Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,

@@ -524,7 +524,11 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       const TypePtr& type = schema_->field(t.field).type;
       if (o.keep != nullptr && o.sel == nullptr) {
         // The kept rows only, compacted as the pages decode; a chunk with nulls or booleans is
-        // decoded whole below and filtered.
+        // decoded whole below and filtered. The bitmap has a bit per row of the group: a chunk
+        // of another length would read past it.
+        if (num_values != o.group_rows) {
+          return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", num_values, o.group_rows)));
+        }
         auto a = reader::ReadFlatColumnChunk(col, type, *bytes, codec, num_values, po, o.keep);
         if (a.ok()) {
           if (a->length() != o.kept) {
