@@ -4,11 +4,12 @@
 // streamed scan of every column, the materialized read with the fault floor measured after it
 // in the same process, and the fault floor alone (fresh memory touched, to set beside a
 // materialized read). Each prints one JSON line like ../shared/peers.
-//   lineitem_queries q1|q6|scan|readall FILE.parquet [--threads N]
+//   lineitem_queries q1|q6|scan|readall FILE.parquet [--threads N] [--mmap]
 //   lineitem_queries fault-floor BYTES [--threads N]
 #include <fmt/format.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/thread_pool.h"
+#include "quiver/io/file.h"
 #include "quiver/parquet/reader/file_reader.h"
 #include "quiver/stream/parquet_scan.h"
 #include "quiver/stream/scan_literal.h"
@@ -62,6 +64,10 @@ void NoNulls(const q::RecordBatch& b) {
   }
 }
 
+// --mmap: the file mapped (column chunks are views of the mapping) instead of read with pread
+// into recycled buffers, the library's choice; to compare the two.
+bool g_mmap = false;
+
 struct Scan {
   std::unique_ptr<q::ThreadPool> pool;
   std::shared_ptr<q::parquet::ParquetFileReader> file;
@@ -77,7 +83,12 @@ Scan Open(const std::string& path, int threads, std::vector<std::string> columns
     s.pool = std::make_unique<q::ThreadPool>(threads);
     o.thread_pool = s.pool.get();
   }
-  s.file = Check(q::parquet::ParquetFileReader::Open(path, o), "open");
+  if (g_mmap) {
+    auto file = Check(q::io::OpenFile(path, q::io::ReadMode::kMmap), "open");
+    s.file = Check(q::parquet::ParquetFileReader::Open(std::move(file), o), "open");
+  } else {
+    s.file = Check(q::parquet::ParquetFileReader::Open(path, o), "open");
+  }
   q::stream::ScanOptions so;
   so.columns = std::move(columns);
   if (!where.empty()) {
@@ -132,8 +143,12 @@ void Q1(const std::string& path, int threads) {
     double qty = 0, price = 0, disc_price = 0, charge = 0, disc = 0;
     int64_t count = 0;
   };
-  // One slot per (flag, status) pair of one-byte values.
-  std::vector<Acc> acc(256 * 256);
+  // A (flag, status) pair of one-byte values names a slot (1..255, 0: none yet); each slot's
+  // sums are kept four times over, row i adding to copy i % 4, so that rows of one group in a
+  // row do not wait for each other's additions. The copies are added up at the end.
+  std::vector<uint8_t> slot_of(256 * 256, 0);
+  std::vector<int> key_of(1, -1);
+  std::vector<Acc> acc(4 * 256);
   for (;;) {
     auto b = Check(s.scan->Next(), "q1");
     if (!b) break;
@@ -141,16 +156,26 @@ void Q1(const std::string& path, int threads) {
     const q::BinaryArray flag(b->column(0)), status(b->column(1));
     const int32_t* fo = flag.raw_offsets();
     const int32_t* so = status.raw_offsets();
-    const uint8_t* fd = flag.data()->buffers[2]->data();
-    const uint8_t* sd = status.data()->buffers[2]->data();
+    const int64_t n = b->num_rows();
+    // Every value one byte: checked for the batch at once, then read by row number.
+    bool one_byte = true;
+    for (int64_t i = 0; i < n; ++i) one_byte &= (fo[i + 1] - fo[i] == 1) & (so[i + 1] - so[i] == 1);
+    if (!one_byte) Die("l_returnflag and l_linestatus must be one byte each");
+    const uint8_t* fd = flag.data()->buffers[2]->data() + fo[0];
+    const uint8_t* sd = status.data()->buffers[2]->data() + so[0];
     const double* qty = q::PrimitiveArray<double>(b->column(2)).raw_values();
     const double* price = q::PrimitiveArray<double>(b->column(3)).raw_values();
     const double* disc = q::PrimitiveArray<double>(b->column(4)).raw_values();
     const double* tax = q::PrimitiveArray<double>(b->column(5)).raw_values();
-    const int64_t n = b->num_rows();
     for (int64_t i = 0; i < n; ++i) {
-      if (fo[i + 1] - fo[i] != 1 || so[i + 1] - so[i] != 1) Die("l_returnflag and l_linestatus must be one byte each");
-      Acc& a = acc[static_cast<size_t>(fd[fo[i]]) * 256 + sd[so[i]]];
+      const int key = fd[i] * 256 + sd[i];
+      uint8_t slot = slot_of[static_cast<size_t>(key)];
+      if (slot == 0) [[unlikely]] {
+        if (key_of.size() == 256) Die("more than 255 (l_returnflag, l_linestatus) groups");
+        slot = slot_of[static_cast<size_t>(key)] = static_cast<uint8_t>(key_of.size());
+        key_of.push_back(key);
+      }
+      Acc& a = acc[static_cast<size_t>((i & 3) * 256 + slot)];
       const double dp = price[i] * (1 - disc[i]);
       a.qty += qty[i];
       a.price += price[i];
@@ -161,10 +186,23 @@ void Q1(const std::string& path, int threads) {
     }
   }
   const double secs = Now() - t0;
+  std::vector<std::pair<int, Acc>> sums;  // by key: ORDER BY l_returnflag, l_linestatus
+  for (size_t slot = 1; slot < key_of.size(); ++slot) {
+    Acc t;
+    for (size_t c = 0; c < 4; ++c) {
+      const Acc& a = acc[c * 256 + slot];
+      t.qty += a.qty;
+      t.price += a.price;
+      t.disc_price += a.disc_price;
+      t.charge += a.charge;
+      t.disc += a.disc;
+      t.count += a.count;
+    }
+    sums.emplace_back(key_of[slot], t);
+  }
+  std::sort(sums.begin(), sums.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::string groups;
-  for (size_t k = 0; k < acc.size(); ++k) {
-    const Acc& a = acc[k];
-    if (a.count == 0) continue;
+  for (const auto& [k, a] : sums) {
     if (!groups.empty()) groups += ",";
     const double c = static_cast<double>(a.count);
     groups += fmt::format("[\"{}\",\"{}\",{},{},{},{},{},{},{},{}]", static_cast<char>(k / 256),
@@ -261,6 +299,10 @@ int main(int argc, char** argv) {
   q::ConfigureAllocatorForStreaming();
   std::vector<std::string> args(argv + 1, argv + argc);
   int threads = 2;
+  if (auto it = std::find(args.begin(), args.end(), "--mmap"); it != args.end()) {
+    g_mmap = true;
+    args.erase(it);
+  }
   for (size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] == "--threads") {
       threads = std::atoi(args[i + 1].c_str());
@@ -268,7 +310,7 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  if (args.size() != 2 || threads < 1) Die("usage: lineitem_queries q1|q6|scan|readall FILE.parquet | fault-floor BYTES [--threads N]");
+  if (args.size() != 2 || threads < 1) Die("usage: lineitem_queries q1|q6|scan|readall FILE.parquet | fault-floor BYTES [--threads N] [--mmap]");
   const std::string& op = args[0];
   if (op == "q1") Q1(args[1], threads);
   else if (op == "q6") Q6(args[1], threads);

@@ -186,5 +186,34 @@ TEST(RecyclingPoolScan, TakesTheSmallestKeptBlockThatFits) {
   EXPECT_EQ(t.current_bytes(), 0);
 }
 
+// A request no kept block fits within twice its size takes one within four times it rather
+// than a fresh block when a fresh one would hold more than the callers ever held at once (a scan's column
+// sizes cross a class boundary: 512 KiB requests among kept 1 MiB blocks).
+TEST(RecyclingPoolScan, ALargerKeptBlockServesRatherThanGrowPastTheHighWaterMark) {
+  MemoryTracker t("t", MemoryTracker::Process(), {MemoryTracker::kNoLimit, 0});
+  TrackedMemoryPool base(&t);
+  RecyclingPool* pool = RecyclingPool::Make(&base, kScanRecycling);
+  uint8_t *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+  ASSERT_TRUE(pool->Allocate(kMiB, &a).ok());
+  ASSERT_TRUE(pool->Allocate(kMiB, &b).ok());
+  const int64_t held = t.current_bytes();
+  pool->Free(a);
+  pool->Free(b);
+  ASSERT_TRUE(pool->Allocate(kMiB / 2 - 4096, &c).ok());  // 1 MiB is over twice it
+  ASSERT_TRUE(pool->Allocate(kMiB / 2 - 4096, &d).ok());
+  EXPECT_TRUE((c == a && d == b) || (c == b && d == a));
+  EXPECT_EQ(pool->reused(), 2);
+  EXPECT_EQ(pool->fresh(), 2);
+  EXPECT_EQ(t.current_bytes(), held);
+  pool->Free(c);
+  pool->Free(d);
+  // Not one over four times the request: that is a fresh block.
+  ASSERT_TRUE(pool->Allocate(kMiB / 8, &c).ok());
+  EXPECT_EQ(pool->fresh(), 3);
+  pool->Free(c);
+  pool->Close();
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
 }  // namespace
 }  // namespace quiver

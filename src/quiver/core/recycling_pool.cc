@@ -100,6 +100,23 @@ uint8_t* RecyclingPool::TakeKept(int64_t size) {
       }
       if (from != nullptr) break;  // any block of the next bin is larger
     }
+    // None within twice the size: when a fresh block would take the pool past the most its
+    // callers held at once, the smallest kept block within four times it serves instead
+    // (already faulted in; the rest lies idle until it comes back), so that a stream whose
+    // sizes straddle a class boundary does not fault fresh blocks while it drops kept ones.
+    if (from == nullptr && policy_.keep_bytes == RecyclingPolicy::kHighWater &&
+        kept_ + live_bytes_ + RoundToQuarter(size) > high_bytes_) {
+      for (int b = bin; b <= std::min(bin + 2, 63); ++b) {
+        for (size_t i = 0; i < bins_[b].size(); ++i) {
+          const int64_t cap = bins_[b][i].usable;
+          if (cap >= size && cap <= 4 * size && cap < best) {
+            best = cap;
+            from = &bins_[b];
+            at = i;
+          }
+        }
+      }
+    }
     if (from == nullptr) return nullptr;
   }
   const Kept k = (*from)[at];

@@ -24,7 +24,8 @@ struct RecyclingPolicy {
   // Power-of-two classes: a request is rounded up to its power of two, so that its block serves
   // any later size of its class, and is served only from that class. Otherwise a fresh block is
   // rounded up to a quarter of its power of two (so that the next batch's slightly different
-  // sizes fit it) and a request takes the smallest kept block it fits within twice its size.
+  // sizes fit it) and a request takes the smallest kept block it fits within twice its size
+  // (within four times it when a fresh block would take a high-water pool past its mark).
   bool power_of_two = false;
   // Kept bytes at most; kHighWater: never more than the pool's callers held at once (kept and
   // live together), so the pool holds no more than the stream it serves did.

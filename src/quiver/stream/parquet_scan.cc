@@ -96,6 +96,7 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
       if (it == s->pred_fields_.end()) s->pred_fields_.push_back(p.field);
     }
     s->late_ = true;
+    s->shown_fields_ = shown;
     const parquet::SchemaTree& tree = f.schema_tree();
     for (int c : shown) {
       auto it = std::find(s->pred_fields_.begin(), s->pred_fields_.end(), c);
@@ -172,6 +173,16 @@ Result<std::shared_ptr<RecordBatch>> ParquetScan::Decode(size_t k) const {
   if (!late_) {
     QUIVER_ASSIGN_OR_RETURN(auto read, file_->ReadRowGroupHere(g, read_columns_, sel, recycle_));
     return Filter(std::move(read));
+  }
+  if (sel == nullptr || sel->all) {
+    // The predicates first, over their columns' pages without keeping values; then every chosen
+    // column decodes only the rows kept.
+    int64_t selected = 0;
+    QUIVER_ASSIGN_OR_RETURN(auto bits, file_->SelectRowGroupHere(g, where_, recycle_, &selected));
+    const bool all = selected == file_->metadata().row_groups[static_cast<size_t>(g)].num_rows;
+    QUIVER_ASSIGN_OR_RETURN(auto read, file_->ReadRowGroupHere(g, shown_fields_, nullptr, recycle_,
+                                                              all ? nullptr : bits->data(), selected));
+    return std::make_shared<RecordBatch>(schema_, read->num_rows(), read->columns());
   }
   // The predicates' columns first; the other chosen columns then decode only the rows kept.
   QUIVER_ASSIGN_OR_RETURN(auto p, file_->ReadRowGroupHere(g, pred_fields_, sel, recycle_));

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "quiver/parquet/encoding/dictionary_internal.h"
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
+#include "quiver/parquet/reader/predicate.h"
 
 namespace quiver::parquet::reader {
 namespace {
@@ -44,6 +47,53 @@ std::vector<int32_t>& PendingIndices() {
 // Past this many waiting indices (16 MiB of them) a chunk's strings are gathered in more than
 // one step; below it, in one.
 constexpr int64_t kMaxPendingIndices = int64_t{1} << 22;
+
+// 64 bits of `bits` (`nbytes` long) from bit `pos` on, LSB first; bits past the end read 0.
+inline uint64_t BitsAt(const uint8_t* bits, int64_t nbytes, int64_t pos) {
+  const int64_t byte = pos >> 3;
+  const int shift = static_cast<int>(pos & 7);
+  uint64_t w = 0;
+  if (byte + 8 <= nbytes) {
+    std::memcpy(&w, bits + byte, 8);
+  } else if (byte < nbytes) {
+    w = bit_util::LoadPartialWord(bits + byte, nbytes - byte);
+  }
+  if (shift != 0) {
+    const uint64_t next = byte + 8 < nbytes ? bits[byte + 8] : 0;
+    w = (w >> shift) | (next << (64 - shift));
+  }
+  return w;
+}
+
+// The values `src(i)` (W bytes each) of the rows i in [0, n) whose bit `first + i` of `keep`
+// is set, written one after another to `out` (room for n values); how many. 64 rows a step:
+// a step kept whole is copied straight, a mostly kept one copies every row and advances by its
+// bit (no branch per row), a sparse one visits its set bits only.
+template <int W, typename Src>
+int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, uint8_t* out) {
+  int64_t j = 0;
+  for (int64_t i = 0; i < n; i += 64) {
+    uint64_t w = BitsAt(keep, keep_bytes, first + i);
+    const int64_t m = std::min<int64_t>(64, n - i);
+    if (m < 64) w &= (uint64_t{1} << m) - 1;
+    if (w == ~uint64_t{0}) {
+      for (int64_t k = 0; k < 64; ++k) std::memcpy(out + (j + k) * W, src(i + k), W);
+      j += 64;
+    } else if (std::popcount(w) >= 40) {
+      for (int64_t k = 0; k < m; ++k) {
+        std::memcpy(out + j * W, src(i + k), W);
+        j += static_cast<int64_t>((w >> k) & 1);
+      }
+    } else {
+      while (w != 0) {
+        std::memcpy(out + j * W, src(i + std::countr_zero(w)), W);
+        ++j;
+        w &= w - 1;
+      }
+    }
+  }
+  return j;
+}
 
 // Accumulates a chunk's non-null values in their physical form and its validity bits.
 class FlatDecoder {
@@ -84,7 +134,23 @@ class FlatDecoder {
   // each page's values are compacted as soon as they are decoded, so that rows() counts the
   // chunk's rows and non_null() the kept ones. Pages with nulls, and BOOLEAN columns, are
   // NotImplemented (the caller decodes such a chunk whole).
-  void set_keep(const uint8_t* keep) { keep_ = keep; }
+  // `rows`: the rows `keep` has bits for (the chunk's, by its metadata).
+  void set_keep(const uint8_t* keep, int64_t rows) {
+    keep_ = keep;
+    keep_bytes_ = bit_util::BytesForBits(rows);
+    rows_limit_ = rows;
+  }
+  // Select mode (SelectFlatColumnChunk): no values are kept; each data page ANDs into
+  // `pass[row]` (a byte per row of the chunk's `rows`) whether every predicate of `preds`
+  // holds for the row. Dictionary pages evaluate the predicates once per entry, PLAIN pages
+  // of a type stored as it is read compare the page's own bytes; pages with nulls, and other
+  // encodings and types, are NotImplemented (the caller decodes the chunk and evaluates it).
+  void set_select(const TypePtr* type, std::span<const BoundPredicate* const> preds, uint8_t* pass, int64_t rows) {
+    select_type_ = type;
+    select_preds_ = preds;
+    pass_ = pass;
+    rows_limit_ = rows;
+  }
 
   Status OnDictionary(const Page& page);
   Status OnData(const Page& page);
@@ -114,6 +180,13 @@ class FlatDecoder {
   // last n + 1 offsets) cut to the rows keep_ keeps; how many.
   int64_t CompactPage(int64_t values_from, int64_t n);
   Status FlushDictionaryStrings();
+  Status DecodeDictionary(const Page& page, BufferBuilder* values, BufferBuilder* offsets);
+  // The kept rows of a PLAIN or dictionary page of 4- or 8-byte values into `out`; how many.
+  Result<int64_t> GatherKeptValues(const uint8_t* data, int64_t size, int64_t n, bool dict, uint8_t* out);
+  Status SelectDictionary(const Page& page);
+  Status SelectPage(const Page& page, const uint8_t* data, int64_t size, int64_t n);
+  // Bit i of `bits` ANDed into pass_[rows_ + i] for i in [0, n).
+  void AndBits(const uint8_t* bits, int64_t n);
 
   Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
                         const uint8_t** p, int64_t* left, int16_t* out, const char* what);
@@ -144,6 +217,13 @@ class FlatDecoder {
   int64_t pending_n_ = 0;
   int64_t pending_bytes_ = 0;
   const uint8_t* keep_ = nullptr;
+  int64_t keep_bytes_ = 0;
+  // The rows keep_ or pass_ cover: a page past them is corrupt (its bits would lie outside).
+  int64_t rows_limit_ = -1;
+  const TypePtr* select_type_ = nullptr;
+  std::span<const BoundPredicate* const> select_preds_;
+  uint8_t* pass_ = nullptr;
+  std::vector<uint8_t> dict_pass_;  // select mode: whether each dictionary entry passes
   int64_t page_kept_ = -1;  // set by DecodeDictionaryStrings when it compacted the page itself
   std::vector<int16_t> levels_;
   enc::DictionaryDecoder dict_decoder_;
@@ -152,31 +232,101 @@ class FlatDecoder {
   enc::ByteStreamSplitDecoder bss_;
 };
 
+Status FlatDecoder::DecodeDictionary(const Page& page, BufferBuilder* values, BufferBuilder* offsets) {
+  const int64_t n = page.num_values;
+  if (physical_ == Type::BYTE_ARRAY) {
+    enc::PlainByteArrayDecoder d;
+    d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()));
+    QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
+    QUIVER_RETURN_NOT_OK(d.Decode(n, offsets, values));
+    // 32 readable bytes past the last entry let the gathers copy short values in fixed steps.
+    QUIVER_RETURN_NOT_OK(values->Reserve(32));
+    std::memset(values->mutable_data() + values->size(), 0, 32);
+  } else if (width_ > 0) {
+    enc::PlainFixedDecoder d;
+    QUIVER_RETURN_NOT_OK(d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()), width_));
+    QUIVER_RETURN_NOT_OK(values->Reserve(n * width_));
+    QUIVER_RETURN_NOT_OK(d.Decode(values->mutable_data(), n));
+    values->UnsafeSetSize(n * width_);
+  } else {
+    return Status::NotImplemented("dictionary-encoded BOOLEAN columns");
+  }
+  return Status::OK();
+}
+
 Status FlatDecoder::OnDictionary(const Page& page) {
   if (has_dictionary_) return Status::Corrupt("a second dictionary page in the column chunk");
   if (page.encoding != Encoding::PLAIN && page.encoding != Encoding::PLAIN_DICTIONARY) {
     return Status::NotImplemented(fmt::format("dictionary page encoded as {}", EncName(page.encoding)));
   }
-  const int64_t n = page.num_values;
-  if (physical_ == Type::BYTE_ARRAY) {
-    enc::PlainByteArrayDecoder d;
-    d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()));
-    QUIVER_RETURN_NOT_OK(dict_offsets_.AppendValue<int32_t>(0));
-    QUIVER_RETURN_NOT_OK(d.Decode(n, &dict_offsets_, &dict_values_));
-    // 32 readable bytes past the last entry let the gathers copy short values in fixed steps.
-    QUIVER_RETURN_NOT_OK(dict_values_.Reserve(32));
-    std::memset(dict_values_.mutable_data() + dict_values_.size(), 0, 32);
-  } else if (width_ > 0) {
-    enc::PlainFixedDecoder d;
-    QUIVER_RETURN_NOT_OK(d.Reset(page.data.data(), static_cast<int64_t>(page.data.size()), width_));
-    QUIVER_RETURN_NOT_OK(dict_values_.Reserve(n * width_));
-    QUIVER_RETURN_NOT_OK(d.Decode(dict_values_.mutable_data(), n));
-    dict_values_.UnsafeSetSize(n * width_);
+  if (pass_ != nullptr) {
+    QUIVER_RETURN_NOT_OK(SelectDictionary(page));
   } else {
-    return Status::NotImplemented("dictionary-encoded BOOLEAN columns");
+    QUIVER_RETURN_NOT_OK(DecodeDictionary(page, &dict_values_, &dict_offsets_));
   }
-  dict_size_ = n;
+  dict_size_ = page.num_values;
   has_dictionary_ = true;
+  return Status::OK();
+}
+
+// The entries as an array of the column's type, each predicate evaluated over it once: the
+// same comparisons, NaN and unsigned rules included, as on the decoded column.
+Status FlatDecoder::SelectDictionary(const Page& page) {
+  BufferBuilder values(pool_), offsets(pool_);
+  QUIVER_RETURN_NOT_OK(DecodeDictionary(page, &values, &offsets));
+  const int64_t n = page.num_values;
+  QUIVER_ASSIGN_OR_RETURN(Array entries, Assemble({&values, &offsets, width_, n}, col_, *select_type_, pool_,
+                                                  nullptr, n, 0));
+  dict_pass_.assign(static_cast<size_t>(n), 1);
+  for (const BoundPredicate* p : select_preds_) {
+    int64_t selected = 0;
+    QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(entries, p->op, p->value, &selected, pool_));
+    const uint8_t* b = bits->data();
+    for (int64_t e = 0; e < n; ++e) dict_pass_[static_cast<size_t>(e)] &= static_cast<uint8_t>(bit_util::GetBit(b, e));
+  }
+  return Status::OK();
+}
+
+void FlatDecoder::AndBits(const uint8_t* bits, int64_t n) {
+  uint8_t* out = pass_ + rows_;
+  for (int64_t i = 0; i < n; ++i) out[i] &= static_cast<uint8_t>((bits[i >> 3] >> (i & 7)) & 1);
+}
+
+Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t size, int64_t n) {
+  const Encoding e = page.encoding;
+  if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) {
+    if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+    QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+    std::vector<int32_t>& indices = PendingIndices();
+    if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
+    // DecodeIndices checks every index against the dictionary's size.
+    QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(indices.data(), n));
+    const int32_t* idx = indices.data();
+    const uint8_t* entry = dict_pass_.data();
+    uint8_t* out = pass_ + rows_;
+    for (int64_t i = 0; i < n; ++i) out[i] &= entry[idx[i]];
+    return Status::OK();
+  }
+  // PLAIN values stored as the column's type holds them are compared where they lie.
+  const DataType& t = **select_type_;
+  if (e != Encoding::PLAIN || width_ <= 0 || physical_ == Type::INT96 || physical_ == Type::FIXED_LEN_BYTE_ARRAY ||
+      !t.is_fixed_width() || t.bit_width() != width_ * 8) {
+    return Status::NotImplemented(fmt::format("predicates on {} pages of {} values", EncName(e), t.ToString()));
+  }
+  if (n * width_ > size) {
+    return Status::Corrupt(fmt::format("PLAIN page holds {} bytes, {} values of {} bytes need more", size, n, width_));
+  }
+  auto data_view = std::make_shared<ArrayData>();
+  data_view->type = *select_type_;
+  data_view->length = n;
+  data_view->null_count = 0;
+  data_view->buffers = {nullptr, Buffer::Wrap(data, n * width_, nullptr)};
+  const Array values(data_view);
+  for (const BoundPredicate* p : select_preds_) {
+    int64_t selected = 0;
+    QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(values, p->op, p->value, &selected, pool_));
+    AndBits(bits->data(), n);
+  }
   return Status::OK();
 }
 
@@ -426,6 +576,15 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
   if (width_ <= 0) return Status::Corrupt(fmt::format("value width {} is not positive", width_));
   QUIVER_RETURN_NOT_OK(values_.Reserve(n * width_));
   uint8_t* out = values_.mutable_data() + values_.size();
+  if (keep_ != nullptr && (width_ == 4 || width_ == 8)) {
+    // Only the kept rows' values are copied: from the page itself, or through their indices.
+    const bool dict = e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY;
+    if (e == Encoding::PLAIN || dict) {
+      QUIVER_ASSIGN_OR_RETURN(page_kept_, GatherKeptValues(data, size, n, dict, out));
+      values_.UnsafeSetSize(values_.size() + page_kept_ * width_);
+      return Status::OK();
+    }
+  }
   switch (e) {
     case Encoding::PLAIN: {
       enc::PlainFixedDecoder d;
@@ -477,6 +636,30 @@ Status FlatDecoder::DecodeValues(const Page& page, const uint8_t* data, int64_t 
   return Status::OK();
 }
 
+Result<int64_t> FlatDecoder::GatherKeptValues(const uint8_t* data, int64_t size, int64_t n, bool dict,
+                                              uint8_t* out) {
+  const int w = width_;
+  if (!dict) {
+    if (n * w > size) {
+      return Status::Corrupt(fmt::format("PLAIN page holds {} bytes, {} values of {} bytes need more", size, n, w));
+    }
+    auto at = [data, w](int64_t i) { return data + i * w; };
+    return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
+                  : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+  }
+  if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+  QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+  std::vector<int32_t>& indices = PendingIndices();
+  if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
+  // DecodeIndices checks every index against the dictionary's size.
+  QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(indices.data(), n));
+  const int32_t* idx = indices.data();
+  const uint8_t* entries = dict_values_.data();
+  auto at = [idx, entries, w](int64_t i) { return entries + static_cast<int64_t>(idx[i]) * w; };
+  return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
+                : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+}
+
 Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, int64_t n) {
   if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
   QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
@@ -521,9 +704,19 @@ Status FlatDecoder::FlushDictionaryStrings() {
 }
 
 Status FlatDecoder::OnData(const Page& page) {
+  if (rows_limit_ >= 0 && page.num_values > rows_limit_ - rows_) {
+    return Status::Corrupt(fmt::format("the pages hold more than the column chunk's {} values", rows_limit_));
+  }
   const uint8_t* data = nullptr;
   int64_t size = 0, present = 0;
   QUIVER_RETURN_NOT_OK(DecodeLevels(page, &data, &size, &present));
+  if (pass_ != nullptr) {
+    if (present != page.num_values) return Status::NotImplemented("predicates on a page with nulls");
+    QUIVER_RETURN_NOT_OK(SelectPage(page, data, size, present));
+    rows_ += page.num_values;
+    non_null_ += present;
+    return Status::OK();
+  }
   if (keep_ != nullptr && (present != page.num_values || physical_ == Type::BOOLEAN)) {
     return Status::NotImplemented("rows kept while decoding a page with nulls or booleans");
   }
@@ -615,7 +808,7 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
   PageReader pages(std::move(chunk), codec, num_values, options);
   FlatDecoder decoder(column, options.pool, false, options.output_pool);
-  decoder.set_keep(keep);
+  if (keep != nullptr) decoder.set_keep(keep, num_values);
   QUIVER_RETURN_NOT_OK(decoder.Reserve(std::min<int64_t>(num_values, 1 << 20)));
   QUIVER_RETURN_NOT_OK(DecodeAllPages(&pages, &decoder, num_values));
   if (keep != nullptr) {  // no nulls (else NotImplemented above): every kept row a value
@@ -628,6 +821,19 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
   }
   return Assemble(decoder.dense(), column, type, options.pool, std::move(validity), decoder.rows(), decoder.null_count(),
                   options.output_pool != nullptr);
+}
+
+Status SelectFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
+                             compress::Codec codec, int64_t num_values, const PageReaderOptions& options,
+                             std::span<const BoundPredicate* const> preds, uint8_t* pass) {
+  if (column.max_repetition_level > 0) {
+    return Status::NotImplemented(fmt::format("column '{}' is repeated (nested data)", column.dotted_path()));
+  }
+  if (num_values < 0) return Status::Corrupt(fmt::format("column chunk has {} values", num_values));
+  PageReader pages(std::move(chunk), codec, num_values, options);
+  FlatDecoder decoder(column, options.pool);
+  decoder.set_select(&type, preds, pass, num_values);
+  return DecodeAllPages(&pages, &decoder, num_values);
 }
 
 struct LeafChunk::Impl {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "quiver/columnar/array.h"
@@ -11,6 +12,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
 #include "quiver/parquet/reader/page_reader_internal.h"
+#include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet::reader {
@@ -19,12 +21,22 @@ namespace quiver::parquet::reader {
 // what SchemaTree::ToField maps the leaf to. Values decode page by page in batches, then one
 // pass converts them (narrow integers, decimals, INT96) and spreads them over the null slots.
 // NotImplemented for repeated leaves and for encodings the physical type does not allow.
-// `keep` (a bit per row of the chunk): only the rows whose bit is set, compacted page by page
+// `keep` (a bit per row of the chunk's `num_values`): only the rows whose bit is set, compacted page by page
 // as they decode; NotImplemented when a page holds nulls or the column is BOOLEAN (decode the
 // chunk whole and filter it then).
 Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                                   compress::Codec codec, int64_t num_values, const PageReaderOptions& options = {},
                                   const uint8_t* keep = nullptr);
+
+// Whether every predicate of `preds` (all on this leaf, bound to a reader's schema) holds for
+// each row of a flat chunk of `num_values` rows, ANDed into `pass` (a byte per row, 0 or 1)
+// as the pages decode, no values kept: dictionary pages evaluate the predicates once per
+// entry and each row looks its index up; PLAIN pages of a type stored as read compare the
+// page's bytes. NotImplemented when a page holds nulls, or for other encodings and types: the
+// caller evaluates the decoded chunk instead (the pages before it ANDed the same answers).
+Status SelectFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
+                             compress::Codec codec, int64_t num_values, const PageReaderOptions& options,
+                             std::span<const BoundPredicate* const> preds, uint8_t* pass);
 
 // The decoded chunk of any leaf, nested or not: every definition and repetition level (empty
 // when the leaf's maximum is 0) and its non-null values, waiting to be placed into slots.

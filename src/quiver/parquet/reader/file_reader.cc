@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "quiver/columnar/concatenate.h"
 #include "quiver/compress/codec.h"
+#include "quiver/core/bit_util.h"
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
@@ -306,6 +308,91 @@ Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroupHere(int i, 
   return std::move(batches[0]);
 }
 
+Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std::span<const BoundPredicate> preds,
+                                                                       MemoryPool* pool, int64_t* selected) {
+  if (i < 0 || i >= num_row_groups()) {
+    return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, i, num_row_groups()));
+  }
+  const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(i)];
+  const int64_t rows = rg.num_rows;
+  if (rows < 0) return Status::Corrupt(fmt::format("{}: row group {} has {} rows", path_, i, rows));
+  // A byte per row while the columns are ANDed in (one compare and store each), bits at the end.
+  thread_local std::vector<uint8_t> pass;
+  pass.assign(static_cast<size_t>(rows), 1);
+  std::shared_ptr<Buffer> scratch, input;
+  reader::PageReaderOptions po;
+  po.verify_crc = options_.verify_crc;
+  po.pool = pool;
+  po.scratch = &scratch;
+  po.input = &input;
+  std::vector<bool> done(preds.size(), false);
+  for (size_t k = 0; k < preds.size(); ++k) {
+    if (done[k]) continue;
+    const int leaf = preds[k].leaf, field = preds[k].field;
+    if (field < 0 || field >= schema_->num_fields() || leaf < 0 || leaf >= tree_.num_columns()) {
+      return Status::Invalid(fmt::format("{}: predicate on column {} of a {}-column schema", path_, field,
+                                         schema_->num_fields()));
+    }
+    std::vector<const BoundPredicate*> on_leaf;
+    for (size_t m = k; m < preds.size(); ++m) {
+      if (preds[m].leaf == leaf) {
+        on_leaf.push_back(&preds[m]);
+        done[m] = true;
+      }
+    }
+    const ColumnDescriptor& col = tree_.columns()[static_cast<size_t>(leaf)];
+    const TypePtr& type = schema_->field(field).type;
+    auto ctx = [&](Status st) {
+      return std::move(st).WithContext(
+          fmt::format("{}: row group {}, column '{}'", path_, i, EscapeForMessage(col.dotted_path())));
+    };
+    compress::Codec codec;
+    int64_t num_values = 0;
+    auto bytes = ChunkBytes(i, leaf, &codec, &num_values, po.input);
+    if (!bytes.ok()) return ctx(bytes.status());
+    if (num_values != rows) {
+      return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", num_values, rows)));
+    }
+    // Pages a chunk evaluated before one it cannot have ANDed the same answers the fallback
+    // ANDs again: nothing to undo.
+    Status st = reader::SelectFlatColumnChunk(col, type, std::move(*bytes), codec, num_values, po, on_leaf, pass.data());
+    if (st.ok()) continue;
+    if (st.code() != StatusCode::kNotImplemented) return ctx(std::move(st));
+    bytes = ChunkBytes(i, leaf, &codec, &num_values, po.input);
+    if (!bytes.ok()) return ctx(bytes.status());
+    auto a = reader::ReadFlatColumnChunk(col, type, std::move(*bytes), codec, num_values, po);
+    if (!a.ok()) return ctx(a.status());
+    if (a->length() != rows) {
+      return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", a->length(), rows)));
+    }
+    for (const BoundPredicate* p : on_leaf) {
+      int64_t n = 0;
+      auto bits = EvaluatePredicate(*a, p->op, p->value, &n, pool);
+      if (!bits.ok()) return ctx(bits.status());
+      const uint8_t* b = (*bits)->data();
+      for (int64_t r = 0; r < rows; ++r) pass[static_cast<size_t>(r)] &= static_cast<uint8_t>((b[r >> 3] >> (r & 7)) & 1);
+    }
+  }
+  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), pool));
+  uint8_t* bits = out->mutable_data();
+  const uint8_t* p = pass.data();
+  int64_t count = 0, r = 0;
+  for (; r + 8 <= rows; r += 8) {
+    unsigned byte = 0;
+    for (int b = 0; b < 8; ++b) byte |= static_cast<unsigned>(p[r + b] != 0) << b;
+    bits[r >> 3] = static_cast<uint8_t>(byte);
+    count += std::popcount(byte);
+  }
+  for (; r < rows; ++r) {
+    if (p[r] != 0) {
+      bits[r >> 3] = static_cast<uint8_t>(bits[r >> 3] | (1u << (r & 7)));
+      ++count;
+    }
+  }
+  *selected = count;
+  return out;
+}
+
 Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroupsOn(
     ThreadPool* threads, std::vector<int> row_groups, const std::vector<int>& columns,
     const std::vector<RowSelection>& selections, MemoryPool* pool, const uint8_t* keep, int64_t kept) {
@@ -437,7 +524,11 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       const TypePtr& type = schema_->field(t.field).type;
       if (o.keep != nullptr && o.sel == nullptr) {
         // The kept rows only, compacted as the pages decode; a chunk with nulls or booleans is
-        // decoded whole below and filtered.
+        // decoded whole below and filtered. The bitmap has a bit per row of the group: a chunk
+        // of another length would read past it.
+        if (num_values != o.group_rows) {
+          return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", num_values, o.group_rows)));
+        }
         auto a = reader::ReadFlatColumnChunk(col, type, *bytes, codec, num_values, po, o.keep);
         if (a.ok()) {
           if (a->length() != o.kept) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,13 @@ class ParquetFileReader {
   Result<std::shared_ptr<RecordBatch>> ReadRowGroupHere(int i, const std::vector<int>& columns,
                                                         const RowSelection* selection, MemoryPool* pool,
                                                         const uint8_t* keep = nullptr, int64_t kept = 0);
+  // The rows of row group `i` for which every predicate of `preds` (from BindPredicate)
+  // holds, as a bitmap of a bit per row from `pool`, `*selected` of them set; the caller
+  // decodes on. Each predicate column's chunk is decoded once for all its predicates, without
+  // keeping its values where its pages allow (reader::SelectFlatColumnChunk), else decoded
+  // whole and evaluated (EvaluatePredicate): the rows kept are the same either way.
+  Result<std::shared_ptr<Buffer>> SelectRowGroupHere(int i, std::span<const BoundPredicate> preds, MemoryPool* pool,
+                                                     int64_t* selected);
   // Data pages that ReadRowGroups left unread thanks to a selection, over the reader's life.
   int64_t data_pages_skipped() const { return pages_skipped_.load(std::memory_order_relaxed); }
 
