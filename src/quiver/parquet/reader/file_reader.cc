@@ -511,7 +511,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         if (p) p->Close();
       }
     } arena;
-    if (use_arena) arena.p = reader::OutputArenaPool::Make(out_pool, block_bytes);
+    if (use_arena) arena.p = reader::OutputArenaPool::Make(out_pool, block_bytes, options_.output_small_pages);
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
     po.pool = out_pool;
