@@ -67,8 +67,8 @@ lines = ['# quiver benchmarks', '',
          'predicates that must all hold, decoded late-materialized, the aggregation in a loop; its answers are '
          'checked against DuckDB\'s); `bench/lineitem_queries fault-floor BYTES` (fresh memory of the materialized '
          'read\'s size got as the read gets it, 4 KiB pages written in 2 MiB at a time, 2 threads); '
-         '`bench/lineitem_queries readall FILE.parquet` (`ReadAll`, then as many bytes of fresh memory got the same '
-         'way in the same process); '
+         '`bench/lineitem_queries readall FILE.parquet` (`ReadAll`, then, its batches freed, as many bytes of fresh '
+         'memory got the same way in the same process); '
          '`node bench/peers.mjs duckdb|polars csv2pq|csvread|pqread|q1|q6`.', '']
 
 # The targets, from the largest size's medians.
@@ -140,8 +140,8 @@ if read and floor:
     checks.append(('ReadAll ≤ 1.2 × (fault floor + decode CPU)',
                    f'{read["median"]:.2f} s vs 1.2 × ({floor["median"]:.2f} s + {decode:.2f} s) = {bound:.2f} s',
                    read['median'] <= bound))
-    # The same in one process: ReadAll, then as many bytes of fresh memory touched with its
-    # batches still held.
+    # The same in one process: ReadAll, then, its batches freed, as many bytes of fresh memory
+    # got the same way.
     ra = groups.get((big, 'readall', 'quiver'), [])
     if ra:
         secs = statistics.median(r['seconds'] for r in ra)

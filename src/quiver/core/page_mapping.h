@@ -14,8 +14,9 @@ inline constexpr int64_t kHugePageBytes = int64_t{2} << 20;
 // kSmall: madvise(MADV_NOHUGEPAGE)d, 4 KiB pages even where THP is "always". Why both: a
 // huge page needs a free 2 MiB block, and a VM that reports free memory to its host (virtio
 // free page reporting, which reports exactly such blocks) gets those back from the host only
-// page by page on first touch, several times slower than 4 KiB pages taken from the
-// fragments the guest still holds (docs/DESIGN.md, "Fresh memory").
+// page by page on first touch, several times slower than 4 KiB pages taken from the free
+// fragments below 2 MiB the guest still holds, while it holds some (docs/DESIGN.md, "Fresh
+// memory").
 enum class PageSize { kSmall, kHuge };
 
 // A fresh mapping of `size` bytes (a multiple of the page size), nullptr if mmap fails.
