@@ -73,6 +73,17 @@ bool Resident(const uint8_t* p) {
 }
 
 TEST(OutputArenaPool, SmallPageBlocksAreOwnMappingsWrittenInAheadOfTheBuffers) {
+#ifdef MADV_POPULATE_WRITE
+  {
+    void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(probe, MAP_FAILED);
+    const bool populates = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
+    munmap(probe, 4096);
+    if (!populates) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (Linux 5.14+)";
+  }
+#else
+  GTEST_SKIP() << "no MADV_POPULATE_WRITE";
+#endif
   MemoryTracker tracker("arena", MemoryTracker::Process(), {.quantum = 0});
   TrackedMemoryPool parent(&tracker);
   constexpr int64_t kMiB = 1 << 20;
