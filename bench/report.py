@@ -22,7 +22,7 @@ meta = dict(l.rstrip('\n').split('=', 1) for l in open(meta_path) if '=' in l)
 JOBS = [('csv2pq', 'CSV → Parquet (snappy)'), ('messy-csv2pq', 'quote-heavy CSV → Parquet'),
         ('csvread', 'CSV parse into memory'), ('pqread', 'Parquet full read into memory'),
         ('scan', 'Parquet streamed scan, every column'), ('q1', 'TPC-H Q1 over Parquet'),
-        ('q6', 'TPC-H Q6 over Parquet'), ('fault-floor', 'fault floor: touch the decoded bytes fresh'),
+        ('q6', 'TPC-H Q6 over Parquet'), ('fault-floor', 'fault floor: the decoded bytes of fresh memory'),
         ('readall', 'ReadAll in-process (fault floor measured after it)')]
 ENGINES = ['quiver', 'duckdb', 'polars']
 COLORS = {'quiver': '#1b6ca8', 'duckdb': '#e0a100', 'polars': '#5a5a5a'}
@@ -66,8 +66,9 @@ lines = ['# quiver benchmarks', '',
          '`bench/lineitem_queries q1|q6 FILE.parquet` (the library\'s scan with every condition pushed down as '
          'predicates that must all hold, decoded late-materialized, the aggregation in a loop; its answers are '
          'checked against DuckDB\'s); `bench/lineitem_queries fault-floor BYTES` (fresh memory of the materialized '
-         'read\'s size touched once per page, 2 threads); `bench/lineitem_queries readall FILE.parquet` (`ReadAll`, '
-         'then as many bytes of fresh memory touched in the same process); '
+         'read\'s size got as the read gets it, 4 KiB pages written in 2 MiB at a time, 2 threads); '
+         '`bench/lineitem_queries readall FILE.parquet` (`ReadAll`, then, its batches freed, as many bytes of fresh '
+         'memory got the same way in the same process); '
          '`node bench/peers.mjs duckdb|polars csv2pq|csvread|pqread|q1|q6`.', '']
 
 # The targets, from the largest size's medians.
@@ -139,8 +140,8 @@ if read and floor:
     checks.append(('ReadAll ≤ 1.2 × (fault floor + decode CPU)',
                    f'{read["median"]:.2f} s vs 1.2 × ({floor["median"]:.2f} s + {decode:.2f} s) = {bound:.2f} s',
                    read['median'] <= bound))
-    # The same in one process: ReadAll, then as many bytes of fresh memory touched with its
-    # batches still held.
+    # The same in one process: ReadAll, then, its batches freed, as many bytes of fresh memory
+    # got the same way.
     ra = groups.get((big, 'readall', 'quiver'), [])
     if ra:
         secs = statistics.median(r['seconds'] for r in ra)
@@ -166,10 +167,10 @@ for size in sizes:
             lines.append(f'| {title} | {e} | {s["median"]:.3f} | {s["min"]:.3f} | {s["max"]:.3f} | {s["user"]:.2f} | '
                          f'{s["sys"]:.2f} | {s["peak"]:.0f} | {ratio} |')
     lines.append('')
-lines += ['The fault floor is the time to touch, once per 4 KiB page, as many bytes of fresh memory as the '
-          'materialized read decodes; on a virtual machine the host may back each page on first touch, which a '
-          'read that keeps everything pays and a streamed scan (memory recycled from one row group to the next) '
-          'does not.', '']
+lines += ['The fault floor is the time to get as many bytes of fresh memory as the materialized read decodes, '
+          'the way the read gets its output (4 KiB pages written in 2 MiB at a time); on a virtual machine the host '
+          'may back each page on first touch, which a read that keeps everything pays and a streamed scan (memory '
+          'recycled from one row group to the next) does not.', '']
 
 
 def orc_section():

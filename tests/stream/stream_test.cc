@@ -143,6 +143,32 @@ TEST_F(Stream, CopyAbortsTheWriterOnAReadErrorAndLeavesNothing) {
   EXPECT_TRUE(Entries().empty());  // neither the target nor its temporary file
 }
 
+// Materialized, the kept batches go to the caller (who frees them when its clock has stopped);
+// streamed, nothing is kept; a read error leaves the caller's vector alone.
+TEST_F(Stream, DrainHandsAMaterializedTableToTheCaller) {
+  CountingReader reader(3, 5);
+  std::vector<std::shared_ptr<RecordBatch>> kept;
+  auto n = Drain(reader, /*materialize=*/true, &kept);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(n->rows, 15);
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(n->bytes, kept[0]->buffer_bytes() * 3);
+  const PrimitiveArray<int64_t> last(kept[2]->column(0));
+  EXPECT_EQ(last.Value(0), 10);
+  EXPECT_EQ(last.Value(4), 14);
+  CountingReader streamed(2, 5);
+  std::vector<std::shared_ptr<RecordBatch>> none;
+  n = Drain(streamed, /*materialize=*/false, &none);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->rows, 10);
+  EXPECT_TRUE(none.empty());
+  CountingReader failing(2, 5, Status::IOError("disk gone"));
+  n = Drain(failing, /*materialize=*/true, &kept);
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.status().message(), "disk gone");
+  EXPECT_EQ(kept.size(), 3u);
+}
+
 TEST_F(Stream, ReadAheadHandsOutTheSameBatchesAndStatsThenTheError) {
   auto source = std::make_unique<CountingReader>(4, 3, Status::Invalid("bad row"));
   ReadAhead ahead(std::move(source), 2);

@@ -2,44 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
+
+#include "quiver/core/page_mapping.h"
 
 namespace quiver {
 
 namespace {
-// Whole pages inside [p, p + size) written once by the kernel instead of faulted in one at a
-// time by the first stores. Failure (an older kernel) only means the faults happen later.
-void Prefault(uint8_t* p, int64_t size) {
-#ifdef MADV_POPULATE_WRITE
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
-  uintptr_t end = (reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(size)) & ~(page - 1);
-  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)size;
-#endif
-}
-// A fresh mapping of `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, advised for huge
-// pages; nullptr if mmap fails.
-uint8_t* MapHuge(int64_t size) {
-  const size_t huge = static_cast<size_t>(Arena::kHugePageSize);
-  const size_t n = static_cast<size_t>(size);
-  void* raw = mmap(nullptr, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  uintptr_t begin = (reinterpret_cast<uintptr_t>(raw) + huge - 1) & ~(huge - 1);
-  uintptr_t raw_end = reinterpret_cast<uintptr_t>(raw) + n + huge;
-  // Trim the slack on both sides so the mapping is exactly the aligned block.
-  if (begin > reinterpret_cast<uintptr_t>(raw)) munmap(raw, begin - reinterpret_cast<uintptr_t>(raw));
-  if (raw_end > begin + n) munmap(reinterpret_cast<void*>(begin + n), raw_end - (begin + n));
-#ifdef MADV_HUGEPAGE
-  (void)madvise(reinterpret_cast<void*>(begin), n, MADV_HUGEPAGE);  // advisory: THP may be off
-#endif
-  return reinterpret_cast<uint8_t*>(begin);
-}
 
 // Allocations start one cache line into their mapping; the line before holds the mapping size.
 class HugePagePool final : public MemoryPool {
@@ -50,7 +19,7 @@ class HugePagePool final : public MemoryPool {
     const int64_t n = (size + kAlignment + Arena::kHugePageSize - 1) & ~(Arena::kHugePageSize - 1);
     MemoryTracker* tracker = this->tracker();
     if (!tracker->TryConsume(n)) return Status::OutOfMemory(tracker->LimitReport(n));
-    uint8_t* base = MapHuge(n);
+    uint8_t* base = MapPages(n, PageSize::kHuge);
     if (base == nullptr) {
       tracker->Release(n);
       return Status::OutOfMemory(fmt::format("mmap of {} bytes failed", n));
@@ -72,7 +41,7 @@ class HugePagePool final : public MemoryPool {
   void Free(uint8_t* ptr) override {
     if (ptr == nullptr) return;
     const int64_t n = MappingSize(ptr);
-    munmap(ptr - kAlignment, static_cast<size_t>(n));
+    UnmapPages(ptr - kAlignment, n);
     tracker()->Release(n);
   }
   int64_t UsableSize(const uint8_t* ptr) const override { return MappingSize(ptr) - kAlignment; }
@@ -121,7 +90,7 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
     block = (block + kHugePageSize - 1) & ~(kHugePageSize - 1);
     MemoryTracker* tracker = pool_->tracker();
     if (tracker != nullptr && !tracker->TryConsume(block)) return nullptr;
-    p = MapHuge(block);
+    p = MapPages(block, PageSize::kHuge);
     if (p == nullptr) {
       if (tracker != nullptr) tracker->Release(block);
       return nullptr;
@@ -133,7 +102,7 @@ void* Arena::AllocateSlow(int64_t size, int64_t align) {
     blocks_.push_back(p);
     reserved_ += pool_->UsableSize(p);
   }
-  if (prefault_) Prefault(p, block);
+  if (prefault_) PopulatePages(p, block);
   if (size + align > block_size_ / 2 && cur_ != nullptr) {
     // Keep bumping in the current block; this one holds only the large object.
     uintptr_t q = (reinterpret_cast<uintptr_t>(p) + align - 1) & ~static_cast<uintptr_t>(align - 1);
@@ -150,7 +119,7 @@ void Arena::Reset() {
   for (uint8_t* b : blocks_) pool_->Free(b);
   blocks_.clear();
   for (auto [b, n] : huge_blocks_) {
-    munmap(b, static_cast<size_t>(n));
+    UnmapPages(b, n);
     if (MemoryTracker* tracker = pool_->tracker(); tracker != nullptr) tracker->Release(n);
   }
   huge_blocks_.clear();

@@ -50,8 +50,8 @@ MemoryPool* default_memory_pool();
 // freed pages and to use 2 MiB pages, so that buffers freed after one batch serve the next
 // without page faults (which serialise threads on the kernel's memory map lock). A library
 // does not call this on its host's behalf. No-op with the system allocator.
-// QUIVER_LARGE_OS_PAGES=0 keeps 4 KiB pages: about 10% less peak memory on a whole-file
-// Parquet read, but each fresh page then costs a fault (about 4x slower cold reads here).
+// QUIVER_LARGE_OS_PAGES=0 keeps 4 KiB pages. (A whole-file Parquet read's output does not come
+// from here: its arenas map 4 KiB pages of their own, parquet/reader/output_arena_internal.h.)
 void ConfigureAllocatorForStreaming();
 
 }  // namespace quiver

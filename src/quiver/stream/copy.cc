@@ -31,7 +31,7 @@ Result<int64_t> Copy(BatchReader& reader, BatchWriter& writer, const CopyOptions
   return rows;
 }
 
-Result<DrainCounts> Drain(BatchReader& reader, bool materialize) {
+Result<DrainCounts> Drain(BatchReader& reader, bool materialize, std::vector<std::shared_ptr<RecordBatch>>* kept_out) {
   DrainCounts n;
   auto count = [&n](const RecordBatch& b) {
     n.rows += b.num_rows();
@@ -57,6 +57,7 @@ Result<DrainCounts> Drain(BatchReader& reader, bool materialize) {
     }
   }
   for (const auto& b : kept) count(*b);
+  if (kept_out != nullptr) *kept_out = std::move(kept);
   return n;
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include "quiver/stream/batch_stream.h"
 
@@ -25,7 +27,9 @@ struct DrainCounts {
 // Reads every batch and counts it. Streamed (the default), each batch is released before the
 // next is read, as a consumer of a file larger than memory does; `materialize` keeps them all
 // to the end, as a DataFrame reader returns a file (a ParquetScan or OrcScan then decodes its
-// remaining row groups or stripes in one parallel call, ReadAll).
-Result<DrainCounts> Drain(BatchReader& reader, bool materialize = false);
+// remaining row groups or stripes in one parallel call, ReadAll). With `kept`, the materialized
+// batches are moved there, so a caller timing the read frees the table after its clock stops.
+Result<DrainCounts> Drain(BatchReader& reader, bool materialize = false,
+                          std::vector<std::shared_ptr<RecordBatch>>* kept = nullptr);
 
 }  // namespace quiver::stream

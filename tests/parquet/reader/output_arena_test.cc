@@ -2,6 +2,8 @@
 // are the newest, blocks returned to the parent (and the tracker back to zero) once every buffer
 // and the owner let go; and a whole read through arenas equal to one without them.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
@@ -62,6 +64,58 @@ TEST(OutputArenaPool, CarvesBlocksAndReturnsThemWhenAllBuffersAreFreed) {
   EXPECT_EQ(tracker.current_bytes(), 0);
 }
 
+// Whether the page holding `p` is resident (mincore).
+bool Resident(const uint8_t* p) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  unsigned char v = 0;
+  EXPECT_EQ(mincore(reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) & ~(page - 1)), page, &v), 0);
+  return (v & 1) != 0;
+}
+
+TEST(OutputArenaPool, SmallPageBlocksAreOwnMappingsWrittenInAheadOfTheBuffers) {
+#ifdef MADV_POPULATE_WRITE
+  {
+    void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(probe, MAP_FAILED);
+    const bool populates = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
+    munmap(probe, 4096);
+    if (!populates) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (Linux 5.14+)";
+  }
+#else
+  GTEST_SKIP() << "no MADV_POPULATE_WRITE";
+#endif
+  MemoryTracker tracker("arena", MemoryTracker::Process(), {.quantum = 0});
+  TrackedMemoryPool parent(&tracker);
+  constexpr int64_t kMiB = 1 << 20;
+  auto* arena = reader::OutputArenaPool::Make(&parent, 8 * kMiB - 64, /*small_pages=*/true);
+  uint8_t* a = nullptr;
+  ASSERT_TRUE(arena->Allocate(3 * kMiB, &a).ok());
+  // The block's mapping, its header included, is charged whole: 8 MiB.
+  EXPECT_EQ(tracker.current_bytes(), 8 * kMiB);
+  const uint8_t* block = a - 128;  // the block's header, then the buffer's
+  // Written in up to the buffer's end rounded to the 2 MiB step, before anything is stored.
+  EXPECT_TRUE(Resident(block));
+  EXPECT_TRUE(Resident(block + 4 * kMiB - 4096));
+  EXPECT_FALSE(Resident(block + 4 * kMiB));
+  EXPECT_FALSE(Resident(block + 8 * kMiB - 4096));
+  // The newest buffer grown in place: the pages up to its new end follow.
+  ASSERT_TRUE(arena->Reallocate(5 * kMiB, &a).ok());
+  EXPECT_EQ(a, block + 128);
+  EXPECT_TRUE(Resident(block + 6 * kMiB - 4096));
+  EXPECT_FALSE(Resident(block + 6 * kMiB));
+  std::memset(a, 3, 5 * kMiB);
+  // A buffer larger than a block: a mapping of its own, in whole pages.
+  uint8_t* c = nullptr;
+  ASSERT_TRUE(arena->Allocate(9 * kMiB, &c).ok());
+  EXPECT_EQ(tracker.current_bytes(), 8 * kMiB + 9 * kMiB + 4096);
+  EXPECT_EQ(arena->blocks(), 2);
+  arena->Close();
+  arena->Free(a);
+  EXPECT_EQ(tracker.current_bytes(), 9 * kMiB + 4096);  // a's block unmapped, c's kept
+  arena->Free(c);
+  EXPECT_EQ(tracker.current_bytes(), 0);
+}
+
 // Counts the allocations of one size (an arena's blocks, header included) made through it.
 class CountingPool final : public MemoryPool {
  public:
@@ -85,7 +139,8 @@ class CountingPool final : public MemoryPool {
 // 300,000 rows (int64 without nulls, strings with nulls, long PLAIN strings without) read with
 // every chunk's output in arenas (blocks of 256 KiB, so chunks span and fill blocks, or blocks
 // grown to 1 MiB from half of each loop's share) on 1 and 2 threads: the same values as a
-// read without arenas, and nothing left charged afterwards.
+// read without arenas, and nothing left charged afterwards; blocks from the pool or mapped on
+// small pages.
 TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   auto schema = std::make_shared<const Schema>(
       std::vector<Field>{field("k", int64()), field("mode", utf8()), field("comment", utf8())});
@@ -107,40 +162,45 @@ TEST(OutputArenaPool, WholeReadThroughArenasEqualsReadWithout) {
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   for (int threads : {1, 2}) {
     for (bool grow : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "threads " << threads << " grow " << grow);
-      MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
-      TrackedMemoryPool tracked(&tracker);
-      // Fixed blocks of 256 KiB; or blocks allowed to grow to 1 MiB, which half of each loop's
-      // share of the uncompressed bytes passes at 1 and 2 loops, so every block is 1 MiB.
-      const int64_t block = grow ? (1 << 20) - 64 : 256 * 1024;
-      CountingPool pool(&tracked, block + 64);
-      ThreadPool tp(threads);
-      ParquetReaderOptions opts;
-      opts.pool = &pool;
-      opts.thread_pool = threads > 1 ? &tp : nullptr;
-      opts.output_arena_min_bytes = 0;
-      opts.output_block_bytes = 256 * 1024;
-      opts.output_block_max_bytes = block;
-      auto r = ParquetFileReader::Open(io::MemorySource(*bytes), opts);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      auto all = (*r)->ReadRowGroups();
-      ASSERT_TRUE(all.ok()) << all.status().ToString();
-      ASSERT_EQ(all->size(), 8u);
-      // k and comment have no nulls: their output went to arenas, whose blocks (plus their
-      // header) nothing else allocates; larger buffers get blocks of their own.
-      EXPECT_GE(pool.count.load(), threads);
-      int64_t offset = 0;
-      for (const auto& b : *all) {
-        for (int c = 0; c < 3; ++c) {
-          EXPECT_TRUE(b->column(c).Equals(batch->column(c).Slice(offset, b->num_rows())))
-              << "threads " << threads << " column " << c << " at row " << offset;
+      for (bool small : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "threads " << threads << " grow " << grow << " small pages " << small);
+        MemoryTracker tracker("arena-read", MemoryTracker::Process(), {.quantum = 0});
+        TrackedMemoryPool tracked(&tracker);
+        // Fixed blocks of 256 KiB; or blocks allowed to grow to 1 MiB, which half of each loop's
+        // share of the uncompressed bytes passes at 1 and 2 loops, so every block is 1 MiB.
+        const int64_t block = grow ? (1 << 20) - 64 : 256 * 1024;
+        CountingPool pool(&tracked, block + 64);
+        ThreadPool tp(threads);
+        ParquetReaderOptions opts;
+        opts.pool = &pool;
+        opts.thread_pool = threads > 1 ? &tp : nullptr;
+        opts.output_arena_min_bytes = 0;
+        opts.output_block_bytes = 256 * 1024;
+        opts.output_block_max_bytes = block;
+        opts.output_small_pages = small;  // false: blocks through `pool`, to count them
+        auto r = ParquetFileReader::Open(io::MemorySource(*bytes), opts);
+        ASSERT_TRUE(r.ok()) << r.status().ToString();
+        auto all = (*r)->ReadRowGroups();
+        ASSERT_TRUE(all.ok()) << all.status().ToString();
+        ASSERT_EQ(all->size(), 8u);
+        // k and comment have no nulls: their output went to arenas, whose blocks (plus their
+        // header) nothing else allocates; larger buffers get blocks of their own.
+        if (!small) {
+          EXPECT_GE(pool.count.load(), threads);
         }
-        offset += b->num_rows();
+        int64_t offset = 0;
+        for (const auto& b : *all) {
+          for (int c = 0; c < 3; ++c) {
+            EXPECT_TRUE(b->column(c).Equals(batch->column(c).Slice(offset, b->num_rows())))
+                << "threads " << threads << " column " << c << " at row " << offset;
+          }
+          offset += b->num_rows();
+        }
+        EXPECT_EQ(offset, rows);
+        r->reset();
+        all->clear();
+        EXPECT_EQ(tracker.current_bytes(), 0);
       }
-      EXPECT_EQ(offset, rows);
-      r->reset();
-      all->clear();
-      EXPECT_EQ(tracker.current_bytes(), 0);
     }
   }
 }

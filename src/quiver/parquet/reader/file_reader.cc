@@ -578,12 +578,12 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   const size_t pool_threads =
       threads == nullptr ? 1 : static_cast<size_t>(threads->num_threads());
   const size_t loop_count = std::max<size_t>(1, std::min(pool_threads, tasks.size()));
-  // Blocks grow with the read, to half a loop's share of its uncompressed bytes (whole 2 MiB
-  // pages, header included; decoded output is usually larger still, dictionaries expanded):
-  // each block leaves the rest of the 2 MiB page its last buffer ends in resident and unused,
-  // so fewer blocks hold less (lineitem's 1.14 GB at one thread peaked 26 MB lower in 128 MiB
-  // blocks than in 32 MiB ones). Untouched block ends are not resident; the tracker is charged
-  // for them, at most one block per loop.
+  // Blocks grow with the read, to half a loop's share of its uncompressed bytes (whole 2 MiB,
+  // header included; decoded output is usually larger still, dictionaries expanded): each
+  // block leaves the rest of the page (or 2 MiB populate step) its last buffer ends in
+  // resident and unused, so fewer blocks hold less (lineitem's 1.14 GB at one thread on 2 MiB
+  // pages peaked 26 MB lower in 128 MiB blocks than in 32 MiB ones). Untouched block ends are
+  // not resident; the tracker is charged for them, at most one block per loop.
   int64_t block_bytes = options_.output_block_bytes;
   if (use_arena) {
     const int64_t share = total_bytes / static_cast<int64_t>(loop_count) / 2;
@@ -602,7 +602,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         if (p) p->Close();
       }
     } arena;
-    if (use_arena) arena.p = reader::OutputArenaPool::Make(out_pool, block_bytes);
+    if (use_arena) arena.p = reader::OutputArenaPool::Make(out_pool, block_bytes, options_.output_small_pages);
     reader::PageReaderOptions po;
     po.verify_crc = options_.verify_crc;
     po.pool = out_pool;

@@ -41,6 +41,10 @@ struct ParquetReaderOptions {
   int64_t output_arena_min_bytes = int64_t{64} << 20;
   int64_t output_block_bytes = (int64_t{32} << 20) - 64;
   int64_t output_block_max_bytes = (int64_t{256} << 20) - 64;
+  // Blocks as mappings of their own on 4 KiB pages (charged to pool's tracker), written in just
+  // ahead of the decoder; false takes them from `pool`. Fresh 2 MiB pages cost several times
+  // more on a VM with free page reporting (core/page_mapping.h).
+  bool output_small_pages = true;
 };
 
 class ParquetBatchReader;
