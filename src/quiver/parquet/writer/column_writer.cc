@@ -234,8 +234,9 @@ class ColumnChunkEncoder {
   Status FlushPage() {
     if (!pages_.page_open()) return Status::OK();
     QUIVER_ASSIGN_OR_RETURN(BufferBuilder * body, pages_.StartPage());
-    QUIVER_RETURN_NOT_OK(values_->FlushValues(body));
-    return pages_.FinishPage(values_->encoding());
+    std::span<const uint8_t> page;
+    QUIVER_RETURN_NOT_OK(values_->FlushValues(body, &page));
+    return pages_.FinishPage(values_->encoding(), page);
   }
 
   Status Finish() {
