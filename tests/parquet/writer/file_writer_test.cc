@@ -1015,6 +1015,26 @@ TEST(ParquetFileWriter, RefusesTextThatIsNotUtf8) {
   EXPECT_TRUE(fine.ok()) << fine.status().ToString();
 }
 
+// Strings whose producer checked them (ArrayData::utf8_checked, the CSV reader's) are not
+// checked again: the writer takes the producer's word, so it must be given only when true.
+TEST(ParquetFileWriter, StringsMarkedUtf8CheckedAreNotCheckedAgain) {
+  auto batch = Strings("s", {"fine", "caf\xe9"});
+  auto marked = std::make_shared<ArrayData>(*batch->column(0).data());
+  marked->utf8_checked = true;
+  auto taken = std::make_shared<RecordBatch>(batch->schema(), 2, std::vector<Array>{Array(marked)});
+  // Not through WriteParquetBytes: the file is not one to keep for DuckDB to read.
+  io::BufferOutputStream out;
+  auto w = parquet::ParquetFileWriter::Open(&out, batch->schema(), {});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->Write(taken).ok());
+  EXPECT_TRUE((*w)->Close().ok());
+  auto unmarked = WriteParquetBytes(batch->schema(), {batch}, {});
+  ASSERT_FALSE(unmarked.ok());
+  EXPECT_EQ(unmarked.status().message(),
+            "row group 0, column 's': a string value is not valid UTF-8: \"caf\\xe9\" (Parquet STRING holds UTF-8; "
+            "store other bytes as binary)");
+}
+
 // Timestamps in seconds are written as milliseconds: one that does not fit is an error naming
 // it, never a wrapped instant.
 TEST(ParquetFileWriter, SecondsThatOverflowMillisecondsAreAnError) {

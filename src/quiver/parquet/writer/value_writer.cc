@@ -150,7 +150,8 @@ struct ByteBounds {
   }
 };
 
-// STRING values must be UTF-8 (other engines refuse the file otherwise). The slice's bytes are
+// STRING values must be UTF-8 (other engines refuse the file otherwise); arrays whose producer
+// checked them (ArrayData::utf8_checked, the CSV reader's) are not checked again. The slice's bytes are
 // validated at once; since valid UTF-8 never starts with a continuation byte, values that do
 // not either end on character boundaries, so each value is valid. Only a failure looks at
 // values one by one, to name the first bad one (the bytes of null slots do not count).
@@ -452,7 +453,7 @@ class TypedValueWriter final : public ValueWriter {
     const int32_t* offsets = a.values<int32_t>(1) + r;
     const uint8_t* data = a.buffers[2]->data();
     page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
-    if (utf8_) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
+    if (utf8_ && !a.utf8_checked) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
     if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, bit);
     ByteBounds bounds;
     for (int64_t i = 0; i < n; ++i) {
