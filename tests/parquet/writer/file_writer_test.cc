@@ -11,6 +11,7 @@
 #include "quiver/columnar/builder.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/core/utf8.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
@@ -1033,6 +1034,31 @@ TEST(ParquetFileWriter, StringsMarkedUtf8CheckedAreNotCheckedAgain) {
   EXPECT_EQ(unmarked.status().message(),
             "row group 0, column 's': a string value is not valid UTF-8: \"caf\\xe9\" (Parquet STRING holds UTF-8; "
             "store other bytes as binary)");
+}
+
+// A row group's column chunks are encoded in memory the previous groups freed: after the first
+// groups, no block is taken fresh.
+TEST(ParquetFileWriter, RowGroupsReuseTheChunksMemory) {
+  const int64_t rows = 122880;  // a row group
+  NumericBuilder<int64_t> b(int64());
+  for (int64_t i = 0; i < rows; ++i) ASSERT_TRUE(b.Append(i * 7919 % 1000003).ok());
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("v", int64())});
+  auto batch = std::make_shared<RecordBatch>(schema, rows, std::vector<Array>{*b.Finish()});
+  io::BufferOutputStream out;
+  ParquetWriterOptions o;
+  o.dictionary = false;
+  auto w = ParquetFileWriter::Open(&out, schema, o);
+  ASSERT_TRUE(w.ok());
+  std::vector<int64_t> fresh;
+  for (int g = 0; g < 6; ++g) {
+    ASSERT_TRUE((*w)->Write(batch).ok());
+    ASSERT_TRUE((*w)->FlushRowGroup().ok());
+    fresh.push_back((*w)->chunk_pool().fresh());
+  }
+  ASSERT_TRUE((*w)->Close().ok());
+  EXPECT_GT(fresh[0], 0);
+  EXPECT_EQ(fresh, std::vector<int64_t>(6, fresh[0]));
+  EXPECT_GE((*w)->chunk_pool().reused(), 5);
 }
 
 // Timestamps in seconds are written as milliseconds: one that does not fit is an error naming

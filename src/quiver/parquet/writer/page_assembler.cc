@@ -101,7 +101,8 @@ Status PageAssembler::WritePage(const PageHeader& header_in, std::span<const uin
                                               h.compressed_page_size = static_cast<int32_t>(raw + size);
                                               return EncodePageHeader(h, header);
                                             },
-                                            &dst, &compressed_));
+                                            &dst, &compressed_,
+                                            h.type == PageType::DICTIONARY_PAGE ? 0 : out_->bytes_reserve));
     last_compressed_ = compressed;
   }
   out_->payload_compressed += compressed;
