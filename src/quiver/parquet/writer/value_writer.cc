@@ -478,7 +478,7 @@ class TypedValueWriter final : public ValueWriter {
       if (static_cast<int64_t>(page_marks_.size()) < dict_->dict_size()) {
         page_marks_.resize(static_cast<size_t>(dict_->dict_size()) * 2, 0);
       }
-      const std::vector<int32_t>& idx = dict_->indices();
+      const std::span<const int32_t> idx = dict_->indices();
       ByteBounds bounds;
       // Once the page has used every entry (a small dictionary, early in the page), the rest of
       // the indices can name no new one.
