@@ -161,6 +161,29 @@ TEST(CsvReader, ErrorsNameLineColumnValueAndByte) {
             "t.csv:3:2 'b': invalid UTF-8, got \"bad\\xff\" (byte 11); the file may be in another encoding");
 }
 
+// A character cut between two values of a column ("\xC3" ends one, "\xA9" starts the next) is
+// valid UTF-8 only as the bytes of both: each value is invalid, and the first is refused.
+TEST(CsvReader, ACharacterSplitBetweenTwoValuesIsInvalidUtf8) {
+  CsvOptions o;
+  o.column_types = {{"s", utf8()}};
+  auto r = Read("a,s\n1,\xc3\n2,\xa9\n", o);
+  EXPECT_EQ(r.status().message(),
+            "t.csv:2:2 's': invalid UTF-8, got \"\\xc3\" (byte 6); the file may be in another encoding");
+  o.replace_invalid_utf8 = true;
+  r = Read("a,s\n1,\xc3\n2,\xa9\n", o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Rows(**r), "1|\xEF\xBF\xBD\n2|\xEF\xBF\xBD\n");
+}
+
+// String columns come out marked as checked UTF-8, so the Parquet writer does not check them again.
+TEST(CsvReader, StringColumnsAreMarkedUtf8Checked) {
+  auto r = Read("a,s\n1,caf\xc3\xa9\n2,x\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->column(1).type_id(), TypeId::kString);
+  EXPECT_TRUE((*r)->column(1).data()->utf8_checked);
+  EXPECT_FALSE((*r)->column(0).data()->utf8_checked);
+}
+
 TEST(CsvReader, ErrorsShowInputBytesEscapedAndCutShort) {
   // An ESC sequence, a bell and a quote in a bad value, and a value of 10,000 bytes.
   CsvOptions o;

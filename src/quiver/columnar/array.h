@@ -26,6 +26,10 @@ struct ArrayData {
   int64_t offset = 0;      // logical start in every buffer (and in struct children)
   std::vector<std::shared_ptr<Buffer>> buffers;  // buffers[0] is validity, may be null
   std::vector<std::shared_ptr<ArrayData>> children;
+  // Strings: each value's bytes (null slots' too) are known to be UTF-8, checked by the producer
+  // (the CSV reader), so a consumer that needs UTF-8 (the Parquet writer's STRING) need not check
+  // them again. False means not known; slices keep it, as a slice's values are the array's.
+  bool utf8_checked = false;
 
   static constexpr int64_t kUnknownNullCount = -1;
 

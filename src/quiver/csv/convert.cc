@@ -511,6 +511,21 @@ struct ColumnConverters {
     return Status::OK();
   }
 
+  // Whether each of a group's values (bytes [first, end), value r at [off[r], off[r + 1])) is
+  // UTF-8: the group's bytes are, and no value starts with a continuation byte (valid UTF-8
+  // never does, so every value then ends on a character boundary too). Without that test, a
+  // character cut between two values ("\xC3" then "\xA9") passed as valid.
+  static bool ValuesAreUtf8(const uint8_t* bytes, const int32_t* off, int64_t first, int64_t end, int64_t rows) {
+    if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes) + first, static_cast<size_t>(end - first))) {
+      return false;
+    }
+    uint8_t continuation = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      continuation |= static_cast<uint8_t>(off[r + 1] > off[r] && (bytes[off[r]] & 0xC0) == 0x80);
+    }
+    return continuation == 0;
+  }
+
   static Status String(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                        bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
@@ -574,8 +589,7 @@ struct ColumnConverters {
     }
     bytes.UnsafeSetSize(size);
     // One validation pass over the group's bytes; only a failure looks at single values.
-    if (check_utf8 &&
-        !simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + first, static_cast<size_t>(bytes.size() - first))) {
+    if (check_utf8 && !ValuesAreUtf8(bytes.data(), off, first, bytes.size(), rows)) {
       if (!syn.replace_invalid_utf8 && !null_on_error) {
         for (int64_t r = 0; r < rows; ++r) {
           if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + off[r],
@@ -711,6 +725,7 @@ Result<Array> TextColumnConverter::Finish() {
     QUIVER_ASSIGN_OR_RETURN(auto offsets, offsets_.Finish());
     QUIVER_ASSIGN_OR_RETURN(auto bytes, values_.Finish());
     d->buffers = {std::move(validity), std::move(offsets), std::move(bytes)};
+    d->utf8_checked = type_->id() == TypeId::kString;  // String() checked every value
   } else {
     QUIVER_ASSIGN_OR_RETURN(auto values, values_.Finish());
     d->buffers = {std::move(validity), std::move(values)};

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "quiver/columnar/builder.h"
@@ -57,9 +58,12 @@ TEST(ValueWriter, DictionaryHoldsEachValueOnceInFirstSeenOrder) {
   EXPECT_EQ(*p.bounds.max(), Plain<int64_t>(7));
 
   BufferBuilder indices;
-  ASSERT_TRUE(p.values->FlushValues(&indices).ok());
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&indices, &page).ok());
   ASSERT_GT(indices.size(), 0);
   EXPECT_EQ(indices.data()[0], 2);  // the indices' bit width: 3 entries
+  EXPECT_EQ(page.data(), indices.data());  // the page is the body
+  EXPECT_EQ(static_cast<int64_t>(page.size()), indices.size());
   EXPECT_EQ(p.values->page_plain_bytes(), 0);
 
   BufferBuilder dictionary;
@@ -86,13 +90,65 @@ TEST(ValueWriter, PlainDoublesAreBoundedWithoutTheirNaNs) {
   EXPECT_EQ(*p.bounds.min(), Plain<double>(-1.0));
   EXPECT_EQ(*p.bounds.max(), Plain<double>(2.5));
   BufferBuilder body;
-  ASSERT_TRUE(p.values->FlushValues(&body).ok());
-  ASSERT_EQ(body.size(), 24);  // the three non-null values, NaN included
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&body, &page).ok());
+  ASSERT_EQ(page.size(), 24u);  // the three non-null values, NaN included
   double v[3];
-  std::memcpy(v, body.data(), sizeof(v));
+  std::memcpy(v, page.data(), sizeof(v));
   EXPECT_TRUE(std::isnan(v[0]));
   EXPECT_EQ(v[1], 2.5);
   EXPECT_EQ(v[2], -1.0);
+}
+
+// PLAIN values stay in the value writer's buffer: a page's few bytes of levels are copied in
+// front of them there, and the body is left as it was.
+TEST(ValueWriter, PlainPageIsItsLevelsInFrontOfTheValuesInPlace) {
+  Parts p(field("x", int64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/false, 3, 0, 0).ok());
+  Array a = Numbers<int64_t>(int64(), {4, 5, 6});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 3, 0).ok());
+  BufferBuilder body;
+  const uint8_t levels[5] = {1, 0, 0, 0, 9};
+  ASSERT_TRUE(body.Append(levels, 5).ok());
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&body, &page).ok());
+  EXPECT_EQ(body.size(), 5);  // the values were not appended to the body
+  ASSERT_EQ(page.size(), 5u + 24u);
+  EXPECT_NE(page.data(), body.data());
+  EXPECT_EQ(std::memcmp(page.data(), levels, 5), 0);
+  int64_t v[3];
+  std::memcpy(v, page.data() + 5, sizeof(v));
+  EXPECT_EQ(v[0], 4);
+  EXPECT_EQ(v[1], 5);
+  EXPECT_EQ(v[2], 6);
+  // The next page starts empty.
+  ASSERT_TRUE(p.values->Put(*a.data(), 2, 1, 0).ok());
+  BufferBuilder next;
+  ASSERT_TRUE(p.values->FlushValues(&next, &page).ok());
+  ASSERT_EQ(page.size(), 8u);
+  std::memcpy(v, page.data(), 8);
+  EXPECT_EQ(v[0], 6);
+}
+
+// Levels longer than the room in front of the values (a page with many nulls): the values are
+// appended to the body, which is the page.
+TEST(ValueWriter, PlainPageWithLongLevelsIsTheBody) {
+  Parts p(field("x", int64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/false, 2, 0, 0).ok());
+  Array a = Numbers<int64_t>(int64(), {7, 8});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 2, 0).ok());
+  BufferBuilder body;
+  std::vector<uint8_t> levels(65, 3);
+  ASSERT_TRUE(body.Append(levels.data(), 65).ok());
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&body, &page).ok());
+  ASSERT_EQ(body.size(), 65 + 16);
+  EXPECT_EQ(page.data(), body.data());
+  ASSERT_EQ(page.size(), 81u);
+  int64_t v[2];
+  std::memcpy(v, page.data() + 65, sizeof(v));
+  EXPECT_EQ(v[0], 7);
+  EXPECT_EQ(v[1], 8);
 }
 
 TEST(ValueWriter, RefusesAnEncodingItsPhysicalTypeDoesNotTake) {
@@ -127,7 +183,7 @@ TEST(PageAssembler, DataPageCountsLevelsNullsAndRows) {
   EXPECT_EQ(levels_length, levels - 4);
   ASSERT_TRUE((*body)->Append(Plain<int64_t>(1).data(), 8).ok());
   ASSERT_TRUE((*body)->Append(Plain<int64_t>(3).data(), 8).ok());
-  ASSERT_TRUE(pages.FinishPage(Encoding::PLAIN).ok());
+  ASSERT_TRUE(pages.FinishPage(Encoding::PLAIN, std::span<const uint8_t>((*body)->data(), static_cast<size_t>((*body)->size()))).ok());
   EXPECT_FALSE(pages.page_open());
   pages.Finish(Encoding::PLAIN);
 

@@ -11,6 +11,7 @@
 #include "quiver/columnar/builder.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/core/utf8.h"
 #include "quiver/io/file.h"
 #include "quiver/io/output_stream.h"
@@ -1013,6 +1014,51 @@ TEST(ParquetFileWriter, RefusesTextThatIsNotUtf8) {
   // The same bytes as binary are fine.
   auto fine = WriteParquetBytes(Strings("b", {"caf\xe9"}, binary())->schema(), {Strings("b", {"caf\xe9"}, binary())}, {});
   EXPECT_TRUE(fine.ok()) << fine.status().ToString();
+}
+
+// Strings whose producer checked them (ArrayData::utf8_checked, the CSV reader's) are not
+// checked again: the writer takes the producer's word, so it must be given only when true.
+TEST(ParquetFileWriter, StringsMarkedUtf8CheckedAreNotCheckedAgain) {
+  auto batch = Strings("s", {"fine", "caf\xe9"});
+  auto marked = std::make_shared<ArrayData>(*batch->column(0).data());
+  marked->utf8_checked = true;
+  auto taken = std::make_shared<RecordBatch>(batch->schema(), 2, std::vector<Array>{Array(marked)});
+  // Not through WriteParquetBytes: the file is not one to keep for DuckDB to read.
+  io::BufferOutputStream out;
+  auto w = parquet::ParquetFileWriter::Open(&out, batch->schema(), {});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->Write(taken).ok());
+  EXPECT_TRUE((*w)->Close().ok());
+  auto unmarked = WriteParquetBytes(batch->schema(), {batch}, {});
+  ASSERT_FALSE(unmarked.ok());
+  EXPECT_EQ(unmarked.status().message(),
+            "row group 0, column 's': a string value is not valid UTF-8: \"caf\\xe9\" (Parquet STRING holds UTF-8; "
+            "store other bytes as binary)");
+}
+
+// A row group's column chunks are encoded in memory the previous groups freed: after the first
+// groups, no block is taken fresh.
+TEST(ParquetFileWriter, RowGroupsReuseTheChunksMemory) {
+  const int64_t rows = 122880;  // a row group
+  NumericBuilder<int64_t> b(int64());
+  for (int64_t i = 0; i < rows; ++i) ASSERT_TRUE(b.Append(i * 7919 % 1000003).ok());
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("v", int64())});
+  auto batch = std::make_shared<RecordBatch>(schema, rows, std::vector<Array>{*b.Finish()});
+  io::BufferOutputStream out;
+  ParquetWriterOptions o;
+  o.dictionary = false;
+  auto w = ParquetFileWriter::Open(&out, schema, o);
+  ASSERT_TRUE(w.ok());
+  std::vector<int64_t> fresh;
+  for (int g = 0; g < 6; ++g) {
+    ASSERT_TRUE((*w)->Write(batch).ok());
+    ASSERT_TRUE((*w)->FlushRowGroup().ok());
+    fresh.push_back((*w)->chunk_pool().fresh());
+  }
+  ASSERT_TRUE((*w)->Close().ok());
+  EXPECT_GT(fresh[0], 0);
+  EXPECT_EQ(fresh, std::vector<int64_t>(6, fresh[0]));
+  EXPECT_GE((*w)->chunk_pool().reused(), 5);
 }
 
 // Timestamps in seconds are written as milliseconds: one that does not fit is an error naming

@@ -367,7 +367,7 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
 
 template <typename T>
 DictionaryEncoder<T>::DictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, Slot{0, -1}) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, Slot{0, -1}), indices_(pool) {}
 
 template <typename T>
 void DictionaryEncoder<T>::Rehash() {
@@ -407,9 +407,8 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
 
 template <typename T>
 Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
-  const size_t start = indices_.size();
-  indices_.resize(start + static_cast<size_t>(n));
-  int32_t* out = indices_.data() + start;
+  const int64_t start = indices_.size();
+  QUIVER_ASSIGN_OR_RETURN(int32_t* out, indices_.Extend(n));
   const Slot* slots = slots_.data();
   size_t mask = slots_.size() - 1;
   // Runs of one value (sorted or clustered columns) skip the probe.
@@ -454,7 +453,7 @@ Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) 
     prev_key = key;
     prev_index = index;
   }
-  indices_.resize(start + static_cast<size_t>(i));
+  indices_.Resize(start + i);
   *consumed = i;
   return Status::OK();
 }
@@ -466,7 +465,7 @@ Status DictionaryEncoder<T>::WriteDictionaryPage(BufferBuilder* out) const {
 
 template <typename T>
 Status DictionaryEncoder<T>::FlushIndices(BufferBuilder* out) {
-  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), static_cast<int64_t>(indices_.size()),
+  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), indices_.size(),
                                                DictionaryIndexBitWidth(dict_size()), out, pool_));
   indices_.clear();
   return Status::OK();
@@ -478,7 +477,7 @@ template class DictionaryEncoder<float>;
 template class DictionaryEncoder<double>;
 
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}), indices_(pool) {}
 
 void ByteArrayDictionaryEncoder::Rehash() {
   std::vector<Slot> slots(slots_.size() * 2, Slot{0, 0});
@@ -546,9 +545,8 @@ int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64
 
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
                                        const uint8_t* validity, int64_t validity_offset) {
-  const size_t start = indices_.size();
-  indices_.resize(start + static_cast<size_t>(n));
-  int32_t* out = indices_.data() + start;
+  const int64_t start = indices_.size();
+  QUIVER_ASSIGN_OR_RETURN(int32_t* out, indices_.Extend(n));
   int64_t k = 0;  // indices written
   // Values starting 16 bytes before the end of the input's bytes load 16 bytes directly.
   const int64_t loadable = offsets[n] - 16;
@@ -571,7 +569,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
     return Insert(v, len, h, slot);
   };
   auto stop = [&](int32_t index, int64_t i) -> Status {
-    indices_.resize(start + static_cast<size_t>(k));
+    indices_.Resize(start + k);
     *consumed = i;
     if (index == -2) return Status::OutOfMemory("dictionary entries");
     full_ = true;
@@ -632,7 +630,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
       out[k++] = index;
     }
   }
-  indices_.resize(start + static_cast<size_t>(k));
+  indices_.Resize(start + k);
   *consumed = i;
   return Status::OK();
 }
@@ -658,7 +656,7 @@ Status ByteArrayDictionaryEncoder::WriteDictionaryPageFixed(int width, BufferBui
 }
 
 Status ByteArrayDictionaryEncoder::FlushIndices(BufferBuilder* out) {
-  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), static_cast<int64_t>(indices_.size()),
+  QUIVER_RETURN_NOT_OK(EncodeDictionaryIndices(indices_.data(), indices_.size(),
                                                DictionaryIndexBitWidth(dict_size()), out, pool_));
   indices_.clear();
   return Status::OK();

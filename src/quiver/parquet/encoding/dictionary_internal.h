@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <span>
 #include <vector>
 
 #include "quiver/core/buffer.h"
@@ -129,6 +130,30 @@ Status DictionaryDecoder::Decode(const T* dict, T* out, int64_t n) {
 // bit patterns, so NaN and -0.0 keep their identity). Indices accumulate until FlushIndices writes
 // a data page; the dictionary page is written once. INT96 and FIXED_LEN_BYTE_ARRAY go through
 // ByteArrayDictionaryEncoder with WriteDictionaryPageFixed.
+// A page's buffered dictionary indices, in the encoder's pool (the Parquet writer's recycles
+// them from chunk to chunk) and grown without being zero-filled first.
+class IndexBuffer {
+ public:
+  explicit IndexBuffer(MemoryPool* pool) : bytes_(pool) {}
+  // Room for `n` indices in all; failure only means they grow later.
+  void Reserve(int64_t n) { (void)bytes_.Reserve(n * 4 - bytes_.size()); }
+  // `n` more indices, to be written through the pointer returned (then cut back by Resize).
+  Result<int32_t*> Extend(int64_t n) {
+    QUIVER_RETURN_NOT_OK(bytes_.Reserve(n * 4));
+    int32_t* at = reinterpret_cast<int32_t*>(bytes_.mutable_data() + bytes_.size());
+    bytes_.UnsafeSetSize(bytes_.size() + n * 4);
+    return at;
+  }
+  void Resize(int64_t n) { bytes_.UnsafeSetSize(n * 4); }  // n at most size()
+  int64_t size() const { return bytes_.size() / 4; }
+  const int32_t* data() const { return reinterpret_cast<const int32_t*>(bytes_.data()); }
+  std::span<const int32_t> span() const { return {data(), static_cast<size_t>(size())}; }
+  void clear() { bytes_.Clear(); }
+
+ private:
+  BufferBuilder bytes_;
+};
+
 template <typename T>
 class DictionaryEncoder {
  public:
@@ -140,7 +165,7 @@ class DictionaryEncoder {
   // so that it does not grow by rehashing; only before the first Put.
   void Reserve(int64_t entries);
   // Room for `n` buffered indices (a page's), so that they do not grow by copies.
-  void ReserveIndices(int64_t n) { indices_.reserve(static_cast<size_t>(n)); }
+  void ReserveIndices(int64_t n) { indices_.Reserve(n); }
   // Encodes values from the front; `*consumed` (< n only when full) says how many.
   Status Put(const T* values, int64_t n, int64_t* consumed);
   bool full() const { return full_; }
@@ -148,7 +173,7 @@ class DictionaryEncoder {
   int64_t dictionary_bytes() const { return dict_size() * static_cast<int64_t>(sizeof(T)); }
   int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
   // The indices Put since the last FlushIndices.
-  const std::vector<int32_t>& indices() const { return indices_; }
+  std::span<const int32_t> indices() const { return indices_.span(); }
   const std::vector<T>& dictionary() const { return dict_; }
 
   // The dictionary page body: PLAIN values in index order.
@@ -169,7 +194,7 @@ class DictionaryEncoder {
   std::vector<T> dict_;
   std::vector<Slot> slots_;  // power-of-two size, linear probing, at most half full
   int shift_ = 64 - 10;      // 64 - log2(slots_.size())
-  std::vector<int32_t> indices_;
+  IndexBuffer indices_;
   bool full_ = false;
 };
 
@@ -181,7 +206,7 @@ class ByteArrayDictionaryEncoder {
 
   // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
   void Reserve(int64_t entries, int64_t bytes);
-  void ReserveIndices(int64_t n) { indices_.reserve(static_cast<size_t>(n)); }
+  void ReserveIndices(int64_t n) { indices_.Reserve(n); }
   // values[i] = data[offsets[i], offsets[i+1]); validity (optional) skips nulls.
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
              const uint8_t* validity = nullptr, int64_t validity_offset = 0);
@@ -190,7 +215,7 @@ class ByteArrayDictionaryEncoder {
   // PLAIN size of the dictionary: 4 bytes of length per entry plus the bytes.
   int64_t dictionary_bytes() const { return dict_data_.size() + 4 * dict_size(); }
   int64_t buffered_indices() const { return static_cast<int64_t>(indices_.size()); }
-  const std::vector<int32_t>& indices() const { return indices_; }
+  std::span<const int32_t> indices() const { return indices_.span(); }
   std::string_view entry(int64_t i) const {
     return {reinterpret_cast<const char*>(dict_data_.data()) + dict_offsets_[i],
             static_cast<size_t>(dict_offsets_[i + 1] - dict_offsets_[i])};
@@ -231,7 +256,7 @@ class ByteArrayDictionaryEncoder {
   std::vector<uint64_t> hashes_;  // per entry, for Rehash
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<Memo> memo_;        // while the table is small
-  std::vector<int32_t> indices_;
+  IndexBuffer indices_;
   bool full_ = false;
 };
 

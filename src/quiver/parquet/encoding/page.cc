@@ -1,5 +1,6 @@
 #include "quiver/parquet/encoding/page_internal.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace quiver::parquet::encoding {
@@ -15,7 +16,7 @@ constexpr int64_t kHeaderSlack = 8;
 Result<int64_t> AppendCompressedPage(compress::Codec codec, int level, std::span<const uint8_t> stored,
                                      std::span<const uint8_t> payload, int64_t guess,
                                      const std::function<Status(int64_t, BufferBuilder*)>& encode_header,
-                                     BufferBuilder* out, BufferBuilder* scratch) {
+                                     BufferBuilder* out, BufferBuilder* scratch, int64_t reserve) {
   const int64_t stored_size = static_cast<int64_t>(stored.size());
   BufferBuilder header(out->pool());
   QUIVER_RETURN_NOT_OK(encode_header(guess, &header));
@@ -23,7 +24,11 @@ Result<int64_t> AppendCompressedPage(compress::Codec codec, int level, std::span
   const int64_t before = out->size();
   const int64_t room =
       guessed + kHeaderSlack + stored_size + compress::MaxCompressedLength(codec, static_cast<int64_t>(payload.size()));
-  if (before == 0 && out->capacity() < room) QUIVER_RETURN_NOT_OK(out->Reserve(room));
+  if (before == 0 && out->capacity() < room) {
+    // Empty: a buffer of the new size rather than the old one grown, which would copy it.
+    *out = BufferBuilder(out->pool());
+    QUIVER_RETURN_NOT_OK(out->Reserve(std::max(room, reserve)));
+  }
   if (out->capacity() - before >= room) {
     const int64_t at = before + guessed + stored_size;
     out->UnsafeSetSize(at);

@@ -18,10 +18,11 @@ namespace quiver::parquet::encoding {
 // compressed into `out` after room for the header as `guess` (the last page's compressed size)
 // makes it, and moved the few bytes the real header differs by, if it does. When `out` has no
 // room for the worst case and is not empty (growing it would copy the chunk), the payload is
-// compressed into `scratch` and appended instead.
+// compressed into `scratch` and appended instead. An empty `out` is given a buffer of the worst
+// case or of `reserve` (what the whole chunk is expected to take), whichever is larger.
 Result<int64_t> AppendCompressedPage(compress::Codec codec, int level, std::span<const uint8_t> stored,
                                      std::span<const uint8_t> payload, int64_t guess,
                                      const std::function<Status(int64_t, BufferBuilder*)>& encode_header,
-                                     BufferBuilder* out, BufferBuilder* scratch);
+                                     BufferBuilder* out, BufferBuilder* scratch, int64_t reserve = 0);
 
 }  // namespace quiver::parquet::encoding

@@ -234,8 +234,9 @@ class ColumnChunkEncoder {
   Status FlushPage() {
     if (!pages_.page_open()) return Status::OK();
     QUIVER_ASSIGN_OR_RETURN(BufferBuilder * body, pages_.StartPage());
-    QUIVER_RETURN_NOT_OK(values_->FlushValues(body));
-    return pages_.FinishPage(values_->encoding());
+    std::span<const uint8_t> page;
+    QUIVER_RETURN_NOT_OK(values_->FlushValues(body, &page));
+    return pages_.FinishPage(values_->encoding(), page);
   }
 
   Status Finish() {
@@ -278,8 +279,11 @@ Status EncodeWithFallback(const Field& field, const LeafType& leaf, const Column
   // The data pages' buffer at about the last chunk's size, so that it does not grow by copies.
   auto fresh = [&] {
     *out = EncodedColumnChunk(options.pool);
-    // Failure only means the buffer grows as it fills.
-    if (history != nullptr && history->chunk_bytes > 0) (void)out->bytes.Reserve(history->chunk_bytes + history->chunk_bytes / 8);
+    if (history != nullptr && history->chunk_bytes > 0) out->bytes_reserve = history->chunk_bytes + history->chunk_bytes / 8;
+    // Failure only means the buffer grows as it fills. Compressed pages size it with their first
+    // page's worst case (AppendCompressedPage), which may need more: reserved here, it would be
+    // allocated twice.
+    if (codec == compress::Codec::kUncompressed && out->bytes_reserve > 0) (void)out->bytes.Reserve(out->bytes_reserve);
     // (Room for a page's worst case past it, so that the last pages too would compress straight
     // into it, raised peak memory by about 20 MB on the 1 GB lineitem file: huge pages are
     // faulted in whole.)

@@ -101,6 +101,9 @@ struct EncodedColumnChunk {
   // Page bodies before and after compression (headers and V2 levels left out), which tell the
   // column's next chunks whether the codec pays (ColumnChunkHistory).
   int64_t payload_raw = 0, payload_compressed = 0;
+  // What the data pages' buffer is sized at when the first page is compressed into it (the last
+  // chunk's size and a margin, ColumnChunkHistory), or 0.
+  int64_t bytes_reserve = 0;
   std::optional<BloomFilter> bloom_filter;  // when ColumnWriterOptions::bloom_filter asked for one
 };
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "quiver/core/arena.h"
+#include "quiver/core/recycling_pool.h"
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
@@ -275,6 +276,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   w->out_ = out;
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
+  w->chunk_pool_ = RecyclingPool::Make(w->options_.pool);
   QUIVER_RETURN_NOT_OK(out->Write(kMagic, 4));
   return w;
 }
@@ -282,6 +284,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
 ParquetFileWriter::~ParquetFileWriter() {
   // An abandoned writer (an error elsewhere) still waits for its encoding tasks.
   in_flight_.reset();
+  if (chunk_pool_ != nullptr) chunk_pool_->Close();
 }
 
 Status ParquetFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
@@ -349,13 +352,14 @@ Status ParquetFileWriter::StartRowGroup() {
   const int ncols = static_cast<int>(leaves_.size());
   auto g = std::make_unique<InFlight>(options_.thread_pool);
   static_cast<ColumnChunkOptions&>(g->options) = options_;
+  g->options.pool = chunk_pool_;
   g->batches = std::move(pending_);
   g->rows = pending_rows_;
   pending_.clear();
   pending_rows_ = 0;
   pending_bytes_ = 0;
   g->chunks.reserve(static_cast<size_t>(ncols));
-  for (int i = 0; i < ncols; ++i) g->chunks.emplace_back(options_.pool);
+  for (int i = 0; i < ncols; ++i) g->chunks.emplace_back(chunk_pool_);
   const size_t index = row_groups_.size();
   InFlight* f = g.get();
   in_flight_ = std::move(g);
@@ -416,8 +420,8 @@ Status ParquetFileWriter::FinishRowGroup() {
     }
     QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
     // Release the chunk's memory before the next one is written.
-    c.dictionary_page = BufferBuilder(options_.pool);
-    c.bytes = BufferBuilder(options_.pool);
+    c.dictionary_page = BufferBuilder(chunk_pool_);
+    c.bytes = BufferBuilder(chunk_pool_);
     rg.total_byte_size += info.total_uncompressed_size;
     rg.total_compressed_size += info.total_compressed_size;
     rg.columns.push_back(std::move(info));

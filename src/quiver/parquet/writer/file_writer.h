@@ -19,6 +19,10 @@
 #include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/metadata.h"
 
+namespace quiver {
+class RecyclingPool;
+}  // namespace quiver
+
 namespace quiver::parquet {
 
 namespace writer {  // the writer's internals (column_writer_internal.h)
@@ -102,6 +106,9 @@ class ParquetFileWriter {
   // written row group's footer entries and page index (kept until Close); not the rows
   // buffered for the next group.
   int64_t memory_estimate() const { return memory_; }
+  // The pool the column chunks are encoded in; its counters tell how many blocks a row group
+  // took from those the previous ones freed.
+  const RecyclingPool& chunk_pool() const { return *chunk_pool_; }
 
  private:
   ParquetFileWriter() = default;
@@ -127,6 +134,11 @@ class ParquetFileWriter {
   int64_t rows_written_ = 0;
   std::vector<writer::RowGroupMeta> row_groups_;
   int64_t memory_ = 0;  // memory_estimate()
+  // The column chunks' memory (encoders' pages, dictionaries, encoded chunks): the blocks a
+  // row group's chunks free serve the next group's, up to the most they held at once, instead
+  // of fresh pages faulted in for every group. Made at Open, closed by the destructor (it deletes
+  // itself once its last block is freed).
+  RecyclingPool* chunk_pool_ = nullptr;
   bool closed_ = false;
   // Last: destroyed first, so its tasks (which read the members above) finish before them.
   std::unique_ptr<InFlight> in_flight_;

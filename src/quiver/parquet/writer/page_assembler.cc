@@ -73,25 +73,26 @@ Status PageAssembler::PutLeafLevels(const LeafPiece& p, int64_t a, int64_t b) {
   return Status::OK();
 }
 
-Status PageAssembler::WritePage(const PageHeader& header_in, const BufferBuilder& body, int64_t raw) {
+Status PageAssembler::WritePage(const PageHeader& header_in, std::span<const uint8_t> body, int64_t raw) {
   PageHeader h = header_in;
-  const std::span<const uint8_t> payload(body.data() + raw, static_cast<size_t>(body.size() - raw));
+  const int64_t body_size = static_cast<int64_t>(body.size());
+  const std::span<const uint8_t> payload = body.subspan(static_cast<size_t>(raw));
   const int64_t payload_size = static_cast<int64_t>(payload.size());
   out_->payload_raw += payload_size;
-  if (body.size() > INT32_MAX) return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
-  h.uncompressed_page_size = static_cast<int32_t>(body.size());
+  if (body_size > INT32_MAX) return Status::Invalid(fmt::format("column '{}': a page passed 2 GiB", field_.name));
+  h.uncompressed_page_size = static_cast<int32_t>(body_size);
   BufferBuilder& dst = h.type == PageType::DICTIONARY_PAGE ? out_->dictionary_page : out_->bytes;
   const int64_t before = dst.size();
   int64_t compressed = payload_size;
   if (codec_ == compress::Codec::kUncompressed) {
-    h.compressed_page_size = static_cast<int32_t>(body.size());
+    h.compressed_page_size = static_cast<int32_t>(body_size);
     QUIVER_RETURN_NOT_OK(EncodePageHeader(h, &dst));
-    QUIVER_RETURN_NOT_OK(dst.Append(body.data(), body.size()));
+    QUIVER_RETURN_NOT_OK(dst.Append(body.data(), body_size));
   } else {
     // Compressed straight into the chunk after room for the header (page_internal.h), the last
     // page's compressed size the guess of this one's.
     QUIVER_ASSIGN_OR_RETURN(compressed, encoding::AppendCompressedPage(
-                                            codec_, o_.compression_level, std::span(body.data(), static_cast<size_t>(raw)),
+                                            codec_, o_.compression_level, body.first(static_cast<size_t>(raw)),
                                             payload, last_compressed_ > 0 ? last_compressed_ : payload_size,
                                             [&](int64_t size, BufferBuilder* header) -> Status {
                                               if (raw + size > INT32_MAX) {
@@ -100,11 +101,12 @@ Status PageAssembler::WritePage(const PageHeader& header_in, const BufferBuilder
                                               h.compressed_page_size = static_cast<int32_t>(raw + size);
                                               return EncodePageHeader(h, header);
                                             },
-                                            &dst, &compressed_));
+                                            &dst, &compressed_,
+                                            h.type == PageType::DICTIONARY_PAGE ? 0 : out_->bytes_reserve));
     last_compressed_ = compressed;
   }
   out_->payload_compressed += compressed;
-  out_->meta.total_uncompressed_size += dst.size() - before - (raw + compressed) + body.size();
+  out_->meta.total_uncompressed_size += dst.size() - before - (raw + compressed) + body_size;
   return Status::OK();
 }
 
@@ -133,7 +135,7 @@ Result<BufferBuilder*> PageAssembler::StartPage() {
   return &body_;
 }
 
-Status PageAssembler::FinishPage(Encoding encoding) {
+Status PageAssembler::FinishPage(Encoding encoding, std::span<const uint8_t> page_bytes) {
   if (page_rows_ > INT32_MAX) return Status::Invalid("page with more than 2^31 values");
   // The page's statistics: in its header and, later, the page index.
   ColumnChunkMeta::Page page;
@@ -182,7 +184,7 @@ Status PageAssembler::FinishPage(Encoding encoding) {
     dp.statistics.Set(&st);
     h.data_page_header = dp;
   }
-  QUIVER_RETURN_NOT_OK(WritePage(h, body_, rep_bytes_ + def_bytes_));
+  QUIVER_RETURN_NOT_OK(WritePage(h, page_bytes, rep_bytes_ + def_bytes_));
   page.compressed_size = static_cast<int32_t>(out_->bytes.size() - page.offset);
   out_->meta.pages.push_back(std::move(page));
   bounds_.min_.reset();
@@ -209,7 +211,7 @@ Status PageAssembler::FinishDictionaryPage(int64_t entries) {
   dh.num_values = static_cast<int32_t>(entries);
   dh.encoding = Encoding::PLAIN;
   h.dictionary_page_header = dh;
-  QUIVER_RETURN_NOT_OK(WritePage(h, body_));
+  QUIVER_RETURN_NOT_OK(WritePage(h, std::span<const uint8_t>(body_.data(), static_cast<size_t>(body_.size()))));
   out_->meta.has_dictionary = true;
   out_->meta.data_page_offset = out_->dictionary_page.size();
   for (auto& p : out_->meta.pages) p.offset += out_->meta.data_page_offset;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -64,10 +65,11 @@ class PageAssembler {
   int64_t non_null_values() const { return out_->meta.num_values - out_->meta.null_count; }
 
   // A data page: StartPage clears the page body and writes the open page's levels into it, the
-  // value writer appends its values, FinishPage compresses it and writes it with its header.
+  // value writer adds its values (ValueWriter::FlushValues: the whole page, in the body or in
+  // its own buffer), FinishPage compresses `page` and writes it with its header.
   bool page_open() const { return page_rows_ > 0; }
   Result<BufferBuilder*> StartPage();
-  Status FinishPage(Encoding encoding);
+  Status FinishPage(Encoding encoding, std::span<const uint8_t> page);
   // The dictionary page: the value writer writes its PLAIN entries into the body
   // StartDictionaryPage returns, FinishDictionaryPage puts it in front of the data pages.
   BufferBuilder* StartDictionaryPage();
@@ -77,7 +79,7 @@ class PageAssembler {
 
  private:
   // The first `raw` bytes of the body (a V2 page's levels) are stored uncompressed.
-  Status WritePage(const PageHeader& header, const BufferBuilder& body, int64_t raw = 0);
+  Status WritePage(const PageHeader& header, std::span<const uint8_t> body, int64_t raw = 0);
   Status AppendLevelsV1(encoding::RleBitPackedEncoder* e);
 
   const Field& field_;

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -25,25 +27,56 @@ namespace quiver::parquet::writer {
 namespace {
 
 // A page's PLAIN values gathered as they come, then written as they are (PLAIN) or as
-// `width` byte streams (BYTE_STREAM_SPLIT).
+// `width` byte streams (BYTE_STREAM_SPLIT). The values sit after kHeadroom bytes of room, where
+// the page's levels (a few bytes when the page has no nulls) are copied at Finish, so that the
+// page is compressed from here rather than from a copy of the values behind its levels.
 class PlainValues {
  public:
-  PlainValues(int width, bool split, MemoryPool* pool) : bytes_(pool), width_(width), split_(split) {}
-  Status Put(const uint8_t* values, int64_t k) { return bytes_.Append(values, k * width_); }
+  static constexpr int64_t kHeadroom = 64;
+
+  PlainValues(int width, bool split, MemoryPool* pool, int64_t reserve = 0)
+      : bytes_(pool), width_(width), split_(split), reserve_(reserve) {}
+  Status Put(const uint8_t* values, int64_t k) {
+    QUIVER_RETURN_NOT_OK(Open());
+    return bytes_.Append(values, k * width_);
+  }
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity, int64_t bit) {
+    QUIVER_RETURN_NOT_OK(Open());
     return encoding::PlainEncodeByteArrays(offsets, data, n, &bytes_, validity, bit);
   }
-  Status Finish(BufferBuilder* body) {
-    Status st = split_ ? encoding::ByteStreamSplitEncode(bytes_.data(), bytes_.size() / width_, width_, body)
-                       : body->Append(bytes_.data(), bytes_.size());
+  Status Finish(BufferBuilder* body, std::span<const uint8_t>* page) {
+    const int64_t levels = body->size();
+    const int64_t values = bytes_.size() - kHeadroom;
+    if (!split_ && values > 0 && levels <= kHeadroom) {
+      uint8_t* start = bytes_.mutable_data() + kHeadroom - levels;
+      if (levels > 0) std::memcpy(start, body->data(), static_cast<size_t>(levels));
+      *page = std::span<const uint8_t>(start, static_cast<size_t>(levels + values));
+      bytes_.Clear();  // the bytes stay where they are until the next Put
+      return Status::OK();
+    }
+    Status st;
+    if (values > 0) {
+      st = split_ ? encoding::ByteStreamSplitEncode(bytes_.data() + kHeadroom, values / width_, width_, body)
+                  : body->Append(bytes_.data() + kHeadroom, values);
+    }
     bytes_.Clear();
+    *page = std::span<const uint8_t>(body->data(), static_cast<size_t>(body->size()));
     return st;
   }
 
  private:
+  // The room in front of a page's first values; the buffer sized for a page of them when known.
+  Status Open() {
+    if (bytes_.size() > 0) [[likely]] return Status::OK();
+    QUIVER_RETURN_NOT_OK(bytes_.Reserve(kHeadroom + reserve_));
+    bytes_.UnsafeSetSize(kHeadroom);
+    return Status::OK();
+  }
+
   BufferBuilder bytes_;
   int width_;
   bool split_;
+  int64_t reserve_;  // bytes of a page's values, when known (fixed-width types)
 };
 
 struct NoDictionary {};
@@ -117,7 +150,8 @@ struct ByteBounds {
   }
 };
 
-// STRING values must be UTF-8 (other engines refuse the file otherwise). The slice's bytes are
+// STRING values must be UTF-8 (other engines refuse the file otherwise); arrays whose producer
+// checked them (ArrayData::utf8_checked, the CSV reader's) are not checked again. The slice's bytes are
 // validated at once; since valid UTF-8 never starts with a continuation byte, values that do
 // not either end on character boundaries, so each value is valid. Only a failure looks at
 // values one by one, to name the first bad one (the bytes of null slots do not count).
@@ -175,7 +209,7 @@ class TypedValueWriter final : public ValueWriter {
       }
     }
     encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
-    if (!dictionary_) QUIVER_RETURN_NOT_OK(StartEncoder());
+    if (!dictionary_) QUIVER_RETURN_NOT_OK(StartEncoder(values));
     return StartBloomFilter(values);
   }
 
@@ -211,14 +245,29 @@ class TypedValueWriter final : public ValueWriter {
     }
   }
 
-  Status FlushValues(BufferBuilder* body) override {
+  Status FlushValues(BufferBuilder* body, std::span<const uint8_t>* page) override {
     page_plain_bytes_ = 0;
     ++page_epoch_;
     page_marked_ = 0;
+    *page = {};
+    Status st;
     if constexpr (kHasDictionary) {
-      if (dictionary_) return dict_->FlushIndices(body);
+      if (dictionary_) st = dict_->FlushIndices(body);
     }
-    return std::visit([&](auto& e) { return e.Finish(body); }, encoder_);
+    if (!dictionary_) {
+      st = std::visit(
+          [&](auto& e) -> Status {
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, PlainValues>) {
+              return e.Finish(body, page);
+            } else {
+              return e.Finish(body);
+            }
+          },
+          encoder_);
+    }
+    if (page->data() == nullptr) *page = std::span<const uint8_t>(body->data(), static_cast<size_t>(body->size()));
+    return st;
   }
 
   Status WriteDictionaryPage(BufferBuilder* body, int64_t* entries) override {
@@ -271,11 +320,13 @@ class TypedValueWriter final : public ValueWriter {
 
   // The encoder of encoding_, one the spec allows this physical type (the file writer narrows
   // them further at Open, CheckEncoding).
-  Status StartEncoder() {
+  // `values`: the chunk's values at most, which with the page size bound a page's PLAIN bytes.
+  Status StartEncoder(int64_t values) {
     const Encoding e = encoding_;
     if constexpr (P != Type::BOOLEAN) {
       if (e == Encoding::PLAIN || (e == Encoding::BYTE_STREAM_SPLIT && !kByteArray)) {
-        encoder_.template emplace<PlainValues>(width_, e == Encoding::BYTE_STREAM_SPLIT, o_.pool);
+        const int64_t reserve = width_ * std::min(values, o_.page_size / std::max(width_, 1) + kSliceRows);
+        encoder_.template emplace<PlainValues>(width_, e == Encoding::BYTE_STREAM_SPLIT, o_.pool, reserve);
         return Status::OK();
       }
     } else if (e == Encoding::PLAIN) {
@@ -402,7 +453,7 @@ class TypedValueWriter final : public ValueWriter {
     const int32_t* offsets = a.values<int32_t>(1) + r;
     const uint8_t* data = a.buffers[2]->data();
     page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
-    if (utf8_) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
+    if (utf8_ && !a.utf8_checked) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
     if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, bit);
     ByteBounds bounds;
     for (int64_t i = 0; i < n; ++i) {
@@ -427,7 +478,7 @@ class TypedValueWriter final : public ValueWriter {
       if (static_cast<int64_t>(page_marks_.size()) < dict_->dict_size()) {
         page_marks_.resize(static_cast<size_t>(dict_->dict_size()) * 2, 0);
       }
-      const std::vector<int32_t>& idx = dict_->indices();
+      const std::span<const int32_t> idx = dict_->indices();
       ByteBounds bounds;
       // Once the page has used every entry (a small dictionary, early in the page), the rest of
       // the indices can name no new one.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "quiver/columnar/array.h"
 #include "quiver/core/buffer.h"
@@ -29,8 +30,11 @@ class ValueWriter {
   virtual Status Start(bool dictionary, int64_t values, int64_t reserve_entries, int64_t reserve_bytes) = 0;
   // Rows [r, r + n) of a flat array (the leaf array of a nested column), `nulls` of them null.
   virtual Status Put(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) = 0;
-  // Appends the open page's values (dictionary indices or encoded values) to `body`.
-  virtual Status FlushValues(BufferBuilder* body) = 0;
+  // The open page's values (dictionary indices or encoded values) after the levels already in
+  // `body`: *page is the whole page, either `body` with the values appended or, for PLAIN values,
+  // the levels copied into the room kept in front of the values' own buffer (no copy of the
+  // values). *page stays valid until the next Put.
+  virtual Status FlushValues(BufferBuilder* body, std::span<const uint8_t>* page) = 0;
   // Appends the dictionary's PLAIN entries to `body` and counts them; builds the bloom filter
   // from them when one is asked for.
   virtual Status WriteDictionaryPage(BufferBuilder* body, int64_t* entries) = 0;
