@@ -300,7 +300,8 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
     int64_t total = 0;
     QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, length->Ints(false, v2), n, m, vbits, data ? -1 : 0, &total, "value"));
     std::shared_ptr<Buffer> bytes;
-    if (data != nullptr && data->chunks.is_stored() && data->raw.Ensure(total) && data->raw.remaining() >= total) {
+    // total > 0: before its first refill an uncompressed stream's window is empty (no position).
+    if (total > 0 && data != nullptr && data->chunks.is_stored() && data->raw.Ensure(total) && data->raw.remaining() >= total) {
       // Uncompressed: the values are the stored bytes as they are (no copy).
       const std::shared_ptr<Buffer>& owner = data->chunks.owner();
       bytes = Buffer::Slice(owner, data->raw.pos() - owner->data(), total);
