@@ -30,7 +30,7 @@ int ReadAllAsTheFuzzTarget(const std::filesystem::path& dir) {
     const char* broken =
         fuzzing::ReadInput(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
                            default_memory_pool());
-    EXPECT_EQ(broken, nullptr) << broken;
+    EXPECT_STREQ(broken, nullptr);
     ++n;
   }
   return n;
