@@ -1,7 +1,7 @@
 // libFuzzer target for the ORC reader: the input is an ORC file (seeds: the Apache ORC example
 // files under ../shared/testdata/orc-examples/examples), read as orc_fuzz_read.h says (the
 // tail, index streams, and the rows as `quiver cat` reads them, in small batches and with column
-// selection) under a 512 MiB memory limit; reading must never crash, and every batch that
+// selection) under a 512 MiB memory limit (FuzzPool); reading must never crash, and every batch that
 // decodes must validate.
 #include <cstdint>
 
@@ -10,8 +10,6 @@
 using namespace quiver;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static MemoryTracker tracker("orc_fuzz", MemoryTracker::Process(), {.limit = int64_t{512} << 20});
-  static TrackedMemoryPool pool(&tracker);
-  if (orc::fuzzing::ReadInput(std::span<const uint8_t>(data, size), &pool) != nullptr) __builtin_trap();
+  if (orc::fuzzing::ReadInput(std::span<const uint8_t>(data, size)) != nullptr) __builtin_trap();
   return 0;
 }

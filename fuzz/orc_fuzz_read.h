@@ -45,8 +45,15 @@ inline const char* ReadAsCat(const std::shared_ptr<Buffer>& bytes, MemoryPool* p
   return nullptr;
 }
 
+// The pool the fuzz target reads with: 512 MiB at most.
+inline MemoryPool* FuzzPool() {
+  static MemoryTracker tracker("orc_fuzz", MemoryTracker::Process(), {.limit = int64_t{512} << 20});
+  static TrackedMemoryPool pool(&tracker);
+  return &pool;
+}
+
 // The whole of one fuzz input; the broken invariant, or null.
-inline const char* ReadInput(std::span<const uint8_t> data, MemoryPool* pool) {
+inline const char* ReadInput(std::span<const uint8_t> data, MemoryPool* pool = FuzzPool()) {
   auto bytes = Buffer::CopyOf(data, pool);
   if (!bytes.ok()) return nullptr;
   OrcReaderOptions options;

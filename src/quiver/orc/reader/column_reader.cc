@@ -76,8 +76,21 @@ Result<bool> IsV2(const Ctx& ctx, uint32_t id, bool dictionary_allowed) {
                                           format::TypeKindName(ctx.columns[id].kind)));
 }
 
-Result<std::shared_ptr<Buffer>> Alloc(const Ctx& ctx, int64_t bytes) { return Buffer::Allocate(std::max<int64_t>(bytes, 1), ctx.pool); }
+// A request larger than a limit on the pool's tracker or its ancestors fails before the
+// allocator is asked: damaged lengths may ask for gigabytes, and the pool charges a block only
+// once it has it.
+Status BeyondLimit(const Ctx& ctx, int64_t bytes) {
+  for (const MemoryTracker* t = ctx.pool->tracker(); t != nullptr; t = t->parent()) {
+    if (t->limit() != MemoryTracker::kNoLimit && bytes > t->limit()) return Status::OutOfMemory(t->LimitReport(bytes));
+  }
+  return Status::OK();
+}
+Result<std::shared_ptr<Buffer>> Alloc(const Ctx& ctx, int64_t bytes) {
+  QUIVER_RETURN_NOT_OK(BeyondLimit(ctx, bytes));
+  return Buffer::Allocate(std::max<int64_t>(bytes, 1), ctx.pool);
+}
 Result<std::shared_ptr<Buffer>> AllocZeroed(const Ctx& ctx, int64_t bytes) {
+  QUIVER_RETURN_NOT_OK(BeyondLimit(ctx, bytes));
   return Buffer::AllocateZeroed(std::max<int64_t>(bytes, 1), ctx.pool);
 }
 
