@@ -76,8 +76,21 @@ Result<bool> IsV2(const Ctx& ctx, uint32_t id, bool dictionary_allowed) {
                                           format::TypeKindName(ctx.columns[id].kind)));
 }
 
-Result<std::shared_ptr<Buffer>> Alloc(const Ctx& ctx, int64_t bytes) { return Buffer::Allocate(std::max<int64_t>(bytes, 1), ctx.pool); }
+// A request larger than a limit on the pool's tracker or its ancestors fails before the
+// allocator is asked: damaged lengths may ask for gigabytes, and the pool charges a block only
+// once it has it.
+Status BeyondLimit(const Ctx& ctx, int64_t bytes) {
+  for (const MemoryTracker* t = ctx.pool->tracker(); t != nullptr; t = t->parent()) {
+    if (t->limit() != MemoryTracker::kNoLimit && bytes > t->limit()) return Status::OutOfMemory(t->LimitReport(bytes));
+  }
+  return Status::OK();
+}
+Result<std::shared_ptr<Buffer>> Alloc(const Ctx& ctx, int64_t bytes) {
+  QUIVER_RETURN_NOT_OK(BeyondLimit(ctx, bytes));
+  return Buffer::Allocate(std::max<int64_t>(bytes, 1), ctx.pool);
+}
 Result<std::shared_ptr<Buffer>> AllocZeroed(const Ctx& ctx, int64_t bytes) {
+  QUIVER_RETURN_NOT_OK(BeyondLimit(ctx, bytes));
   return Buffer::AllocateZeroed(std::max<int64_t>(bytes, 1), ctx.pool);
 }
 
@@ -259,11 +272,15 @@ Result<std::shared_ptr<Buffer>> OffsetsFromLengths(const Ctx& ctx, uint32_t id, 
   return offsets;
 }
 
-// A string column's dictionary: its entries' lengths into offsets and its bytes, padded so that
-// the gather may copy 16 bytes at a time.
+// A dictionary entry or a gathered value may be moved 16 bytes at a time: the dictionary's
+// bytes and a batch's values are followed by this much room.
+constexpr int64_t kGatherPad = 16;
+
+// A string column's dictionary: its entries' lengths into offsets, and its bytes as they were
+// decompressed, padded so that the gather may copy 16 bytes at a time.
 Status LoadDictionary(const Ctx& ctx, uint32_t id, bool v2, int64_t dict_size, StripeStreams::Dictionary* d) {
   const ColumnInfo& c = ctx.columns[id];
-  QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Whole(id, sk::kDictionaryData));
+  QUIVER_ASSIGN_OR_RETURN(auto dict_data, ctx.streams.Whole(id, sk::kDictionaryData, kGatherPad));
   QUIVER_ASSIGN_OR_RETURN(auto dict_len, ctx.streams.Whole(id, sk::kLength));
   if (dict_size > 0 && dict_len == nullptr) return Bad(c, "a dictionary of entries has no LENGTH stream");
   if (dict_size > 0 && dict_data == nullptr) return Bad(c, "a dictionary of entries has no DICTIONARY_DATA stream");
@@ -277,9 +294,12 @@ Status LoadDictionary(const Ctx& ctx, uint32_t id, bool v2, int64_t dict_size, S
   int64_t dict_total = 0;
   QUIVER_ASSIGN_OR_RETURN(d->offsets, OffsetsFromLengths(ctx, id, &len_dec, dict_size, dict_size, nullptr, limit, &dict_total,
                                                          "dictionary entry"));
-  QUIVER_ASSIGN_OR_RETURN(d->bytes, Alloc(ctx, dict_total + 16));
-  if (dict_total > 0) std::memcpy(d->bytes->mutable_data(), dict_data->data(), static_cast<size_t>(dict_total));
-  std::memset(d->bytes->mutable_data() + dict_total, 0, 16);
+  if (dict_data != nullptr) {
+    d->bytes = std::move(dict_data);  // entries past dict_total are unused; kGatherPad zeros follow
+  } else {
+    QUIVER_ASSIGN_OR_RETURN(d->bytes, Alloc(ctx, kGatherPad));
+    std::memset(d->bytes->mutable_data(), 0, kGatherPad);
+  }
   const int32_t* doff = d->offsets->data_as<int32_t>();
   int32_t longest = 0;
   for (int64_t e = 0; e < dict_size; ++e) longest = std::max(longest, doff[e + 1] - doff[e]);
@@ -287,6 +307,39 @@ Status LoadDictionary(const Ctx& ctx, uint32_t id, bool v2, int64_t dict_size, S
   d->longest = longest;
   d->loaded = true;
   return Status::OK();
+}
+
+// Copies a dictionary entry of `len` bytes 16 at a time: up to 15 bytes past its end are read
+// from the dictionary's padding and written into the room after the batch's values, or under
+// the next value, which overwrites them.
+inline void CopyEntry(uint8_t* dst, const uint8_t* src, int32_t len) {
+  int32_t k = 0;
+  do {
+    std::memcpy(dst + k, src + k, 16);
+    k += 16;
+  } while (k < len);
+}
+
+// The entries (start << 32 | length) of `n` rows without nulls gathered from the dictionary,
+// and their offsets (o[0] set). `Short`: no entry is longer than 16 bytes, so each is one
+// 16-byte move.
+template <bool Short>
+void GatherEntries(const int64_t* entries, int64_t n, const uint8_t* dbytes, uint8_t* dst, int32_t* o) {
+  constexpr int64_t kAhead = 16;  // a large dictionary's entries are cache misses: load them early
+  int32_t pos = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(dbytes + (static_cast<uint64_t>(entries[i + kAhead]) >> 32));
+    const uint64_t e = static_cast<uint64_t>(entries[i]);
+    const uint32_t start = static_cast<uint32_t>(e >> 32);
+    const int32_t len = static_cast<int32_t>(e & 0xffffffff);
+    if constexpr (Short) {
+      std::memcpy(dst + pos, dbytes + start, 16);
+    } else {
+      CopyEntry(dst + pos, dbytes + start, len);
+    }
+    pos += len;
+    o[i + 1] = pos;
+  }
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int64_t n, int64_t m, std::shared_ptr<Buffer> valid) {
@@ -300,7 +353,8 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
     int64_t total = 0;
     QUIVER_ASSIGN_OR_RETURN(auto offsets, OffsetsFromLengths(ctx, id, length->Ints(false, v2), n, m, vbits, data ? -1 : 0, &total, "value"));
     std::shared_ptr<Buffer> bytes;
-    if (data != nullptr && data->chunks.is_stored() && data->raw.Ensure(total) && data->raw.remaining() >= total) {
+    // total > 0: before its first refill an uncompressed stream's window is empty (no position).
+    if (total > 0 && data != nullptr && data->chunks.is_stored() && data->raw.Ensure(total) && data->raw.remaining() >= total) {
       // Uncompressed: the values are the stored bytes as they are (no copy).
       const std::shared_ptr<Buffer>& owner = data->chunks.owner();
       bytes = Buffer::Slice(owner, data->raw.pos() - owner->data(), total);
@@ -331,37 +385,44 @@ Result<std::shared_ptr<ArrayData>> DecodeString(const Ctx& ctx, uint32_t id, int
     rle::IntRleDecoder& idx_dec = *data->Ints(false, v2);
     if (!idx_dec.Decode(idx, m)) return Bad(c, fmt::format("DATA stream: {}", Why(idx_dec)));
   }
+  // Each index becomes its entry's start and length (start << 32 | length), so that the gather
+  // reads the dictionary's offsets once: a large dictionary's are cache misses.
   int64_t total = 0;
-  uint64_t out_of_range = 0;
-  for (int64_t i = 0; i < m; ++i) {
-    out_of_range |= static_cast<uint64_t>(idx[i]) >= static_cast<uint64_t>(dict_size);
-    if (!out_of_range) total += doff[idx[i] + 1] - doff[idx[i]];
+  bool out_of_range = m > 0 && dict_size == 0;  // (entry 0 below must exist)
+  for (int64_t i = 0; i < m && dict_size > 0; ++i) {
+    // An index out of range counts entry 0 (no branch per value) and fails below.
+    const uint64_t e = static_cast<uint64_t>(idx[i]);
+    const bool bad = e >= static_cast<uint64_t>(dict_size);
+    out_of_range |= bad;
+    const uint64_t k = bad ? 0 : e;
+    const uint32_t start = static_cast<uint32_t>(doff[k]);
+    const uint32_t len = static_cast<uint32_t>(doff[k + 1]) - start;
+    idx[i] = static_cast<int64_t>(uint64_t{start} << 32 | len);
+    total += len;
   }
   if (out_of_range) return Bad(c, fmt::format("a dictionary index is outside the dictionary of {} entries", dict_size));
   if (total > INT32_MAX) {
     return Status::NotImplemented(fmt::format("a stripe's values hold {} bytes, more than quiver's 32-bit offsets address", total));
   }
   QUIVER_ASSIGN_OR_RETURN(auto offsets, Alloc(ctx, (n + 1) * 4));
-  // 16 bytes of room past the values: short entries are copied 16 bytes at a time.
-  QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total + 16));
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, Alloc(ctx, total + kGatherPad));
   int32_t* o = offsets->mutable_data_as<int32_t>();
   uint8_t* dst = bytes->mutable_data();
-  int32_t pos = 0;
   o[0] = 0;
-  if (vbits == nullptr && dict.longest <= 16) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t e = idx[i];
-      std::memcpy(dst + pos, dbytes + doff[e], 16);
-      pos += doff[e + 1] - doff[e];
-      o[i + 1] = pos;
+  if (vbits == nullptr) {
+    if (dict.longest <= 16) {
+      GatherEntries<true>(idx, n, dbytes, dst, o);
+    } else {
+      GatherEntries<false>(idx, n, dbytes, dst, o);
     }
   } else {
+    int32_t pos = 0;
     int64_t j = 0;
     for (int64_t i = 0; i < n; ++i) {
-      if (vbits == nullptr || bit_util::GetBit(vbits, i)) {
-        const int64_t e = idx[j++];
-        const int32_t len = doff[e + 1] - doff[e];
-        std::memcpy(dst + pos, dbytes + doff[e], static_cast<size_t>(len));
+      if (bit_util::GetBit(vbits, i)) {
+        const uint64_t e = static_cast<uint64_t>(idx[j++]);
+        const int32_t len = static_cast<int32_t>(e & 0xffffffff);
+        CopyEntry(dst + pos, dbytes + (e >> 32), len);
         pos += len;
       }
       o[i + 1] = pos;
@@ -599,10 +660,10 @@ Result<StripeStreams::Stream*> StripeStreams::Get(uint32_t column, uint32_t kind
   return p;
 }
 
-Result<std::shared_ptr<Buffer>> StripeStreams::Whole(uint32_t column, uint32_t kind) {
+Result<std::shared_ptr<Buffer>> StripeStreams::Whole(uint32_t column, uint32_t kind, int64_t pad) {
   QUIVER_ASSIGN_OR_RETURN(auto stored, fetch_(column, kind));
   if (stored == nullptr) return stored;
-  auto r = DecompressStream(compression_, block_size_, stored->span(), stored, pool_);
+  auto r = DecompressStream(compression_, block_size_, stored->span(), stored, pool_, pad);
   if (!r.ok()) return r.status().WithContext(format::StreamKindName(kind) ? format::StreamKindName(kind) : "stream");
   return r;
 }

@@ -69,15 +69,16 @@ class StripeStreams {
   };
   // The stream, opened at the first call; null when the stripe has no such stream.
   Result<Stream*> Get(uint32_t column, uint32_t kind);
-  // The stream decompressed whole (a dictionary's bytes); null when absent.
-  Result<std::shared_ptr<Buffer>> Whole(uint32_t column, uint32_t kind);
+  // The stream decompressed whole (a dictionary's bytes), `pad` zero bytes after its end;
+  // null when absent.
+  Result<std::shared_ptr<Buffer>> Whole(uint32_t column, uint32_t kind, int64_t pad = 0);
 
   // A string column's dictionary, decoded at its first batch and kept for the stripe.
   struct Dictionary {
     bool loaded = false;
     int64_t size = 0;
     std::shared_ptr<Buffer> offsets;  // size + 1 int32
-    std::shared_ptr<Buffer> bytes;    // the entries, then 16 bytes of padding
+    std::shared_ptr<Buffer> bytes;    // the entries, then at least 16 bytes of padding
     int32_t longest = 0;
     std::shared_ptr<Buffer> indices;  // scratch for a batch's indices, reused
   };

@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -106,12 +107,16 @@ int64_t ExpandChunk(uint32_t kind, const uint8_t* in, size_t n, uint8_t* out, si
 bool IsCompressionSupported(uint32_t kind) { return kind <= format::kZstd; }
 
 Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_size, std::span<const uint8_t> stream,
-                                                 const std::shared_ptr<Buffer>& owner, MemoryPool* pool) {
+                                                 const std::shared_ptr<Buffer>& owner, MemoryPool* pool, int64_t pad) {
   if (kind == format::kNone) {
-    if (owner != nullptr && stream.data() >= owner->data() && stream.data() + stream.size() <= owner->data() + owner->size()) {
+    if (pad == 0 && owner != nullptr && stream.data() >= owner->data() &&
+        stream.data() + stream.size() <= owner->data() + owner->size()) {
       return Buffer::Slice(owner, stream.data() - owner->data(), static_cast<int64_t>(stream.size()));
     }
-    return Buffer::CopyOf(stream, pool);
+    QUIVER_ASSIGN_OR_RETURN(auto copy, Buffer::Allocate(static_cast<int64_t>(stream.size()) + pad, pool));
+    if (!stream.empty()) std::memcpy(copy->mutable_data(), stream.data(), stream.size());
+    std::memset(copy->mutable_data() + stream.size(), 0, static_cast<size_t>(pad));
+    return Buffer::Slice(copy, 0, static_cast<int64_t>(stream.size()));
   }
   // First pass: the chunks' headers, to size the output.
   uint64_t capacity = 0;
@@ -131,7 +136,7 @@ Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_s
     pos += 3 + len;
     ++chunks;
   }
-  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(static_cast<int64_t>(capacity), pool));
+  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(static_cast<int64_t>(capacity) + pad, pool));
   uint8_t* dst = out->mutable_data();
   uint64_t written = 0;
   pos = 0;
@@ -156,6 +161,7 @@ Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_s
     pos += 3 + len;
     ++chunks;
   }
+  std::memset(dst + written, 0, static_cast<size_t>(pad));
   return Buffer::Slice(out, 0, static_cast<int64_t>(written));
 }
 

@@ -19,10 +19,12 @@ namespace quiver::orc {
 // True for the codecs this reader decompresses (format::CompressionKind other than BROTLI).
 bool IsCompressionSupported(uint32_t kind);
 
-// `stream` decompressed. With NONE, `owner` is shared and no bytes are copied. Errors are
-// Corrupt and say which chunk failed and why; a chunk expanding past `block_size` is refused.
+// `stream` decompressed. With NONE and no `pad`, `owner` is shared and no bytes are copied.
+// `pad` zero bytes follow the result's end in its allocation (a reader may load past an entry's
+// end). Errors are Corrupt and say which chunk failed and why; a chunk expanding past
+// `block_size` is refused.
 Result<std::shared_ptr<Buffer>> DecompressStream(uint32_t kind, uint64_t block_size, std::span<const uint8_t> stream,
-                                                 const std::shared_ptr<Buffer>& owner, MemoryPool* pool);
+                                                 const std::shared_ptr<Buffer>& owner, MemoryPool* pool, int64_t pad = 0);
 
 // A data stream expanded a chunk at a time into one window (the block size plus room for the
 // bytes a decoder has not consumed yet), so that decoding a stripe touches a block of memory
