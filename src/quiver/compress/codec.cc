@@ -16,6 +16,8 @@
 #include <memory>
 #include <string>
 
+#include "quiver/compress/snappy_decompress_internal.h"
+
 namespace quiver::compress {
 
 namespace {
@@ -63,17 +65,15 @@ void StoreBE32(uint8_t* p, uint32_t v) {
 
 // ---- decompression ----
 
+// Through the project's own decoder (snappy_decompress_internal.h says why).
 Status DecompressSnappy(std::span<const uint8_t> in, std::span<uint8_t> out) {
-  size_t len = 0;
-  const char* src = reinterpret_cast<const char*>(in.data());
-  if (!snappy::GetUncompressedLength(src, in.size(), &len)) {
+  uint32_t len = 0;
+  size_t header = 0;
+  if (!SnappyUncompressedLength(in, &len, &header)) {
     return Status::Corrupt("SNAPPY data has a malformed length header");
   }
   if (len != out.size()) return Status::Corrupt(SizeMismatch("SNAPPY", static_cast<int64_t>(len), out.size()));
-  if (!snappy::RawUncompress(src, in.size(), reinterpret_cast<char*>(out.data()))) {
-    return Status::Corrupt("SNAPPY data is malformed");
-  }
-  return Status::OK();
+  return SnappyDecompress(in, out);
 }
 
 Status DecompressZstd(std::span<const uint8_t> in, std::span<uint8_t> out) {

@@ -1,5 +1,5 @@
 // Compression codecs for Parquet pages: one-shot Decompress into a buffer of the exact expected
-// size and Compress appending to a BufferBuilder, over Debian's zstd/snappy/lz4/libdeflate/brotli.
+// size, Compress appending to a BufferBuilder; Debian's libraries, but snappy_decompress_internal.h decodes snappy.
 #pragma once
 
 #include <climits>

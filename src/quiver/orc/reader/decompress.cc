@@ -4,7 +4,6 @@
 #include <libdeflate.h>
 #include <lz4.h>
 #include <lzo/lzo1x.h>
-#include <snappy-c.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "quiver/compress/snappy_decompress_internal.h"
 #include "quiver/orc/format.h"
 #include "quiver/orc/reader/decompress_internal.h"
 
@@ -49,8 +49,9 @@ int64_t ExpandChunk(uint32_t kind, const uint8_t* in, size_t n, uint8_t* out, si
       return -1;
     }
     case format::kSnappy: {
-      size_t len = 0;
-      if (snappy_uncompressed_length(reinterpret_cast<const char*>(in), n, &len) != SNAPPY_OK) {
+      uint32_t len = 0;
+      size_t header = 0;
+      if (!compress::SnappyUncompressedLength({in, n}, &len, &header)) {
         *why = "is not valid snappy data";
         return -1;
       }
@@ -58,7 +59,7 @@ int64_t ExpandChunk(uint32_t kind, const uint8_t* in, size_t n, uint8_t* out, si
         *why = "expands past the compression block size";
         return -1;
       }
-      if (snappy_uncompress(reinterpret_cast<const char*>(in), n, reinterpret_cast<char*>(out), &len) != SNAPPY_OK) {
+      if (!compress::SnappyDecompress({in, n}, {out, len}).ok()) {
         *why = "is not valid snappy data";
         return -1;
       }
