@@ -185,6 +185,9 @@ class FlatDecoder {
   Result<int64_t> GatherKeptValues(const uint8_t* data, int64_t size, int64_t n, bool dict, uint8_t* out);
   Status SelectDictionary(const Page& page);
   Status SelectPage(const Page& page, const uint8_t* data, int64_t size, int64_t n);
+  // A dictionary-coded page's n indices, each checked against the dictionary's size, at the
+  // start of the thread's PendingIndices().
+  Result<const int32_t*> PageIndices(const uint8_t* data, int64_t size, int64_t n);
   // Bit i of `bits` ANDed into pass_[rows_ + i] for i in [0, n).
   void AndBits(const uint8_t* bits, int64_t n);
 
@@ -292,16 +295,19 @@ void FlatDecoder::AndBits(const uint8_t* bits, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] &= static_cast<uint8_t>((bits[i >> 3] >> (i & 7)) & 1);
 }
 
+Result<const int32_t*> FlatDecoder::PageIndices(const uint8_t* data, int64_t size, int64_t n) {
+  if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
+  QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
+  std::vector<int32_t>& indices = PendingIndices();
+  if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
+  QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(indices.data(), n));
+  return indices.data();
+}
+
 Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t size, int64_t n) {
   const Encoding e = page.encoding;
   if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) {
-    if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
-    QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
-    std::vector<int32_t>& indices = PendingIndices();
-    if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
-    // DecodeIndices checks every index against the dictionary's size.
-    QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(indices.data(), n));
-    const int32_t* idx = indices.data();
+    QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
     const uint8_t* entry = dict_pass_.data();
     uint8_t* out = pass_ + rows_;
     for (int64_t i = 0; i < n; ++i) out[i] &= entry[idx[i]];
@@ -647,13 +653,7 @@ Result<int64_t> FlatDecoder::GatherKeptValues(const uint8_t* data, int64_t size,
     return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
                   : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
   }
-  if (!has_dictionary_) return Status::Corrupt("dictionary-encoded data page without a dictionary page");
-  QUIVER_RETURN_NOT_OK(dict_decoder_.Reset(data, size, dict_size_));
-  std::vector<int32_t>& indices = PendingIndices();
-  if (static_cast<int64_t>(indices.size()) < n) indices.resize(static_cast<size_t>(n));
-  // DecodeIndices checks every index against the dictionary's size.
-  QUIVER_RETURN_NOT_OK(dict_decoder_.DecodeIndices(indices.data(), n));
-  const int32_t* idx = indices.data();
+  QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
   const uint8_t* entries = dict_values_.data();
   auto at = [idx, entries, w](int64_t i) { return entries + static_cast<int64_t>(idx[i]) * w; };
   return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
