@@ -227,6 +227,9 @@ class FlatDecoder {
   std::span<const BoundPredicate* const> select_preds_;
   uint8_t* pass_ = nullptr;
   std::vector<uint8_t> dict_pass_;  // select mode: whether each dictionary entry passes
+  // select mode: a PLAIN page's values copied where they start at an address their width does
+  // not divide (they follow the page's levels at any byte, and an Array's values are aligned)
+  std::vector<uint64_t> aligned_values_;
   int64_t page_kept_ = -1;  // set by DecodeDictionaryStrings when it compacted the page itself
   std::vector<int16_t> levels_;
   enc::DictionaryDecoder dict_decoder_;
@@ -322,11 +325,17 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   if (n * width_ > size) {
     return Status::Corrupt(fmt::format("PLAIN page holds {} bytes, {} values of {} bytes need more", size, n, width_));
   }
+  const uint8_t* values_at = data;
+  if (reinterpret_cast<uintptr_t>(data) % static_cast<uintptr_t>(width_) != 0) {
+    aligned_values_.resize(static_cast<size_t>((n * width_ + 7) / 8));
+    std::memcpy(aligned_values_.data(), data, static_cast<size_t>(n * width_));
+    values_at = reinterpret_cast<const uint8_t*>(aligned_values_.data());
+  }
   auto data_view = std::make_shared<ArrayData>();
   data_view->type = *select_type_;
   data_view->length = n;
   data_view->null_count = 0;
-  data_view->buffers = {nullptr, Buffer::Wrap(data, n * width_, nullptr)};
+  data_view->buffers = {nullptr, Buffer::Wrap(values_at, n * width_, nullptr)};
   const Array values(data_view);
   for (const BoundPredicate* p : select_preds_) {
     int64_t selected = 0;
