@@ -21,6 +21,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Writes `batch` to `path` with `o` and opens the file for reading: how each fixture makes its file.
+void WriteAndOpen(const std::string& path, const std::shared_ptr<RecordBatch>& batch,
+                  const parquet::ParquetWriterOptions& o, std::shared_ptr<parquet::ParquetFileReader>* file) {
+  auto out = io::OutputTarget::Open(path);
+  ASSERT_TRUE(out.ok());
+  auto w = parquet::ParquetFileWriter::Open((*out)->stream(), batch->schema(), o);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->Write(batch).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  ASSERT_TRUE((*out)->Commit().ok());
+  auto r = parquet::ParquetFileReader::Open(path);
+  ASSERT_TRUE(r.ok());
+  *file = std::move(*r);
+}
+
 class Scan : public ::testing::Test {
  protected:
   // Four row groups of 10,000 rows: k = 0..39,999 in order, s = "v" + k % 100; pages of about
@@ -32,22 +47,14 @@ class Scan : public ::testing::Test {
     o.row_group_rows = 10000;
     o.page_size = 8 * 4096;
     o.bloom_filters.emplace_back("s", parquet::BloomFilterOptions{});
-    auto out = io::OutputTarget::Open(path_);
-    ASSERT_TRUE(out.ok());
-    auto w = parquet::ParquetFileWriter::Open((*out)->stream(), schema, o);
-    ASSERT_TRUE(w.ok()) << w.status().ToString();
     NumericBuilder<int64_t> k(int64());
     BinaryBuilder s(utf8());
     for (int64_t i = 0; i < 40000; ++i) {
       ASSERT_TRUE(k.Append(i).ok());
       ASSERT_TRUE(s.Append("v" + std::to_string(i % 100)).ok());
     }
-    ASSERT_TRUE((*w)->Write(std::make_shared<RecordBatch>(schema, 40000, std::vector<Array>{*k.Finish(), *s.Finish()})).ok());
-    ASSERT_TRUE((*w)->Close().ok());
-    ASSERT_TRUE((*out)->Commit().ok());
-    auto r = parquet::ParquetFileReader::Open(path_);
-    ASSERT_TRUE(r.ok());
-    file_ = std::move(*r);
+    auto batch = std::make_shared<RecordBatch>(schema, 40000, std::vector<Array>{*k.Finish(), *s.Finish()});
+    ASSERT_NO_FATAL_FAILURE(WriteAndOpen(path_, batch, o, &file_));
   }
   void TearDown() override { fs::remove(path_); }
   std::string path_;
@@ -154,10 +161,6 @@ class LateScan : public ::testing::Test {
     o.page_size = 8 * 1000;
     o.column_encodings.emplace_back("u", parquet::Encoding::PLAIN);
     o.column_encodings.emplace_back("e", parquet::Encoding::PLAIN);
-    auto out = io::OutputTarget::Open(path_);
-    ASSERT_TRUE(out.ok());
-    auto w = parquet::ParquetFileWriter::Open((*out)->stream(), schema, o);
-    ASSERT_TRUE(w.ok()) << w.status().ToString();
     NumericBuilder<int64_t> k(int64());
     BinaryBuilder s(utf8()), u(utf8());
     NumericBuilder<double> d(float64());
@@ -179,12 +182,7 @@ class LateScan : public ::testing::Test {
     auto batch = std::make_shared<RecordBatch>(
         schema, kRows, std::vector<Array>{*k.Finish(), *s.Finish(), *u.Finish(), *d.Finish(), *n.Finish(), *b.Finish(),
                                           *e.Finish(), *t.Finish(), *m.Finish()});
-    ASSERT_TRUE((*w)->Write(batch).ok());
-    ASSERT_TRUE((*w)->Close().ok());
-    ASSERT_TRUE((*out)->Commit().ok());
-    auto r = parquet::ParquetFileReader::Open(path_);
-    ASSERT_TRUE(r.ok());
-    file_ = std::move(*r);
+    ASSERT_NO_FATAL_FAILURE(WriteAndOpen(path_, batch, o, &file_));
   }
   void TearDown() override { fs::remove(path_); }
   static std::string S(int64_t i) { return "s" + std::to_string(i * 7 % 13); }
