@@ -28,7 +28,8 @@ struct ArrayData {
   std::vector<std::shared_ptr<ArrayData>> children;
   // Strings: each value's bytes (null slots' too) are known to be UTF-8, checked by the producer
   // (the CSV reader), so a consumer that needs UTF-8 (the Parquet writer's STRING) need not check
-  // them again. False means not known; slices keep it, as a slice's values are the array's.
+  // them again. False means not known; slices keep it, as a slice's values are the array's, and
+  // Concatenate keeps it when every part has it.
   bool utf8_checked = false;
 
   static constexpr int64_t kUnknownNullCount = -1;

@@ -89,6 +89,8 @@ Result<std::shared_ptr<ArrayData>> ConcatData(const TypePtr& type, const std::ve
       }
       out->buffers.push_back(std::move(offsets));
       out->buffers.push_back(std::move(data));
+      // The joined bytes are the parts' values, each checked where it was made.
+      out->utf8_checked = std::all_of(parts.begin(), parts.end(), [](const ArrayData* p) { return p->utf8_checked; });
       return out;
     }
     case TypeId::kList:
