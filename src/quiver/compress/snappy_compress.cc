@@ -87,13 +87,23 @@ inline uint8_t* EmitLiteralExact(uint8_t* op, const uint8_t* src, size_t len) {
   return op + len;
 }
 
-// One copy of 4..64 bytes: a 2-byte tag (3-bit length, 11-bit offset) when len < 12 and the
-// offset < 2048, else a 3-byte one with a 16-bit offset. Four bytes are stored either way.
+// A copy of 4..11 bytes: a 2-byte tag (3-bit length, 11-bit offset) when the offset < 2048,
+// else a 3-byte one. Four bytes are stored either way (the next tag overwrites the rest), and
+// the tag is picked through a mask, not a branch: whether an offset is under 2048 is hard to
+// predict.
+inline uint8_t* EmitCopyUnder12(uint8_t* op, size_t offset, size_t len) {
+  const auto o = static_cast<uint32_t>(offset);
+  const auto l = static_cast<uint32_t>(len);
+  const uint32_t near = o < 2048 ? 1 : 0;
+  const uint32_t one = 1 | ((l - 4) << 2) | ((o >> 8) << 5) | (o << 8);
+  const uint32_t two = 2 | ((l - 1) << 2) | (o << 8);
+  Store32(op, two ^ ((one ^ two) & (0u - near)));
+  return op + 3 - near;
+}
+
+// One copy of 4..64 bytes; from 12 bytes on always a 3-byte tag (6-bit length, 16-bit offset).
 inline uint8_t* EmitCopyUpTo64(uint8_t* op, size_t offset, size_t len) {
-  if (len < 12 && offset < 2048) {
-    Store32(op, static_cast<uint32_t>(1 | ((len - 4) << 2) | ((offset >> 8) << 5) | ((offset & 0xff) << 8)));
-    return op + 2;
-  }
+  if (len < 12) return EmitCopyUnder12(op, offset, len);
   Store32(op, static_cast<uint32_t>(2 | ((len - 1) << 2) | (offset << 8)));
   return op + 3;
 }
@@ -101,6 +111,7 @@ inline uint8_t* EmitCopyUpTo64(uint8_t* op, size_t offset, size_t len) {
 // Long matches as 64-byte copies while at least 68 remain, then 60 if more than 64 remain, so
 // the last copy has at least 4 bytes.
 inline uint8_t* EmitCopy(uint8_t* op, size_t offset, size_t len) {
+  if (len <= 64) [[likely]] return EmitCopyUpTo64(op, offset, len);
   while (len >= 68) {
     op = EmitCopyUpTo64(op, offset, 64);
     len -= 64;
@@ -175,13 +186,41 @@ uint8_t* CompressFragment(const uint8_t* input, size_t n, uint8_t* op, uint16_t*
     op = EmitLiteralFast(op, next_emit, static_cast<size_t>(ip - next_emit));
   emit_match:
     for (;;) {
+      // Extend the 4-byte match at ip. The common short match is found in one 8-byte compare,
+      // and the bytes after it are taken from registers already loaded (the second load does
+      // not wait for the match's length), which shortens the path to the next probe.
       const uint8_t* const base = ip;
-      const size_t matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
-      ip += matched;
-      op = EmitCopy(op, static_cast<size_t>(base - candidate), matched);
+      const size_t offset = static_cast<size_t>(ip - candidate);
+      size_t matched;
+      uint32_t data;
+      if (ip_end - ip >= 4 + 16) [[likely]] {
+        const uint64_t a = Load64(candidate + 4);
+        const uint64_t b = Load64(ip + 4);
+        if (a != b) {
+          const uint64_t x = a ^ b;
+          const int bits = std::countr_zero(x);
+          // b, or the 8 bytes 4 further when the first 4 matched: a mask, not a branch.
+          const uint64_t c = Load64(ip + 8);
+          const uint64_t far = 0 - static_cast<uint64_t>(static_cast<uint32_t>(x) == 0);
+          const uint64_t after = b ^ ((b ^ c) & far);
+          data = static_cast<uint32_t>(after >> (bits & 24));
+          matched = 4 + static_cast<size_t>(bits >> 3);
+          ip += matched;
+          op = EmitCopyUnder12(op, offset, matched);
+        } else {
+          matched = 12 + MatchLength(candidate + 12, ip + 12, ip_end);
+          ip += matched;
+          data = ip < ip_limit ? Load32(ip) : 0;
+          op = EmitCopy(op, offset, matched);
+        }
+      } else {
+        matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
+        ip += matched;
+        data = ip < ip_limit ? Load32(ip) : 0;
+        op = EmitCopy(op, offset, matched);
+      }
       if (ip >= ip_limit) goto emit_remainder;
       table[Hash(Load32(ip - 1), mask)] = static_cast<uint16_t>(ip - input - 1);
-      const uint32_t data = Load32(ip);
       const uint32_t h = Hash(data, mask);
       candidate = input + table[h];
       table[h] = static_cast<uint16_t>(ip - input);
