@@ -6,7 +6,6 @@
 #include <lz4.h>
 #include <lz4frame.h>
 #include <lz4hc.h>
-#include <snappy.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -16,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "quiver/compress/snappy_compress_internal.h"
 #include "quiver/compress/snappy_decompress_internal.h"
 
 namespace quiver::compress {
@@ -302,7 +302,7 @@ Status Decompress(Codec codec, std::span<const uint8_t> input, std::span<uint8_t
 int64_t MaxCompressedLength(Codec codec, int64_t n) {
   switch (codec) {
     case Codec::kUncompressed: return n;
-    case Codec::kSnappy: return static_cast<int64_t>(snappy::MaxCompressedLength(static_cast<size_t>(n)));
+    case Codec::kSnappy: return static_cast<int64_t>(SnappyMaxCompressedLength(static_cast<size_t>(n)));
     case Codec::kGzip: return n + n / 1000 * 5 + 64 + 5 * (n / 16384 + 1);  // stored-block worst case + header
     case Codec::kBrotli: {
       size_t b = BrotliEncoderMaxCompressedSize(static_cast<size_t>(n));
@@ -322,10 +322,14 @@ Status Compress(Codec codec, int level, std::span<const uint8_t> input, BufferBu
     case Codec::kUncompressed:
       return out->Append(input.data(), static_cast<int64_t>(input.size()));
     case Codec::kSnappy: {
+      // Through the project's own compressor, whose bytes equal libsnappy 1.1.9's
+      // (snappy_compress_internal.h says why).
+      if (input.size() > UINT32_MAX) {
+        return Status::Invalid("SNAPPY cannot compress " + std::to_string(input.size()) +
+                               " bytes at once (at most 4294967295)");
+      }
       QUIVER_RETURN_NOT_OK(out->Reserve(bound));
-      size_t n = 0;
-      snappy::RawCompress(reinterpret_cast<const char*>(input.data()), input.size(),
-                          reinterpret_cast<char*>(out->mutable_data() + out->size()), &n);
+      const size_t n = SnappyCompress(input, out->mutable_data() + out->size());
       out->UnsafeSetSize(out->size() + static_cast<int64_t>(n));
       return Status::OK();
     }

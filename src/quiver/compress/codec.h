@@ -1,5 +1,6 @@
 // Compression codecs for Parquet pages: one-shot Decompress into a buffer of the exact expected
-// size, Compress appending to a BufferBuilder; Debian's libraries, but snappy_decompress_internal.h decodes snappy.
+// size, Compress appending to a BufferBuilder; Debian's libraries, but snappy is the project's own
+// (snappy_decompress_internal.h, snappy_compress_internal.h).
 #pragma once
 
 #include <climits>
