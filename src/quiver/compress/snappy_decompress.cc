@@ -13,7 +13,8 @@
 // the input. A literal or a copy that does not overlap its own output (offset >= length) moves
 // 16 bytes, and 48 more when longer; the bytes past the length are overwritten by the next step.
 // Moving 64 bytes every time (no length branch; tried also as AVX2 and AVX-512 moves) measured
-// slower on lineitem pages: a copy's loads then reach more of the stores still in flight.
+// no faster on lineitem pages, whose tags are nearly all under 17 bytes: a copy's loads then
+// reach more of the stores still in flight (docs/DESIGN.md).
 // Overlapping copies (runs, repeating patterns) take a predicted-rare branch that copies in
 // 16-byte steps or spreads a pattern of under 16 bytes with pshufb.
 #include "quiver/compress/snappy_decompress_internal.h"
@@ -32,7 +33,7 @@ namespace quiver::compress {
 namespace {
 
 constexpr ptrdiff_t kFastInput = 1 + 64;  // a tag byte and a 64-byte read of its literal
-constexpr ptrdiff_t kFastOutput = 64;     // a literal or copy written as 64 bytes
+constexpr ptrdiff_t kFastOutput = 64;     // a literal or copy written in up to 64 bytes
 
 inline uint32_t LoadLE(const uint8_t* p, size_t n) {
   uint32_t v = 0;
