@@ -292,6 +292,25 @@ TEST(SnappyDecompress, PastTheEnds) {
             "bytes left)");
 }
 
+TEST(SnappyDecompress, FourByteLiteralLengthOfAllOnesRefusedWhereLibsnappyWrapsIt) {
+  // libsnappy adds 1 to the 4-byte length 0xffffffff in 32 bits and takes a literal of 0 bytes;
+  // no literal of 2^32 bytes fits in an output whose size is a 32-bit header value.
+  const Bytes empty = {0x00, 63 << 2, 0xff, 0xff, 0xff, 0xff};
+  char none[1];
+  EXPECT_TRUE(snappy::RawUncompress(reinterpret_cast<const char*>(empty.data()), empty.size(), none));
+  Bytes out;
+  EXPECT_EQ(SnappyDecompress(empty, out).message(),
+            "SNAPPY data is malformed: 5 bytes at input byte 1 follow the tags that fill the 0 output bytes");
+  const Bytes five = {0x05, 63 << 2, 0xff, 0xff, 0xff, 0xff, 4 << 2, 'a', 'b', 'c', 'd', 'e'};
+  char theirs[5];
+  EXPECT_TRUE(snappy::RawUncompress(reinterpret_cast<const char*>(five.data()), five.size(), theirs));
+  EXPECT_EQ(std::string(theirs, 5), "abcde");
+  out.resize(5);
+  EXPECT_EQ(SnappyDecompress(five, out).message(),
+            "SNAPPY data is malformed: a literal of 4294967296 bytes at input byte 1 runs past the input's end (6 "
+            "bytes left)");
+}
+
 TEST(SnappyDecompress, TruncatedAtEveryByte) {
   const Bytes input = TextLike(3000, 11);
   const Bytes c = LibCompress(input);

@@ -1,7 +1,7 @@
 // The project's own decoder of raw snappy data (no framing), for Parquet pages and ORC chunks.
 // Owned because Debian's libsnappy 1.1.9 was the streamed scan's top cost: its decompressor
 // 21.5% plus the libc memmove it calls for each copy 28% of the lineitem scan's profile
-// (25% of TPC-H Q6's). Compression stays with libsnappy.
+// (25% of TPC-H Q6's). Compression is the project's too (snappy_compress_internal.h).
 #pragma once
 
 #include <cstddef>
