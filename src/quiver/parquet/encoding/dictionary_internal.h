@@ -188,6 +188,9 @@ class DictionaryEncoder {
     Bits key;
     int32_t index;  // -1 = empty
   };
+  template <bool kRuns, bool kPrefetch>
+  int64_t PutValues(const T* values, int64_t n, int32_t* out);
+  [[gnu::noinline]] int32_t FindOrInsert(Bits key, size_t s);
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
