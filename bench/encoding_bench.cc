@@ -308,6 +308,8 @@ BENCHMARK(BM_DictionaryEncodeInt64);
 // whose values come in runs of 1 to 7 as in the file).
 void BM_EncodeDictionaryIndices(benchmark::State& state) {
   const int64_t dict = state.range(0);
+  const auto level = static_cast<SimdLevel>(state.range(1));
+  if (!LevelOrSkip(state, level)) return;
   std::vector<int32_t> idx(kValues);
   std::mt19937 rng(4);
   if (dict == 30000) {
@@ -323,12 +325,13 @@ void BM_EncodeDictionaryIndices(benchmark::State& state) {
   BufferBuilder out;
   for (auto _ : state) {
     out.Clear();
-    (void)EncodeDictionaryIndices(idx.data(), kValues, DictionaryIndexBitWidth(dict), &out);
+    (void)EncodeDictionaryIndices(idx.data(), kValues, DictionaryIndexBitWidth(dict), &out, default_memory_pool(),
+                                  level);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * kValues);
 }
-BENCHMARK(BM_EncodeDictionaryIndices)->Arg(3)->Arg(7)->Arg(50)->Arg(30000);
+BENCHMARK(BM_EncodeDictionaryIndices)->ArgsProduct({{3, 7, 50, 30000}, {0, 1, 2}})->ArgNames({"dict", "level"});
 
 // Wider dictionaries (lineitem's keys: ~100K distinct per row group) and short strings.
 void BM_DictionaryEncodeInt64Wide(benchmark::State& state) {

@@ -250,13 +250,37 @@ TEST_P(DictionaryTest, IndexRunsRoundTrip) {
     }
     for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{8}, static_cast<int64_t>(idx.size())}) {
       BufferBuilder out;
-      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &out).ok());
+      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &out, default_memory_pool(), GetParam()).ok());
       std::vector<int32_t> got(static_cast<size_t>(n) + 1, -1);
       DictionaryDecoder dec(GetParam());
       ASSERT_TRUE(dec.Reset(out.data(), out.size(), limit).ok());
       ASSERT_TRUE(dec.DecodeIndices(got.data(), n).ok()) << "width " << width << " n " << n;
       got.resize(static_cast<size_t>(n));
       EXPECT_EQ(got, std::vector<int32_t>(idx.begin(), idx.begin() + n)) << "width " << width << " n " << n;
+    }
+  }
+}
+
+// The run search's SIMD kernels write the scalar one's bytes: runs of 7 to 17 starting at every
+// place of a 64-index window (where the kernels' blocks meet), in exact-size buffers (ASan
+// catches a read past the last index).
+TEST_P(DictionaryTest, IndexRunsSameBytesAtEveryLevel) {
+  std::mt19937 rng(22);
+  for (int start = 0; start < 80; ++start) {
+    for (int run : {7, 8, 9, 15, 16, 17}) {
+      std::vector<int32_t> idx(static_cast<size_t>(start));
+      for (auto& v : idx) v = static_cast<int32_t>(rng() % 2 ? rng() % 4 : 5 + rng() % 20);
+      idx.insert(idx.end(), static_cast<size_t>(run), 3);
+      for (int k = 0; k < 70; ++k) idx.push_back(static_cast<int32_t>(rng() % 30));
+      for (int64_t n : {static_cast<int64_t>(idx.size()), int64_t{64}, static_cast<int64_t>(start + run)}) {
+        std::vector<int32_t> exact(idx.begin(), idx.begin() + n);
+        BufferBuilder want, got;
+        ASSERT_TRUE(EncodeDictionaryIndices(exact.data(), n, 5, &want, default_memory_pool(), SimdLevel::kScalar).ok());
+        ASSERT_TRUE(EncodeDictionaryIndices(exact.data(), n, 5, &got, default_memory_pool(), GetParam()).ok());
+        ASSERT_EQ(std::vector<uint8_t>(got.data(), got.data() + got.size()),
+                  std::vector<uint8_t>(want.data(), want.data() + want.size()))
+            << "start " << start << " run " << run << " n " << n;
+      }
     }
   }
 }

@@ -302,13 +302,58 @@ uint8_t* PackIndices(const int32_t* idx, int64_t n, int64_t avail, int width, ui
   return dst;
 }
 
+// Bit k (k < 63) set where p[k] == p[k + 1]; p[0, 64) is read, nothing past it.
+uint64_t EqualNext64Scalar(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(p[k] == p[k + 1]) << k;
+  return eq;
+}
+
+#if QUIVER_X86
+// Seven blocks of 8 lanes against the lanes one further, then 55..62 against 56..63 (bit 55
+// found twice), so that p[64] is never read.
+__attribute__((target("avx2"))) uint64_t EqualNext64Avx2(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int c = 0; c < 7; ++c) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8 * c));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8 * c + 1));
+    eq |= static_cast<uint64_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)))) << (8 * c);
+  }
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 55));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 56));
+  return eq | static_cast<uint64_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)))) << 55;
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) uint64_t EqualNext64Avx512(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int c = 0; c < 3; ++c) {
+    const __m512i a = _mm512_loadu_si512(p + 16 * c);
+    const __m512i b = _mm512_loadu_si512(p + 16 * c + 1);
+    eq |= static_cast<uint64_t>(_mm512_cmpeq_epi32_mask(a, b)) << (16 * c);
+  }
+  const __m512i a = _mm512_loadu_si512(p + 47);
+  const __m512i b = _mm512_loadu_si512(p + 48);
+  return eq | static_cast<uint64_t>(_mm512_cmpeq_epi32_mask(a, b)) << 47;
+}
+#endif
+
+using EqualNext64Fn = uint64_t (*)(const int32_t*);
+EqualNext64Fn EqualNext64For(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+#if QUIVER_X86
+  if (level == SimdLevel::kAvx512) return &EqualNext64Avx512;
+  if (level == SimdLevel::kAvx2) return &EqualNext64Avx2;
+#endif
+  return &EqualNext64Scalar;
+}
+
 }  // namespace
 
 // One pass over whole runs: a stretch of 8 or more equal indices (after the values needed to
 // round the pending literals up to groups of 8) becomes an RLE run, everything else one
 // bit-packed run per stretch, its group count known before it is written.
 Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
-                               MemoryPool* pool) {
+                               MemoryPool* pool, SimdLevel level) {
+  const EqualNext64Fn equal_next = EqualNext64For(level);
   const int64_t bound = 1 + (n / 8 + 1) * bit_width + (n / 8 + 2) * 24 + 16;  // 16: PackIndices' slack
   QUIVER_RETURN_NOT_OK(out->Reserve(bound));
   uint8_t* const begin = out->mutable_data() + out->size();
@@ -329,10 +374,10 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
     // Only a run of 8 or more equal indices is written differently: windows of 64 without
     // one are skipped after one branch-free pass (bit k: index k equals index k + 1; a run of
     // 8 starts where 7 of those bits in a row are set). A run found this way starts where
-    // its equal indices start, since one starting earlier would have been found first.
+    // its equal indices start, since one starting earlier would have been found first. The
+    // compares are one SIMD kernel per level.
     if (n - i >= 64) {
-      uint64_t eq = 0;
-      for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(indices[i + k] == indices[i + k + 1]) << k;
+      const uint64_t eq = equal_next(indices + i);
       uint64_t starts = eq;
       for (int k = 1; k < 7; ++k) starts &= eq >> k;
       starts &= (uint64_t{1} << 57) - 1;  // starts whose 7 bits all lie in this window
