@@ -308,6 +308,8 @@ BENCHMARK(BM_DictionaryEncodeInt64);
 // whose values come in runs of 1 to 7 as in the file).
 void BM_EncodeDictionaryIndices(benchmark::State& state) {
   const int64_t dict = state.range(0);
+  const auto level = static_cast<SimdLevel>(state.range(1));
+  if (!LevelOrSkip(state, level)) return;
   std::vector<int32_t> idx(kValues);
   std::mt19937 rng(4);
   if (dict == 30000) {
@@ -323,12 +325,13 @@ void BM_EncodeDictionaryIndices(benchmark::State& state) {
   BufferBuilder out;
   for (auto _ : state) {
     out.Clear();
-    (void)EncodeDictionaryIndices(idx.data(), kValues, DictionaryIndexBitWidth(dict), &out);
+    (void)EncodeDictionaryIndices(idx.data(), kValues, DictionaryIndexBitWidth(dict), &out, default_memory_pool(),
+                                  level);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * kValues);
 }
-BENCHMARK(BM_EncodeDictionaryIndices)->Arg(3)->Arg(7)->Arg(50)->Arg(30000);
+BENCHMARK(BM_EncodeDictionaryIndices)->ArgsProduct({{3, 7, 50, 30000}, {0, 1, 2}})->ArgNames({"dict", "level"});
 
 // Wider dictionaries (lineitem's keys: ~100K distinct per row group) and short strings.
 void BM_DictionaryEncodeInt64Wide(benchmark::State& state) {
@@ -359,6 +362,49 @@ void BM_DictionaryEncodeInt32(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kValues);
 }
 BENCHMARK(BM_DictionaryEncodeInt32);
+
+// One lineitem column chunk (122,880 values) as the writer puts it: the table reserved from the
+// column's last chunk, the values in slices of 4,096, one page of indices flushed. Shapes:
+// 0 l_suppkey (10,000 random keys: a table past L1), 1 l_orderkey (ascending keys in runs of
+// 1 to 7, about 30,000 per chunk), 2 l_linenumber (1..7).
+void BM_DictionaryEncodeChunkInt64(benchmark::State& state) {
+  constexpr int64_t kChunk = 122880;
+  const int shape = static_cast<int>(state.range(0));
+  std::vector<int64_t> values(kChunk);
+  std::mt19937_64 rng(21);
+  int64_t key = 1;
+  for (int64_t i = 0; i < kChunk;) {
+    if (shape == 1) {
+      const int64_t run = 1 + static_cast<int64_t>(rng() % 7);
+      for (int64_t k = 0; k < run && i < kChunk; ++k) values[i++] = key;
+      key += 1 + static_cast<int64_t>(rng() % 2);
+    } else {
+      values[i++] = 1 + static_cast<int64_t>(rng() % (shape == 0 ? 10000 : 7));
+    }
+  }
+  int64_t distinct = 0;
+  {
+    DictionaryEncoder<int64_t> probe;
+    int64_t consumed;
+    (void)probe.Put(values.data(), kChunk, &consumed);
+    distinct = probe.dict_size();
+  }
+  BufferBuilder out;
+  for (auto _ : state) {
+    DictionaryEncoder<int64_t> enc;
+    enc.Reserve(distinct + distinct / 8);
+    enc.ReserveIndices(kChunk);
+    for (int64_t i = 0; i < kChunk; i += 4096) {
+      int64_t consumed;
+      (void)enc.Put(values.data() + i, std::min<int64_t>(4096, kChunk - i), &consumed);
+    }
+    out.Clear();
+    (void)enc.FlushIndices(&out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kChunk);
+}
+BENCHMARK(BM_DictionaryEncodeChunkInt64)->DenseRange(0, 2)->ArgName("shape");
 
 // Strings with `distinct` values: 11 (lineitem's flags and modes), 20,000, and 1M (all
 // distinct, like l_comment); no size limit, so every value is hashed and probed.

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -248,13 +250,37 @@ TEST_P(DictionaryTest, IndexRunsRoundTrip) {
     }
     for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{8}, static_cast<int64_t>(idx.size())}) {
       BufferBuilder out;
-      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &out).ok());
+      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &out, default_memory_pool(), GetParam()).ok());
       std::vector<int32_t> got(static_cast<size_t>(n) + 1, -1);
       DictionaryDecoder dec(GetParam());
       ASSERT_TRUE(dec.Reset(out.data(), out.size(), limit).ok());
       ASSERT_TRUE(dec.DecodeIndices(got.data(), n).ok()) << "width " << width << " n " << n;
       got.resize(static_cast<size_t>(n));
       EXPECT_EQ(got, std::vector<int32_t>(idx.begin(), idx.begin() + n)) << "width " << width << " n " << n;
+    }
+  }
+}
+
+// The run search's SIMD kernels write the scalar one's bytes: runs of 7 to 17 starting at every
+// place of a 64-index window (where the kernels' blocks meet), in exact-size buffers (ASan
+// catches a read past the last index).
+TEST_P(DictionaryTest, IndexRunsSameBytesAtEveryLevel) {
+  std::mt19937 rng(22);
+  for (int start = 0; start < 80; ++start) {
+    for (int run : {7, 8, 9, 15, 16, 17}) {
+      std::vector<int32_t> idx(static_cast<size_t>(start));
+      for (auto& v : idx) v = static_cast<int32_t>(rng() % 2 ? rng() % 4 : 5 + rng() % 20);
+      idx.insert(idx.end(), static_cast<size_t>(run), 3);
+      for (int k = 0; k < 70; ++k) idx.push_back(static_cast<int32_t>(rng() % 30));
+      for (int64_t n : {static_cast<int64_t>(idx.size()), int64_t{64}, static_cast<int64_t>(start + run)}) {
+        std::vector<int32_t> exact(idx.begin(), idx.begin() + n);
+        BufferBuilder want, got;
+        ASSERT_TRUE(EncodeDictionaryIndices(exact.data(), n, 5, &want, default_memory_pool(), SimdLevel::kScalar).ok());
+        ASSERT_TRUE(EncodeDictionaryIndices(exact.data(), n, 5, &got, default_memory_pool(), GetParam()).ok());
+        ASSERT_EQ(std::vector<uint8_t>(got.data(), got.data() + got.size()),
+                  std::vector<uint8_t>(want.data(), want.data() + want.size()))
+            << "start " << start << " run " << run << " n " << n;
+      }
     }
   }
 }
@@ -405,6 +431,125 @@ TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {
   ASSERT_TRUE(limited.Put(ints.data(), 50000, &consumed).ok());
   EXPECT_TRUE(limited.full());
   EXPECT_EQ(limited.dict_size(), 100);
+}
+
+// What the fixed-width encoders must produce: entries in order of first occurrence, identity
+// by bit pattern, and a stop at the first value that would take the dictionary past its limit.
+template <typename T>
+struct ReferenceDictionary {
+  std::vector<T> dict;
+  std::vector<int32_t> indices;
+  bool full = false;
+};
+template <typename T>
+ReferenceDictionary<T> EncodeByReference(const std::vector<T>& values, int64_t max_bytes) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  ReferenceDictionary<T> ref;
+  std::unordered_map<Bits, int32_t> seen;
+  for (const T& v : values) {
+    auto [it, added] = seen.try_emplace(std::bit_cast<Bits>(v), static_cast<int32_t>(ref.dict.size()));
+    if (added) {
+      if (static_cast<int64_t>(ref.dict.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes) {
+        ref.full = true;
+        break;
+      }
+      ref.dict.push_back(v);
+    }
+    ref.indices.push_back(it->second);
+  }
+  return ref;
+}
+
+// Values of one shape as T: 0 empty, 1 all equal, 2 all distinct, 3 ascending runs of 1 to 7
+// (the run-skipping path), 4 random among 10,000 (a table past L1: the prefetching path), 5
+// random among 7, 6 NaNs (two payloads), -0.0 and 0.0 among others, in runs.
+template <typename T>
+std::vector<T> DictionaryShape(int shape, int64_t n, std::mt19937_64& rng) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  std::vector<T> v;
+  if (shape == 0) return v;
+  auto of = [](uint64_t k) { return static_cast<T>(static_cast<int64_t>(k) - 5000); };
+  uint64_t key = 0;
+  while (static_cast<int64_t>(v.size()) < n) {
+    switch (shape) {
+      case 1: v.push_back(of(42)); break;
+      case 2: v.push_back(of(key++ * 3)); break;
+      case 3: {
+        const uint64_t run = 1 + rng() % 7;
+        for (uint64_t k = 0; k < run; ++k) v.push_back(of(key));
+        key += 1 + rng() % 3;
+        break;
+      }
+      case 4: v.push_back(of(rng() % 10000)); break;
+      case 5: v.push_back(of(rng() % 7)); break;
+      default: {
+        T x = of(rng() % 5);
+        if constexpr (std::is_floating_point_v<T>) {
+          const Bits nan1 = std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN());
+          const T odd[] = {std::bit_cast<T>(nan1), std::bit_cast<T>(static_cast<Bits>(nan1 | 1)), T(-0.0), T(0.0)};
+          if (rng() % 2) x = odd[rng() % 4];
+        }
+        const uint64_t run = 1 + rng() % 4;
+        for (uint64_t k = 0; k < run; ++k) v.push_back(x);
+      }
+    }
+  }
+  v.resize(static_cast<size_t>(n));
+  return v;
+}
+
+template <typename T>
+void ExpectEncodesAsReference(const std::vector<T>& values, int64_t max_bytes, int64_t reserve, int64_t slice,
+                              const std::string& what) {
+  SCOPED_TRACE(what);
+  const ReferenceDictionary<T> ref = EncodeByReference(values, max_bytes);
+  DictionaryEncoder<T> enc(max_bytes);
+  if (reserve > 0) enc.Reserve(reserve);
+  int64_t at = 0;
+  while (at < static_cast<int64_t>(values.size()) && !enc.full()) {
+    const int64_t n = std::min<int64_t>(slice, static_cast<int64_t>(values.size()) - at);
+    int64_t consumed = -1;
+    ASSERT_TRUE(enc.Put(values.data() + at, n, &consumed).ok());
+    ASSERT_TRUE(consumed == n || enc.full()) << consumed << " of " << n;
+    at += consumed;
+  }
+  EXPECT_EQ(enc.full(), ref.full);
+  EXPECT_EQ(at, static_cast<int64_t>(ref.indices.size()));
+  EXPECT_TRUE(std::ranges::equal(enc.indices(), ref.indices));
+  ASSERT_EQ(enc.dictionary().size(), ref.dict.size());
+  EXPECT_EQ(std::memcmp(enc.dictionary().data(), ref.dict.data(), ref.dict.size() * sizeof(T)), 0);
+  // The written page holds the same entries.
+  BufferBuilder page;
+  ASSERT_TRUE(enc.WriteDictionaryPage(&page).ok());
+  ASSERT_EQ(page.size(), static_cast<int64_t>(ref.dict.size() * sizeof(T)));
+}
+
+template <typename T>
+void CheckFixedEncoderShapes() {
+  std::mt19937_64 rng(23);
+  for (int shape = 0; shape <= 6; ++shape) {
+    const std::vector<T> values = DictionaryShape<T>(shape, 30000, rng);
+    const int64_t distinct = static_cast<int64_t>(EncodeByReference(values, int64_t{1} << 40).dict.size());
+    for (int64_t slice : {int64_t{1}, int64_t{5}, int64_t{4096}, int64_t{30000}}) {
+      if (slice == 1 && shape != 3 && shape != 6) continue;  // slices of one: runs across Put calls
+      for (int64_t reserve : {int64_t{0}, distinct + distinct / 8}) {
+        const std::string what = fmt::format("shape {} slice {} reserve {}", shape, slice, reserve);
+        ExpectEncodesAsReference(values, int64_t{1} << 20, reserve, slice, what);
+        // The limit at the exact boundary: every entry fits; one entry less: the last new
+        // value stops the encoder.
+        const int64_t exact = distinct * static_cast<int64_t>(sizeof(T));
+        ExpectEncodesAsReference(values, exact, reserve, slice, what + " exact limit");
+        if (distinct > 0) ExpectEncodesAsReference(values, exact - 1, reserve, slice, what + " limit one short");
+      }
+    }
+  }
+}
+
+TEST(DictionaryEncoding, FixedWidthEncodersMatchReference) {
+  CheckFixedEncoderShapes<int32_t>();
+  CheckFixedEncoderShapes<int64_t>();
+  CheckFixedEncoderShapes<float>();
+  CheckFixedEncoderShapes<double>();
 }
 
 TEST(DictionaryEncoding, IndexBitWidth) {

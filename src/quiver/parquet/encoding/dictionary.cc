@@ -302,13 +302,58 @@ uint8_t* PackIndices(const int32_t* idx, int64_t n, int64_t avail, int width, ui
   return dst;
 }
 
+// Bit k (k < 63) set where p[k] == p[k + 1]; p[0, 64) is read, nothing past it.
+uint64_t EqualNext64Scalar(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(p[k] == p[k + 1]) << k;
+  return eq;
+}
+
+#if QUIVER_X86
+// Seven blocks of 8 lanes against the lanes one further, then 55..62 against 56..63 (bit 55
+// found twice), so that p[64] is never read.
+__attribute__((target("avx2"))) uint64_t EqualNext64Avx2(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int c = 0; c < 7; ++c) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8 * c));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8 * c + 1));
+    eq |= static_cast<uint64_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)))) << (8 * c);
+  }
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 55));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 56));
+  return eq | static_cast<uint64_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)))) << 55;
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) uint64_t EqualNext64Avx512(const int32_t* p) {
+  uint64_t eq = 0;
+  for (int c = 0; c < 3; ++c) {
+    const __m512i a = _mm512_loadu_si512(p + 16 * c);
+    const __m512i b = _mm512_loadu_si512(p + 16 * c + 1);
+    eq |= static_cast<uint64_t>(_mm512_cmpeq_epi32_mask(a, b)) << (16 * c);
+  }
+  const __m512i a = _mm512_loadu_si512(p + 47);
+  const __m512i b = _mm512_loadu_si512(p + 48);
+  return eq | static_cast<uint64_t>(_mm512_cmpeq_epi32_mask(a, b)) << 47;
+}
+#endif
+
+using EqualNext64Fn = uint64_t (*)(const int32_t*);
+EqualNext64Fn EqualNext64For(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+#if QUIVER_X86
+  if (level == SimdLevel::kAvx512) return &EqualNext64Avx512;
+  if (level == SimdLevel::kAvx2) return &EqualNext64Avx2;
+#endif
+  return &EqualNext64Scalar;
+}
+
 }  // namespace
 
 // One pass over whole runs: a stretch of 8 or more equal indices (after the values needed to
 // round the pending literals up to groups of 8) becomes an RLE run, everything else one
 // bit-packed run per stretch, its group count known before it is written.
 Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
-                               MemoryPool* pool) {
+                               MemoryPool* pool, SimdLevel level) {
+  const EqualNext64Fn equal_next = EqualNext64For(level);
   const int64_t bound = 1 + (n / 8 + 1) * bit_width + (n / 8 + 2) * 24 + 16;  // 16: PackIndices' slack
   QUIVER_RETURN_NOT_OK(out->Reserve(bound));
   uint8_t* const begin = out->mutable_data() + out->size();
@@ -329,10 +374,10 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
     // Only a run of 8 or more equal indices is written differently: windows of 64 without
     // one are skipped after one branch-free pass (bit k: index k equals index k + 1; a run of
     // 8 starts where 7 of those bits in a row are set). A run found this way starts where
-    // its equal indices start, since one starting earlier would have been found first.
+    // its equal indices start, since one starting earlier would have been found first. The
+    // compares are one SIMD kernel per level.
     if (n - i >= 64) {
-      uint64_t eq = 0;
-      for (int k = 0; k < 63; ++k) eq |= static_cast<uint64_t>(indices[i + k] == indices[i + k + 1]) << k;
+      const uint64_t eq = equal_next(indices + i);
       uint64_t starts = eq;
       for (int k = 1; k < 7; ++k) starts &= eq >> k;
       starts &= (uint64_t{1} << 57) - 1;  // starts whose 7 bits all lie in this window
@@ -405,56 +450,87 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
   dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
 }
 
+// Key `key`, not found at its first slot `s`: its index further along the chain, or added as a
+// new entry (-1 when the dictionary is full).
 template <typename T>
-Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
-  const int64_t start = indices_.size();
-  QUIVER_ASSIGN_OR_RETURN(int32_t* out, indices_.Extend(n));
+int32_t DictionaryEncoder<T>::FindOrInsert(Bits key, size_t s) {
+  const size_t mask = slots_.size() - 1;
+  for (;; s = (s + 1) & mask) {
+    const Slot& slot = slots_[s];
+    if (slot.index < 0) break;
+    if (slot.key == key) return slot.index;
+  }
+  if (static_cast<int64_t>(dict_.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes_) return -1;
+  const int32_t index = static_cast<int32_t>(dict_.size());
+  dict_.push_back(std::bit_cast<T>(key));
+  slots_[s] = Slot{key, index};
+  if (dict_.size() * 2 > slots_.size()) Rehash();
+  return index;
+}
+
+// Values [0, n) to out[0, n); returns how many before the dictionary filled. Most values are
+// found at their first slot, one compare of key and index; the rest of the chain, and new
+// entries, go through FindOrInsert. kPrefetch (a table past L1: l_suppkey's, l_orderkey's):
+// the slot kDistance values ahead is prefetched, so that the probes' cache misses overlap
+// instead of being paid one after another. kRuns (sorted or clustered values: l_orderkey):
+// a value equal to the one before takes its index without a probe; elsewhere that branch
+// would be mispredicted more often than it saves a probe.
+template <typename T>
+template <bool kRuns, bool kPrefetch>
+int64_t DictionaryEncoder<T>::PutValues(const T* values, int64_t n, int32_t* out) {
+  constexpr int64_t kDistance = 16;
   const Slot* slots = slots_.data();
-  size_t mask = slots_.size() - 1;
-  // Runs of one value (sorted or clustered columns) skip the probe.
-  Bits prev_key = 0;
-  int32_t prev_index = -1;
-  int64_t i = 0;
-  for (; i < n; ++i) {
+  int shift = shift_;
+  Bits prev_key = ~std::bit_cast<Bits>(values[0]);  // never the first key
+  int32_t prev_index = 0;
+  const int64_t ahead = kPrefetch ? n - kDistance : n;
+  for (int64_t i = 0; i < n; ++i) {
     const Bits key = std::bit_cast<Bits>(values[i]);
-    if (key == prev_key && prev_index >= 0) {
-      out[i] = prev_index;
-      continue;
+    if (kPrefetch && i < ahead) {
+      __builtin_prefetch(&slots[SlotOf(std::bit_cast<Bits>(values[i + kDistance]), shift)]);
     }
-    size_t s = SlotOf(key, shift_);
-    int32_t index;
-    while (true) {
-      const Slot& slot = slots[s];
-      if (slot.index < 0) {
-        index = -1;
-        break;
+    if constexpr (kRuns) {
+      if (key == prev_key) {
+        out[i] = prev_index;
+        continue;
       }
-      if (slot.key == key) {
-        index = slot.index;
-        break;
-      }
-      s = (s + 1) & mask;
+      prev_key = key;
     }
-    if (index < 0) [[unlikely]] {
-      if (static_cast<int64_t>(dict_.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes_) {
-        full_ = true;
-        break;
-      }
-      index = static_cast<int32_t>(dict_.size());
-      dict_.push_back(values[i]);
-      slots_[s] = Slot{key, index};
-      if (dict_.size() * 2 > slots_.size()) {
-        Rehash();
-        slots = slots_.data();
-        mask = slots_.size() - 1;
-      }
+    const Slot slot = slots[SlotOf(key, shift)];
+    int32_t index = slot.index;
+    if (slot.key != key || index < 0) [[unlikely]] {
+      index = FindOrInsert(key, SlotOf(key, shift));
+      if (index < 0) [[unlikely]] return i;
+      slots = slots_.data();  // a rehash moves and widens the table
+      shift = shift_;
     }
     out[i] = index;
-    prev_key = key;
-    prev_index = index;
+    if constexpr (kRuns) prev_index = index;
   }
-  indices_.Resize(start + i);
-  *consumed = i;
+  return n;
+}
+
+template <typename T>
+Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
+  *consumed = 0;
+  if (n == 0) return Status::OK();
+  const int64_t start = indices_.size();
+  QUIVER_ASSIGN_OR_RETURN(int32_t* out, indices_.Extend(n));
+  // Runs judged from the first values: a quarter of them equal to the one before.
+  const int64_t sample = std::min<int64_t>(n, 64);
+  int64_t repeats = 0;
+  for (int64_t i = 1; i < sample; ++i) repeats += values[i] == values[i - 1] ? 1 : 0;
+  const bool runs = repeats * 4 >= sample;
+  const bool prefetch = slots_.size() * sizeof(Slot) > (32 << 10);
+  int64_t done;
+  if (runs) {
+    done = prefetch ? PutValues<true, true>(values, n, out) : PutValues<true, false>(values, n, out);
+  } else {
+    done = prefetch ? PutValues<false, true>(values, n, out) : PutValues<false, false>(values, n, out);
+  }
+  if (done < n) full_ = true;
+  indices_.Resize(start + done);
+  *consumed = done;
   return Status::OK();
 }
 

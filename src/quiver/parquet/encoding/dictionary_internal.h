@@ -188,6 +188,9 @@ class DictionaryEncoder {
     Bits key;
     int32_t index;  // -1 = empty
   };
+  template <bool kRuns, bool kPrefetch>
+  int64_t PutValues(const T* values, int64_t n, int32_t* out);
+  [[gnu::noinline]] int32_t FindOrInsert(Bits key, size_t s);
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
@@ -263,7 +266,8 @@ class ByteArrayDictionaryEncoder {
 // Bit width of the largest index of a dictionary with `dict_size` entries (0 for one entry).
 int DictionaryIndexBitWidth(int64_t dict_size);
 // Writes the bit-width byte and RLE/bit-packed `indices` (what FlushIndices does).
+// `level`: the SIMD level of the run search (the bytes are the same at every level).
 Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
-                               MemoryPool* pool = default_memory_pool());
+                               MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
 }  // namespace quiver::parquet::encoding
