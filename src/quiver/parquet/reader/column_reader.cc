@@ -19,6 +19,7 @@
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 #include "quiver/parquet/reader/predicate.h"
+#include "quiver/parquet/reader/select_bits_internal.h"
 
 namespace quiver::parquet::reader {
 namespace {
@@ -140,12 +141,12 @@ class FlatDecoder {
     keep_bytes_ = bit_util::BytesForBits(rows);
     rows_limit_ = rows;
   }
-  // Select mode (SelectFlatColumnChunk): no values are kept; each data page ANDs into
-  // `pass[row]` (a byte per row of the chunk's `rows`) whether every predicate of `preds`
-  // holds for the row. Dictionary pages evaluate the predicates once per entry, PLAIN pages
+  // Select mode (SelectFlatColumnChunk): no values are kept; each data page ANDs into bit
+  // `row` of `pass` (words with one of slack past the chunk's `rows`, select_bits_internal.h)
+  // whether every predicate of `preds` holds for the row. Dictionary pages evaluate the predicates once per entry, PLAIN pages
   // of a type stored as it is read compare the page's own bytes; pages with nulls, and other
   // encodings and types, are NotImplemented (the caller decodes the chunk and evaluates it).
-  void set_select(const TypePtr* type, std::span<const BoundPredicate* const> preds, uint8_t* pass, int64_t rows) {
+  void set_select(const TypePtr* type, std::span<const BoundPredicate* const> preds, uint64_t* pass, int64_t rows) {
     select_type_ = type;
     select_preds_ = preds;
     pass_ = pass;
@@ -188,8 +189,6 @@ class FlatDecoder {
   // A dictionary-coded page's n indices, each checked against the dictionary's size, at the
   // start of the thread's PendingIndices().
   Result<const int32_t*> PageIndices(const uint8_t* data, int64_t size, int64_t n);
-  // Bit i of `bits` ANDed into pass_[rows_ + i] for i in [0, n).
-  void AndBits(const uint8_t* bits, int64_t n);
 
   Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
                         const uint8_t** p, int64_t* left, int16_t* out, const char* what);
@@ -225,8 +224,8 @@ class FlatDecoder {
   int64_t rows_limit_ = -1;
   const TypePtr* select_type_ = nullptr;
   std::span<const BoundPredicate* const> select_preds_;
-  uint8_t* pass_ = nullptr;
-  std::vector<uint8_t> dict_pass_;  // select mode: whether each dictionary entry passes
+  uint64_t* pass_ = nullptr;
+  std::vector<int32_t> dict_pass_;  // select mode: each dictionary entry's answer, -1 passes, 0 not
   // select mode: a PLAIN page's values copied where they start at an address their width does
   // not divide (they follow the page's levels at any byte, and an Array's values are aligned)
   std::vector<uint64_t> aligned_values_;
@@ -283,19 +282,14 @@ Status FlatDecoder::SelectDictionary(const Page& page) {
   const int64_t n = page.num_values;
   QUIVER_ASSIGN_OR_RETURN(Array entries, Assemble({&values, &offsets, width_, n}, col_, *select_type_, pool_,
                                                   nullptr, n, 0));
-  dict_pass_.assign(static_cast<size_t>(n), 1);
+  dict_pass_.assign(static_cast<size_t>(n), -1);
   for (const BoundPredicate* p : select_preds_) {
     int64_t selected = 0;
     QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(entries, p->op, p->value, &selected, pool_));
     const uint8_t* b = bits->data();
-    for (int64_t e = 0; e < n; ++e) dict_pass_[static_cast<size_t>(e)] &= static_cast<uint8_t>(bit_util::GetBit(b, e));
+    for (int64_t e = 0; e < n; ++e) dict_pass_[static_cast<size_t>(e)] &= -static_cast<int32_t>(bit_util::GetBit(b, e));
   }
   return Status::OK();
-}
-
-void FlatDecoder::AndBits(const uint8_t* bits, int64_t n) {
-  uint8_t* out = pass_ + rows_;
-  for (int64_t i = 0; i < n; ++i) out[i] &= static_cast<uint8_t>((bits[i >> 3] >> (i & 7)) & 1);
 }
 
 Result<const int32_t*> FlatDecoder::PageIndices(const uint8_t* data, int64_t size, int64_t n) {
@@ -311,9 +305,7 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   const Encoding e = page.encoding;
   if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) {
     QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
-    const uint8_t* entry = dict_pass_.data();
-    uint8_t* out = pass_ + rows_;
-    for (int64_t i = 0; i < n; ++i) out[i] &= entry[idx[i]];
+    AndDictionaryAnswers(ActiveSelectKernels(), pass_, rows_, idx, n, dict_pass_.data());
     return Status::OK();
   }
   // PLAIN values stored as the column's type holds them are compared where they lie.
@@ -340,7 +332,7 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   for (const BoundPredicate* p : select_preds_) {
     int64_t selected = 0;
     QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(values, p->op, p->value, &selected, pool_));
-    AndBits(bits->data(), n);
+    AndBitsAt(pass_, rows_, bits->data(), n);
   }
   return Status::OK();
 }
@@ -834,7 +826,7 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
 
 Status SelectFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                              compress::Codec codec, int64_t num_values, const PageReaderOptions& options,
-                             std::span<const BoundPredicate* const> preds, uint8_t* pass) {
+                             std::span<const BoundPredicate* const> preds, uint64_t* pass) {
   if (column.max_repetition_level > 0) {
     return Status::NotImplemented(fmt::format("column '{}' is repeated (nested data)", column.dotted_path()));
   }
