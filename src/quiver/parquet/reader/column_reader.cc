@@ -209,6 +209,7 @@ class FlatDecoder {
   bool has_validity_ = false;
   bool has_dictionary_ = false;
   int64_t dict_size_ = 0;
+  int32_t uniform_len_ = -1;  // BYTE_ARRAY: the length every dictionary entry has, -1 if they differ
   BufferBuilder dict_values_;
   BufferBuilder dict_offsets_;
   // Dictionary-encoded BYTE_ARRAY pages: their checked indices wait in PendingIndices() until
@@ -268,6 +269,14 @@ Status FlatDecoder::OnDictionary(const Page& page) {
     QUIVER_RETURN_NOT_OK(SelectDictionary(page));
   } else {
     QUIVER_RETURN_NOT_OK(DecodeDictionary(page, &dict_values_, &dict_offsets_));
+    if (physical_ == Type::BYTE_ARRAY) {
+      // Entries of one length (flags, codes) are gathered without reading their offsets.
+      const auto* off = reinterpret_cast<const int32_t*>(dict_offsets_.data());
+      uniform_len_ = page.num_values > 0 ? off[1] - off[0] : -1;
+      for (int64_t e = 1; e < page.num_values && uniform_len_ >= 0; ++e) {
+        if (off[e + 1] - off[e] != uniform_len_) uniform_len_ = -1;
+      }
+    }
   }
   dict_size_ = page.num_values;
   has_dictionary_ = true;
@@ -679,7 +688,7 @@ Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, i
     n = page_kept_ = j;
   }
   const auto* dict_offsets = reinterpret_cast<const int32_t*>(dict_offsets_.data());
-  const int64_t bytes = enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
+  const int64_t bytes = uniform_len_ >= 0 ? n * uniform_len_ : enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
   if (values_.size() + pending_bytes_ + bytes > std::numeric_limits<int32_t>::max()) {
     return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
   }
@@ -696,9 +705,15 @@ Status FlatDecoder::FlushDictionaryStrings() {
   QUIVER_RETURN_NOT_OK(offsets_.Reserve(n * 4));
   QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + 32));  // slack for the fixed-size copies
   int32_t* off = reinterpret_cast<int32_t*>(offsets_.mutable_data() + offsets_.size());
-  const int64_t end = enc::DictionaryDecoder::GatherByteArrays(
-      reinterpret_cast<const int32_t*>(dict_offsets_.data()), dict_values_.data(), dict_values_.size() + 32,
-      PendingIndices().data(), n, off, values_.mutable_data(), values_.size());
+  const int64_t end =
+      uniform_len_ >= 0
+          ? enc::DictionaryDecoder::GatherUniformByteArrays(uniform_len_, dict_values_.data(), dict_values_.size() + 32,
+                                                            PendingIndices().data(), n, off, values_.mutable_data(),
+                                                            values_.size())
+          : enc::DictionaryDecoder::GatherByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
+                                                     dict_values_.data(), dict_values_.size() + 32,
+                                                     PendingIndices().data(), n, off, values_.mutable_data(),
+                                                     values_.size());
   offsets_.UnsafeSetSize(offsets_.size() + n * 4);
   values_.UnsafeSetSize(end);
   return Status::OK();
