@@ -18,6 +18,7 @@
 #include "quiver/parquet/encoding/dictionary_internal.h"
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
+#include "quiver/parquet/reader/gather_kept_internal.h"
 #include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/reader/select_bits_internal.h"
 
@@ -68,16 +69,20 @@ inline uint64_t BitsAt(const uint8_t* bits, int64_t nbytes, int64_t pos) {
 
 // The values `src(i)` (W bytes each) of the rows i in [0, n) whose bit `first + i` of `keep`
 // is set, written one after another to `out` (room for n values); how many. 64 rows a step:
-// a step kept whole is copied straight, a mostly kept one copies every row and advances by its
-// bit (no branch per row), a sparse one visits its set bits only.
-template <int W, typename Src>
-int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, uint8_t* out) {
+// a whole step kept whole or mostly goes to `step(i, w, out)` (a GatherKeptKernels kernel for
+// rows i..i + 63, bits w; how many it wrote), a sparse one visits its set bits only, the
+// page's last, partial step copies every row and advances by its bit (no branch per row).
+template <int W, typename Src, typename Step>
+int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, Step step,
+                   uint8_t* out) {
   int64_t j = 0;
   for (int64_t i = 0; i < n; i += 64) {
     uint64_t w = BitsAt(keep, keep_bytes, first + i);
     const int64_t m = std::min<int64_t>(64, n - i);
     if (m < 64) w &= (uint64_t{1} << m) - 1;
-    if (w == ~uint64_t{0}) {
+    if (m == 64 && std::popcount(w) >= 40) {
+      j += step(i, w, out + j * W);
+    } else if (w == ~uint64_t{0}) {
       for (int64_t k = 0; k < 64; ++k) std::memcpy(out + (j + k) * W, src(i + k), W);
       j += 64;
     } else if (std::popcount(w) >= 40) {
@@ -660,14 +665,22 @@ Result<int64_t> FlatDecoder::GatherKeptValues(const uint8_t* data, int64_t size,
       return Status::Corrupt(fmt::format("PLAIN page holds {} bytes, {} values of {} bytes need more", size, n, w));
     }
     auto at = [data, w](int64_t i) { return data + i * w; };
-    return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
-                  : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+    auto step4 = [data](int64_t i, uint64_t bits, uint8_t* o) { return ActiveGatherKeptKernels().plain4(bits, data + i * 4, o); };
+    auto step8 = [data](int64_t i, uint64_t bits, uint8_t* o) { return ActiveGatherKeptKernels().plain8(bits, data + i * 8, o); };
+    return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, step4, out)
+                  : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step8, out);
   }
   QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
   const uint8_t* entries = dict_values_.data();
   auto at = [idx, entries, w](int64_t i) { return entries + static_cast<int64_t>(idx[i]) * w; };
-  return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
-                : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+  auto step4 = [idx, entries](int64_t i, uint64_t bits, uint8_t* o) {
+    return ActiveGatherKeptKernels().dict4(bits, idx + i, entries, o);
+  };
+  auto step8 = [idx, entries](int64_t i, uint64_t bits, uint8_t* o) {
+    return ActiveGatherKeptKernels().dict8(bits, idx + i, entries, o);
+  };
+  return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, step4, out)
+                : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step8, out);
 }
 
 Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, int64_t n) {
