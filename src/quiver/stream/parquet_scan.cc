@@ -33,7 +33,7 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
   s->file_ = std::move(file);
   parquet::ParquetFileReader& f = *s->file_;
   s->recycle_ = RecyclingPool::Make(f.options().pool, kScanRecycling);
-  if (ThreadPool* pool = f.options().thread_pool) s->window_ = static_cast<size_t>(pool->num_threads());
+  if (ThreadPool* pool = f.options().thread_pool) s->window_ = static_cast<size_t>(pool->num_threads()) + 1;
   QUIVER_ASSIGN_OR_RETURN(s->read_columns_, f.ResolveFields(options.columns));
   s->shown_ = s->read_columns_.size();
   if (options.columns.empty()) {

@@ -259,6 +259,33 @@ TEST(FlatColumnReader, DictionaryStringsPastThePendingLimitKeepOrder) {
   }
 }
 
+// Dictionaries whose entries all have one length are gathered without their offsets: one-byte
+// entries (l_returnflag) a byte each, three-byte ones in fixed copies, whole and with only some
+// rows kept, across two pages.
+TEST(FlatColumnReader, DictionaryStringsOfOneLength) {
+  for (const std::vector<std::string>& dict : {std::vector<std::string>{"A", "N", "R"},
+                                               std::vector<std::string>{"AIR", "SEA", "RAI"}}) {
+    std::string chunk;
+    DictPage(&chunk, dict);
+    AddPage(&chunk, DataV1(4, Encoding::RLE_DICTIONARY), Indices({2, 0, 1, 2}, 2));
+    AddPage(&chunk, DataV1(3, Encoding::PLAIN_DICTIONARY), Indices({1, 1, 0}, 2));
+    auto a = Read(Column(Type::BYTE_ARRAY, 0), utf8(), chunk, 7);
+    ASSERT_TRUE(a.ok()) << a.status().ToString();
+    const std::string& x = dict[0];
+    const std::string& y = dict[1];
+    const std::string& z = dict[2];
+    EXPECT_EQ(ArrayToString(*a), "[\"" + z + "\", \"" + x + "\", \"" + y + "\", \"" + z + "\", \"" + y + "\", \"" + y +
+                                     "\", \"" + x + "\"]");
+    // Rows 0, 2, 3 and 6 kept (bits 0b1001101).
+    auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
+    ASSERT_TRUE(buf.ok());
+    const uint8_t keep[1] = {0x4D};
+    auto k = ReadFlatColumnChunk(Column(Type::BYTE_ARRAY, 0), utf8(), *buf, compress::Codec::kUncompressed, 7, {}, keep);
+    ASSERT_TRUE(k.ok()) << k.status().ToString();
+    EXPECT_EQ(ArrayToString(*k), "[\"" + z + "\", \"" + y + "\", \"" + z + "\", \"" + x + "\"]");
+  }
+}
+
 // A writer that gives up on the dictionary mid-chunk follows its dictionary pages with PLAIN
 // ones: the waiting dictionary strings come first, in order.
 TEST(FlatColumnReader, DictionaryStringsThenPlainFallbackKeepOrder) {

@@ -222,6 +222,30 @@ int64_t DictionaryDecoder::GatherByteArrays(const int32_t* dict_offsets, const u
   return pos;
 }
 
+int64_t DictionaryDecoder::GatherUniformByteArrays(int32_t len, const uint8_t* dict_data, int64_t dict_readable,
+                                                   const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst,
+                                                   int64_t pos) {
+  if (len == 1) {
+    uint8_t* out = dst + pos;
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = dict_data[idx[i]];
+      off[i] = static_cast<int32_t>(pos + i + 1);
+    }
+    return pos + n;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t start = static_cast<int64_t>(idx[i]) * len;
+    if (len <= 16 && start + 16 <= dict_readable) {
+      std::memcpy(dst + pos, dict_data + start, 16);
+    } else if (len > 0) {
+      std::memcpy(dst + pos, dict_data + start, static_cast<size_t>(len));
+    }
+    pos += len;
+    off[i] = static_cast<int32_t>(pos);
+  }
+  return pos;
+}
+
 Status DictionaryDecoder::DecodeByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t n,
                                            BufferBuilder* offsets, BufferBuilder* values, int64_t dict_readable) {
   if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));

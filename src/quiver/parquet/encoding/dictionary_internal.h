@@ -60,6 +60,11 @@ class DictionaryDecoder {
   // Returns the new end position.
   static int64_t GatherByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t dict_readable,
                                   const int32_t* idx, int64_t n, int32_t* offsets, uint8_t* dst, int64_t pos);
+  // GatherByteArrays for a dictionary whose entries all hold `len` bytes (entry e at e * len):
+  // no offsets read per value, one-byte entries (flags, codes) copied a byte each. Same room
+  // and result.
+  static int64_t GatherUniformByteArrays(int32_t len, const uint8_t* dict_data, int64_t dict_readable,
+                                         const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst, int64_t pos);
 
  private:
   Status Finish(int64_t got, int64_t n) const;

@@ -18,7 +18,9 @@
 #include "quiver/parquet/encoding/dictionary_internal.h"
 #include "quiver/parquet/encoding/plain_internal.h"
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
+#include "quiver/parquet/reader/gather_kept_internal.h"
 #include "quiver/parquet/reader/predicate.h"
+#include "quiver/parquet/reader/select_bits_internal.h"
 
 namespace quiver::parquet::reader {
 namespace {
@@ -67,16 +69,20 @@ inline uint64_t BitsAt(const uint8_t* bits, int64_t nbytes, int64_t pos) {
 
 // The values `src(i)` (W bytes each) of the rows i in [0, n) whose bit `first + i` of `keep`
 // is set, written one after another to `out` (room for n values); how many. 64 rows a step:
-// a step kept whole is copied straight, a mostly kept one copies every row and advances by its
-// bit (no branch per row), a sparse one visits its set bits only.
-template <int W, typename Src>
-int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, uint8_t* out) {
+// a whole step kept whole or mostly goes to `step(i, w, out)` (a GatherKeptKernels kernel for
+// rows i..i + 63, bits w; how many it wrote), a sparse one visits its set bits only, the
+// page's last, partial step copies every row and advances by its bit (no branch per row).
+template <int W, typename Src, typename Step>
+int64_t GatherKept(const uint8_t* keep, int64_t keep_bytes, int64_t first, int64_t n, Src src, Step step,
+                   uint8_t* out) {
   int64_t j = 0;
   for (int64_t i = 0; i < n; i += 64) {
     uint64_t w = BitsAt(keep, keep_bytes, first + i);
     const int64_t m = std::min<int64_t>(64, n - i);
     if (m < 64) w &= (uint64_t{1} << m) - 1;
-    if (w == ~uint64_t{0}) {
+    if (m == 64 && std::popcount(w) >= 40) {
+      j += step(i, w, out + j * W);
+    } else if (w == ~uint64_t{0}) {
       for (int64_t k = 0; k < 64; ++k) std::memcpy(out + (j + k) * W, src(i + k), W);
       j += 64;
     } else if (std::popcount(w) >= 40) {
@@ -140,12 +146,12 @@ class FlatDecoder {
     keep_bytes_ = bit_util::BytesForBits(rows);
     rows_limit_ = rows;
   }
-  // Select mode (SelectFlatColumnChunk): no values are kept; each data page ANDs into
-  // `pass[row]` (a byte per row of the chunk's `rows`) whether every predicate of `preds`
-  // holds for the row. Dictionary pages evaluate the predicates once per entry, PLAIN pages
+  // Select mode (SelectFlatColumnChunk): no values are kept; each data page ANDs into bit
+  // `row` of `pass` (words with one of slack past the chunk's `rows`, select_bits_internal.h)
+  // whether every predicate of `preds` holds for the row. Dictionary pages evaluate the predicates once per entry, PLAIN pages
   // of a type stored as it is read compare the page's own bytes; pages with nulls, and other
   // encodings and types, are NotImplemented (the caller decodes the chunk and evaluates it).
-  void set_select(const TypePtr* type, std::span<const BoundPredicate* const> preds, uint8_t* pass, int64_t rows) {
+  void set_select(const TypePtr* type, std::span<const BoundPredicate* const> preds, uint64_t* pass, int64_t rows) {
     select_type_ = type;
     select_preds_ = preds;
     pass_ = pass;
@@ -188,8 +194,6 @@ class FlatDecoder {
   // A dictionary-coded page's n indices, each checked against the dictionary's size, at the
   // start of the thread's PendingIndices().
   Result<const int32_t*> PageIndices(const uint8_t* data, int64_t size, int64_t n);
-  // Bit i of `bits` ANDed into pass_[rows_ + i] for i in [0, n).
-  void AndBits(const uint8_t* bits, int64_t n);
 
   Status DecodeLevelRun(const Page& page, Encoding encoding, int16_t max_level, std::span<const uint8_t> v2_bytes,
                         const uint8_t** p, int64_t* left, int16_t* out, const char* what);
@@ -210,6 +214,7 @@ class FlatDecoder {
   bool has_validity_ = false;
   bool has_dictionary_ = false;
   int64_t dict_size_ = 0;
+  int32_t uniform_len_ = -1;  // BYTE_ARRAY: the length every dictionary entry has, -1 if they differ
   BufferBuilder dict_values_;
   BufferBuilder dict_offsets_;
   // Dictionary-encoded BYTE_ARRAY pages: their checked indices wait in PendingIndices() until
@@ -225,8 +230,8 @@ class FlatDecoder {
   int64_t rows_limit_ = -1;
   const TypePtr* select_type_ = nullptr;
   std::span<const BoundPredicate* const> select_preds_;
-  uint8_t* pass_ = nullptr;
-  std::vector<uint8_t> dict_pass_;  // select mode: whether each dictionary entry passes
+  uint64_t* pass_ = nullptr;
+  std::vector<int32_t> dict_pass_;  // select mode: each dictionary entry's answer, -1 passes, 0 not
   // select mode: a PLAIN page's values copied where they start at an address their width does
   // not divide (they follow the page's levels at any byte, and an Array's values are aligned)
   std::vector<uint64_t> aligned_values_;
@@ -269,6 +274,14 @@ Status FlatDecoder::OnDictionary(const Page& page) {
     QUIVER_RETURN_NOT_OK(SelectDictionary(page));
   } else {
     QUIVER_RETURN_NOT_OK(DecodeDictionary(page, &dict_values_, &dict_offsets_));
+    if (physical_ == Type::BYTE_ARRAY) {
+      // Entries of one length (flags, codes) are gathered without reading their offsets.
+      const auto* off = reinterpret_cast<const int32_t*>(dict_offsets_.data());
+      uniform_len_ = page.num_values > 0 ? off[1] - off[0] : -1;
+      for (int64_t e = 1; e < page.num_values && uniform_len_ >= 0; ++e) {
+        if (off[e + 1] - off[e] != uniform_len_) uniform_len_ = -1;
+      }
+    }
   }
   dict_size_ = page.num_values;
   has_dictionary_ = true;
@@ -283,19 +296,14 @@ Status FlatDecoder::SelectDictionary(const Page& page) {
   const int64_t n = page.num_values;
   QUIVER_ASSIGN_OR_RETURN(Array entries, Assemble({&values, &offsets, width_, n}, col_, *select_type_, pool_,
                                                   nullptr, n, 0));
-  dict_pass_.assign(static_cast<size_t>(n), 1);
+  dict_pass_.assign(static_cast<size_t>(n), -1);
   for (const BoundPredicate* p : select_preds_) {
     int64_t selected = 0;
     QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(entries, p->op, p->value, &selected, pool_));
     const uint8_t* b = bits->data();
-    for (int64_t e = 0; e < n; ++e) dict_pass_[static_cast<size_t>(e)] &= static_cast<uint8_t>(bit_util::GetBit(b, e));
+    for (int64_t e = 0; e < n; ++e) dict_pass_[static_cast<size_t>(e)] &= -static_cast<int32_t>(bit_util::GetBit(b, e));
   }
   return Status::OK();
-}
-
-void FlatDecoder::AndBits(const uint8_t* bits, int64_t n) {
-  uint8_t* out = pass_ + rows_;
-  for (int64_t i = 0; i < n; ++i) out[i] &= static_cast<uint8_t>((bits[i >> 3] >> (i & 7)) & 1);
 }
 
 Result<const int32_t*> FlatDecoder::PageIndices(const uint8_t* data, int64_t size, int64_t n) {
@@ -311,9 +319,7 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   const Encoding e = page.encoding;
   if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) {
     QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
-    const uint8_t* entry = dict_pass_.data();
-    uint8_t* out = pass_ + rows_;
-    for (int64_t i = 0; i < n; ++i) out[i] &= entry[idx[i]];
+    AndDictionaryAnswers(ActiveSelectKernels(), pass_, rows_, idx, n, dict_pass_.data());
     return Status::OK();
   }
   // PLAIN values stored as the column's type holds them are compared where they lie.
@@ -340,7 +346,7 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   for (const BoundPredicate* p : select_preds_) {
     int64_t selected = 0;
     QUIVER_ASSIGN_OR_RETURN(auto bits, EvaluatePredicate(values, p->op, p->value, &selected, pool_));
-    AndBits(bits->data(), n);
+    AndBitsAt(pass_, rows_, bits->data(), n);
   }
   return Status::OK();
 }
@@ -659,14 +665,22 @@ Result<int64_t> FlatDecoder::GatherKeptValues(const uint8_t* data, int64_t size,
       return Status::Corrupt(fmt::format("PLAIN page holds {} bytes, {} values of {} bytes need more", size, n, w));
     }
     auto at = [data, w](int64_t i) { return data + i * w; };
-    return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
-                  : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+    auto step4 = [data](int64_t i, uint64_t bits, uint8_t* o) { return ActiveGatherKeptKernels().plain4(bits, data + i * 4, o); };
+    auto step8 = [data](int64_t i, uint64_t bits, uint8_t* o) { return ActiveGatherKeptKernels().plain8(bits, data + i * 8, o); };
+    return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, step4, out)
+                  : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step8, out);
   }
   QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
   const uint8_t* entries = dict_values_.data();
   auto at = [idx, entries, w](int64_t i) { return entries + static_cast<int64_t>(idx[i]) * w; };
-  return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, out)
-                : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, out);
+  auto step4 = [idx, entries](int64_t i, uint64_t bits, uint8_t* o) {
+    return ActiveGatherKeptKernels().dict4(bits, idx + i, entries, o);
+  };
+  auto step8 = [idx, entries](int64_t i, uint64_t bits, uint8_t* o) {
+    return ActiveGatherKeptKernels().dict8(bits, idx + i, entries, o);
+  };
+  return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, step4, out)
+                : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step8, out);
 }
 
 Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, int64_t n) {
@@ -687,7 +701,7 @@ Status FlatDecoder::DecodeDictionaryStrings(const uint8_t* data, int64_t size, i
     n = page_kept_ = j;
   }
   const auto* dict_offsets = reinterpret_cast<const int32_t*>(dict_offsets_.data());
-  const int64_t bytes = enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
+  const int64_t bytes = uniform_len_ >= 0 ? n * uniform_len_ : enc::DictionaryDecoder::ByteArrayLength(dict_offsets, idx, n);
   if (values_.size() + pending_bytes_ + bytes > std::numeric_limits<int32_t>::max()) {
     return Status::Invalid("BYTE_ARRAY values exceed the 2 GiB an int32-offset array holds");
   }
@@ -704,9 +718,15 @@ Status FlatDecoder::FlushDictionaryStrings() {
   QUIVER_RETURN_NOT_OK(offsets_.Reserve(n * 4));
   QUIVER_RETURN_NOT_OK(values_.Reserve(bytes + 32));  // slack for the fixed-size copies
   int32_t* off = reinterpret_cast<int32_t*>(offsets_.mutable_data() + offsets_.size());
-  const int64_t end = enc::DictionaryDecoder::GatherByteArrays(
-      reinterpret_cast<const int32_t*>(dict_offsets_.data()), dict_values_.data(), dict_values_.size() + 32,
-      PendingIndices().data(), n, off, values_.mutable_data(), values_.size());
+  const int64_t end =
+      uniform_len_ >= 0
+          ? enc::DictionaryDecoder::GatherUniformByteArrays(uniform_len_, dict_values_.data(), dict_values_.size() + 32,
+                                                            PendingIndices().data(), n, off, values_.mutable_data(),
+                                                            values_.size())
+          : enc::DictionaryDecoder::GatherByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
+                                                     dict_values_.data(), dict_values_.size() + 32,
+                                                     PendingIndices().data(), n, off, values_.mutable_data(),
+                                                     values_.size());
   offsets_.UnsafeSetSize(offsets_.size() + n * 4);
   values_.UnsafeSetSize(end);
   return Status::OK();
@@ -834,7 +854,7 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
 
 Status SelectFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                              compress::Codec codec, int64_t num_values, const PageReaderOptions& options,
-                             std::span<const BoundPredicate* const> preds, uint8_t* pass) {
+                             std::span<const BoundPredicate* const> preds, uint64_t* pass) {
   if (column.max_repetition_level > 0) {
     return Status::NotImplemented(fmt::format("column '{}' is repeated (nested data)", column.dotted_path()));
   }

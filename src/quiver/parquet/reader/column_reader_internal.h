@@ -29,14 +29,15 @@ Result<Array> ReadFlatColumnChunk(const ColumnDescriptor& column, const TypePtr&
                                   const uint8_t* keep = nullptr);
 
 // Whether every predicate of `preds` (all on this leaf, bound to a reader's schema) holds for
-// each row of a flat chunk of `num_values` rows, ANDed into `pass` (a byte per row, 0 or 1)
-// as the pages decode, no values kept: dictionary pages evaluate the predicates once per
-// entry and each row looks its index up; PLAIN pages of a type stored as read compare the
+// each row of a flat chunk of `num_values` rows, ANDed into `pass` (a bit per row, in words
+// with one of slack: select_bits_internal.h) as the pages decode, no values kept: dictionary
+// pages evaluate the predicates once per entry and look each row's index up 64 rows to a word
+// (words whose rows are all out already skipped); PLAIN pages of a type stored as read compare the
 // page's bytes. NotImplemented when a page holds nulls, or for other encodings and types: the
 // caller evaluates the decoded chunk instead (the pages before it ANDed the same answers).
 Status SelectFlatColumnChunk(const ColumnDescriptor& column, const TypePtr& type, std::shared_ptr<Buffer> chunk,
                              compress::Codec codec, int64_t num_values, const PageReaderOptions& options,
-                             std::span<const BoundPredicate* const> preds, uint8_t* pass);
+                             std::span<const BoundPredicate* const> preds, uint64_t* pass);
 
 // The decoded chunk of any leaf, nested or not: every definition and repetition level (empty
 // when the leaf's maximum is 0) and its non-null values, waiting to be placed into slots.

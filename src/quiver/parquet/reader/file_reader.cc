@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <tuple>
 
@@ -18,6 +19,7 @@
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/nested_internal.h"
 #include "quiver/parquet/reader/output_arena_internal.h"
+#include "quiver/parquet/reader/select_bits_internal.h"
 
 namespace quiver::parquet {
 namespace {
@@ -316,9 +318,10 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
   const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(i)];
   const int64_t rows = rg.num_rows;
   if (rows < 0) return Status::Corrupt(fmt::format("{}: row group {} has {} rows", path_, i, rows));
-  // A byte per row while the columns are ANDed in (one compare and store each), bits at the end.
-  thread_local std::vector<uint8_t> pass;
-  pass.assign(static_cast<size_t>(rows), 1);
+  // A bit per row, every row in until a predicate rules it out; a word of slack past the last
+  // (reader::WordAt and AndWordAt at any offset stay inside).
+  thread_local std::vector<uint64_t> pass;
+  pass.assign(static_cast<size_t>(rows / 64 + 2), ~uint64_t{0});
   std::shared_ptr<Buffer> scratch, input;
   reader::PageReaderOptions po;
   po.verify_crc = options_.verify_crc;
@@ -369,26 +372,16 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
       int64_t n = 0;
       auto bits = EvaluatePredicate(*a, p->op, p->value, &n, pool);
       if (!bits.ok()) return ctx(bits.status());
-      const uint8_t* b = (*bits)->data();
-      for (int64_t r = 0; r < rows; ++r) pass[static_cast<size_t>(r)] &= static_cast<uint8_t>((b[r >> 3] >> (r & 7)) & 1);
+      reader::AndBitsAt(pass.data(), 0, (*bits)->data(), rows);
     }
   }
-  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::AllocateZeroed(bit_util::BytesForBits(rows), pool));
-  uint8_t* bits = out->mutable_data();
-  const uint8_t* p = pass.data();
-  int64_t count = 0, r = 0;
-  for (; r + 8 <= rows; r += 8) {
-    unsigned byte = 0;
-    for (int b = 0; b < 8; ++b) byte |= static_cast<unsigned>(p[r + b] != 0) << b;
-    bits[r >> 3] = static_cast<uint8_t>(byte);
-    count += std::popcount(byte);
-  }
-  for (; r < rows; ++r) {
-    if (p[r] != 0) {
-      bits[r >> 3] = static_cast<uint8_t>(bits[r >> 3] | (1u << (r & 7)));
-      ++count;
-    }
-  }
+  // Rows past the group's were never cleared: out of the count and the bitmap.
+  const int64_t whole = rows / 64, tail = rows % 64;
+  if (tail > 0) pass[static_cast<size_t>(whole)] &= (uint64_t{1} << tail) - 1;
+  int64_t count = 0;
+  for (int64_t w = 0; w < whole + (tail > 0); ++w) count += std::popcount(pass[static_cast<size_t>(w)]);
+  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(bit_util::BytesForBits(rows), pool));
+  if (rows > 0) std::memcpy(out->mutable_data(), pass.data(), static_cast<size_t>(bit_util::BytesForBits(rows)));
   *selected = count;
   return out;
 }

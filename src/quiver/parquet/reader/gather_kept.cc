@@ -1,0 +1,109 @@
+#include "quiver/parquet/reader/gather_kept_internal.h"
+
+#include <immintrin.h>
+
+#include <bit>
+#include <cstring>
+
+namespace quiver::parquet::reader {
+namespace {
+
+// Every row copied, the output advancing by its bit: no branch per row.
+template <int W, typename Src>
+int64_t CopyAdvance(uint64_t keep, Src src, uint8_t* out) {
+  int64_t j = 0;
+  for (int k = 0; k < 64; ++k) {
+    std::memcpy(out + j * W, src(k), W);
+    j += static_cast<int64_t>((keep >> k) & 1);
+  }
+  return j;
+}
+
+int64_t Plain4Scalar(uint64_t keep, const uint8_t* values, uint8_t* out) {
+  return CopyAdvance<4>(keep, [values](int k) { return values + k * 4; }, out);
+}
+int64_t Plain8Scalar(uint64_t keep, const uint8_t* values, uint8_t* out) {
+  return CopyAdvance<8>(keep, [values](int k) { return values + k * 8; }, out);
+}
+int64_t Dict4Scalar(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  return CopyAdvance<4>(keep, [idx, entries](int k) { return entries + static_cast<int64_t>(idx[k]) * 4; }, out);
+}
+int64_t Dict8Scalar(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  return CopyAdvance<8>(keep, [idx, entries](int k) { return entries + static_cast<int64_t>(idx[k]) * 8; }, out);
+}
+
+// Compressed in a register and stored whole (a compressing store to memory is many times
+// slower on Intel cores): the lanes past the kept ones land where the next rows' go, and the
+// step's 64 rows bound them, since at most the rows before a store were kept.
+#define QUIVER_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,popcnt")))
+
+QUIVER_AVX512 int64_t Plain4Avx512(uint64_t keep, const uint8_t* values, uint8_t* out) {
+  int64_t j = 0;
+  for (int k = 0; k < 4; ++k) {
+    const auto m = static_cast<__mmask16>(keep >> (16 * k));
+    const __m512i v = _mm512_loadu_si512(values + 64 * k);
+    _mm512_storeu_si512(out + j * 4, _mm512_maskz_compress_epi32(m, v));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+QUIVER_AVX512 int64_t Plain8Avx512(uint64_t keep, const uint8_t* values, uint8_t* out) {
+  int64_t j = 0;
+  for (int k = 0; k < 8; ++k) {
+    const auto m = static_cast<__mmask8>(keep >> (8 * k));
+    const __m512i v = _mm512_loadu_si512(values + 64 * k);
+    _mm512_storeu_si512(out + j * 8, _mm512_maskz_compress_epi64(m, v));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+QUIVER_AVX512 int64_t Dict4Avx512(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  int64_t j = 0;
+  for (int k = 0; k < 4; ++k) {
+    const auto m = static_cast<__mmask16>(keep >> (16 * k));
+    const __m512i i = _mm512_loadu_si512(idx + 16 * k);
+    // (Masked gathers: GCC 12 warns that the unmasked ones read an uninitialized register.)
+    const __m512i v = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, i, entries, 4);
+    _mm512_storeu_si512(out + j * 4, _mm512_maskz_compress_epi32(m, v));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+QUIVER_AVX512 int64_t Dict8Avx512(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  int64_t j = 0;
+  for (int k = 0; k < 8; ++k) {
+    const auto m = static_cast<__mmask8>(keep >> (8 * k));
+    const __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 8 * k));
+    const __m512i v = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), m, i, entries, 8);
+    _mm512_storeu_si512(out + j * 8, _mm512_maskz_compress_epi64(m, v));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+constexpr GatherKeptKernels kScalar{SimdLevel::kScalar, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar};
+// AVX2 has no compressing store: the scalar loop.
+constexpr GatherKeptKernels kAvx2{SimdLevel::kAvx2, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar};
+constexpr GatherKeptKernels kAvx512{SimdLevel::kAvx512, &Plain4Avx512, &Plain8Avx512, &Dict4Avx512, &Dict8Avx512};
+
+}  // namespace
+
+const GatherKeptKernels& GatherKeptKernelsFor(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+  switch (level) {
+    case SimdLevel::kAvx512: return kAvx512;
+    case SimdLevel::kAvx2: return kAvx2;
+    default: break;
+  }
+  return kScalar;
+}
+
+const GatherKeptKernels& ActiveGatherKeptKernels() {
+  static const GatherKeptKernels& k = GatherKeptKernelsFor(ActiveSimdLevel());
+  return k;
+}
+
+}  // namespace quiver::parquet::reader
