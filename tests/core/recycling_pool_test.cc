@@ -1,8 +1,10 @@
 // RecyclingPool under both policies. The CSV readers': blocks reused by power-of-two class
-// while a user is open, up to a keep limit. A scan's: released blocks serve later requests, it
+// while a user is open, up to what its callers held at once (or a keep limit). A scan's: released blocks serve later requests, it
 // never keeps more than its callers held at once, small blocks pass straight through, and Close
 // hands everything back.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/memory_tracker.h"
@@ -65,6 +67,33 @@ TEST_F(RecyclingPoolTest, KeepsUpToItsLimitAndFreesTheRest) {
   for (auto*& b : blocks) ASSERT_TRUE(pool.Allocate(128 << 10, &b).ok());
   for (auto* b : blocks) pool.Free(b);
   EXPECT_EQ(pool.kept_bytes(), 256 << 10);
+  pool.RemoveUser();
+  EXPECT_EQ(pool.kept_bytes(), 0);
+  EXPECT_EQ(tracker_.current_bytes(), 0);
+}
+
+// A convert holds tens of MB of the CSV readers' blocks at once: all of them come back for the
+// next batches, past any fixed limit, but no more than were held at once.
+TEST_F(RecyclingPoolTest, KeepsWhatItsCallersHeldAtOnce) {
+  RecyclingPool pool(&base_);
+  pool.AddUser();
+  std::vector<uint8_t*> blocks(40);
+  for (auto*& b : blocks) ASSERT_TRUE(pool.Allocate(1 << 20, &b).ok());
+  for (auto* b : blocks) pool.Free(b);
+  EXPECT_EQ(pool.kept_bytes(), int64_t{40} << 20);
+  EXPECT_EQ(pool.fresh(), 40);
+  for (auto*& b : blocks) ASSERT_TRUE(pool.Allocate(1 << 20, &b).ok());
+  EXPECT_EQ(pool.fresh(), 40);
+  EXPECT_EQ(pool.reused(), 40);
+  for (auto* b : blocks) pool.Free(b);
+  // A block of another class while all 40 MiB are kept takes the pool past its mark: it goes
+  // back to the allocator when freed.
+  uint8_t* other = nullptr;
+  ASSERT_TRUE(pool.Allocate(2 << 20, &other).ok());
+  EXPECT_EQ(pool.fresh(), 41);
+  pool.Free(other);
+  EXPECT_EQ(pool.kept_bytes(), int64_t{40} << 20);
+  EXPECT_EQ(tracker_.current_bytes(), int64_t{40} << 20);
   pool.RemoveUser();
   EXPECT_EQ(pool.kept_bytes(), 0);
   EXPECT_EQ(tracker_.current_bytes(), 0);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -19,8 +20,21 @@ namespace {
 // Zero-byte allocations all point here; Free recognises it and does nothing.
 alignas(kAlignment) uint8_t zero_size_area[kAlignment];
 
+#if QUIVER_WITH_MIMALLOC
+// mimalloc's blocks above 1 KiB come in sizes that are multiples of 256 bytes laid from
+// 64 KiB-aligned pages, so a plain allocation is 64-byte aligned; mi_malloc_aligned would
+// instead take a block of the next size class up (80 KiB for 64 KiB, 1 MiB for 512 KiB) to
+// make room for aligning by hand. The check keeps the guarantee should a block not be.
+constexpr size_t kPlainAlignedFrom = 1024;
+#endif
+
 inline void* RawAlloc(size_t size) {
 #if QUIVER_WITH_MIMALLOC
+  if (size > kPlainAlignedFrom) {
+    void* p = mi_malloc(size);
+    if ((reinterpret_cast<uintptr_t>(p) & (kAlignment - 1)) == 0) [[likely]] return p;
+    mi_free(p);
+  }
   return mi_malloc_aligned(size, kAlignment);
 #else
   void* p = nullptr;
@@ -117,6 +131,11 @@ void TrackedMemoryPool::Free(uint8_t* ptr) {
 void ConfigureAllocatorForStreaming() {
 #if QUIVER_WITH_MIMALLOC
   mi_option_disable(mi_option_allow_decommit);
+  // The option above only reaches segments made from now on: the ones made before main (static
+  // initialisers allocate) would still return freed pages after these delays, to fault them in
+  // again for the next batch. An hour is for good, for a stream.
+  mi_option_set(mi_option_decommit_delay, 3600 * 1000);
+  mi_option_set(mi_option_segment_decommit_delay, 3600 * 1000);
   const char* lp = std::getenv("QUIVER_LARGE_OS_PAGES");
   if (lp == nullptr || std::string_view(lp) != "0") mi_option_enable(mi_option_large_os_pages);
 #endif

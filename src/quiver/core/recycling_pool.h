@@ -1,7 +1,7 @@
 // RecyclingPool: a MemoryPool that keeps the blocks its callers free and hands them to the next
 // allocations, so that a stream of batches of about the same sizes reuses memory already
-// faulted in. Two policies: the CSV readers' process-wide pool (power-of-two classes, a fixed
-// keep limit) and a Parquet scan's own pool (blocks kept up to the most its callers held).
+// faulted in. Two policies: the CSV readers' process-wide pool (power-of-two classes) and a
+// Parquet scan's own pool (any size); both keep blocks up to the most their callers held at once.
 #pragma once
 
 #include <atomic>
@@ -32,10 +32,12 @@ struct RecyclingPolicy {
   int64_t keep_bytes = kHighWater;
 };
 
-// The CSV readers': blocks of 16 KiB..16 MiB by power-of-two class, up to 16 MiB kept (a few
-// chunks' columns: more would stay resident beside the batches a consumer holds, and the
-// allocator keeps what it is given back anyway).
-inline constexpr RecyclingPolicy kCsvRecycling{int64_t{16} << 10, int64_t{16} << 20, true, int64_t{16} << 20};
+// The CSV readers': blocks of 16 KiB..16 MiB by power-of-two class, kept up to the most its
+// callers held at once (a convert holds about 70 MB: two row groups of batches in the writer,
+// the read-ahead queue and two blocks of chunks in the reader). Blocks freed past that mark, or
+// with no reader open, go back to the allocator, which would hand them out again as fresh
+// pages once it returned them to the OS.
+inline constexpr RecyclingPolicy kCsvRecycling{int64_t{16} << 10, int64_t{16} << 20, true, RecyclingPolicy::kHighWater};
 // A scan's: blocks of 64 KiB and more, rounded to quarters, kept up to the high-water mark.
 inline constexpr RecyclingPolicy kScanRecycling{int64_t{64} << 10, INT64_MAX / 4, false, RecyclingPolicy::kHighWater};
 
