@@ -433,6 +433,67 @@ TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {
   EXPECT_EQ(limited.dict_size(), 100);
 }
 
+// An encoder restarted for chunk after chunk (the Parquet writer keeps each column's) writes
+// what a new encoder writes for each: chunks whose values partly repeat the previous chunk's
+// (entries there but not here must not be found), much larger and much smaller ones (the
+// table grown, kept, replaced past 4x), and a chunk that fills the size limit followed by one
+// that does not (full() cleared).
+TEST(DictionaryEncoding, RestartedEncodersEncodeAsNewOnes) {
+  std::mt19937 rng(11);
+  struct Chunk {
+    int64_t n, distinct, base;
+  };
+  const std::vector<Chunk> chunks = {{30000, 20000, 0},    {30000, 20000, 10000}, {500, 7, 5},
+                                     {40000, 40000, 500},  {3000, 1000, 39000},  {20, 3, 0},
+                                     {60000, 60000, 0}};  // the last passes the 200000-byte limit
+  constexpr int64_t kLimit = 200000;
+  DictionaryEncoder<int64_t> kept(kLimit);
+  ByteArrayDictionaryEncoder bkept(kLimit);
+  int64_t last = 0;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    std::vector<int64_t> ints(static_cast<size_t>(chunks[c].n));
+    std::vector<std::string> strs(ints.size());
+    for (size_t i = 0; i < ints.size(); ++i) {
+      ints[i] = chunks[c].base + static_cast<int64_t>(rng() % static_cast<uint64_t>(chunks[c].distinct));
+      strs[i] = (i % 5 == 0 ? "long-string-value-" : "s") + std::to_string(ints[i]);
+    }
+    StringInput in(strs);
+    const int64_t n = chunks[c].n;
+    kept.Restart(last);
+    DictionaryEncoder<int64_t> fresh(kLimit);
+    int64_t c1 = 0, c2 = 0;
+    ASSERT_TRUE(kept.Put(ints.data(), n, &c1).ok());
+    ASSERT_TRUE(fresh.Put(ints.data(), n, &c2).ok());
+    ASSERT_EQ(c1, c2) << c;
+    EXPECT_EQ(kept.full(), fresh.full()) << c;
+    EXPECT_EQ(kept.dictionary(), fresh.dictionary()) << c;
+    BufferBuilder k1, f1;
+    ASSERT_TRUE(kept.FlushIndices(&k1).ok());
+    ASSERT_TRUE(fresh.FlushIndices(&f1).ok());
+    ASSERT_EQ(k1.size(), f1.size()) << c;
+    EXPECT_EQ(std::memcmp(k1.data(), f1.data(), static_cast<size_t>(k1.size())), 0) << c;
+
+    bkept.Restart(last, last * 8);
+    ByteArrayDictionaryEncoder bfresh(kLimit);
+    ASSERT_TRUE(bkept.Put(in.offsets.data(), in.bytes(), n, &c1).ok());
+    ASSERT_TRUE(bfresh.Put(in.offsets.data(), in.bytes(), n, &c2).ok());
+    ASSERT_EQ(c1, c2) << c;
+    EXPECT_EQ(bkept.full(), bfresh.full()) << c;
+    EXPECT_EQ(bkept.dict_size(), bfresh.dict_size()) << c;
+    BufferBuilder k2, f2, k3, f3;
+    ASSERT_TRUE(bkept.WriteDictionaryPage(&k2).ok());
+    ASSERT_TRUE(bfresh.WriteDictionaryPage(&f2).ok());
+    ASSERT_EQ(k2.size(), f2.size()) << c;
+    EXPECT_EQ(std::memcmp(k2.data(), f2.data(), static_cast<size_t>(k2.size())), 0) << c;
+    ASSERT_TRUE(bkept.FlushIndices(&k3).ok());
+    ASSERT_TRUE(bfresh.FlushIndices(&f3).ok());
+    ASSERT_EQ(k3.size(), f3.size()) << c;
+    EXPECT_EQ(std::memcmp(k3.data(), f3.data(), static_cast<size_t>(k3.size())), 0) << c;
+    last = fresh.dict_size();
+  }
+  EXPECT_TRUE(kept.full());  // the last chunk reached the limit, as the fresh encoder did
+}
+
 // What the fixed-width encoders must produce: entries in order of first occurrence, identity
 // by bit pattern, and a stop at the first value that would take the dictionary past its limit.
 template <typename T>

@@ -494,6 +494,102 @@ TEST(ParquetFileWriter, ByteArrayStatisticsUseUnsignedByteOrder) {
   }
 }
 
+// The entry count in the header of a column chunk's dictionary page.
+int64_t DictionaryEntries(const std::shared_ptr<Buffer>& bytes, const ColumnMetaData& m) {
+  Arena arena;
+  PageHeader h;
+  const int64_t at = *m.dictionary_page_offset;
+  if (!DecodePageHeader({bytes->data() + at, static_cast<size_t>(bytes->size() - at)}, &arena, &h).ok()) return -1;
+  return h.dictionary_page_header ? h.dictionary_page_header->num_values : -2;
+}
+
+// PLAIN byte arrays' bounds come from comparing 8-byte prefixes as words first: values that
+// share their first 8 bytes, are shorter than 8 bytes (zero padding must not tie a value with
+// its extension by 0x00), empty, or hold bytes of 0x80 and above (unsigned order) must give
+// the bounds a full comparison gives, in every row group and every page.
+TEST(ParquetFileWriter, PlainByteArrayBoundsMatchAFullComparison) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("b", binary())});
+  std::mt19937 rng(3);
+  const char alphabet[] = {'\x00', 'a', 'b', '\x7f', '\x80', '\xff'};
+  constexpr int64_t kGroup = 3000, kGroups = 6;
+  BinaryBuilder b(binary());
+  std::vector<std::string> values;
+  for (int64_t i = 0; i < kGroup * kGroups; ++i) {
+    // Group g draws from a narrow set of leading bytes, so that bounds often tie on 8 bytes.
+    const int64_t g = i / kGroup;
+    std::string v(static_cast<size_t>(rng() % 13), 'a');
+    for (size_t k = 0; k < v.size(); ++k) v[k] = alphabet[(k < 6 ? g + rng() % 2 : rng()) % 6];
+    if (rng() % 97 == 0) v.clear();
+    values.push_back(v);
+    ASSERT_TRUE(b.Append(v).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, kGroup * kGroups, std::vector<Array>{*b.Finish()});
+  ParquetWriterOptions opts;
+  opts.dictionary = false;
+  opts.row_group_rows = kGroup;
+  opts.page_size = 4096;
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  ASSERT_EQ(reader->metadata().row_groups.size(), static_cast<size_t>(kGroups));
+  for (int64_t g = 0; g < kGroups; ++g) {
+    // std::string compares as unsigned char.
+    const auto first = values.begin() + g * kGroup;
+    const auto [lo, hi] = std::minmax_element(first, first + kGroup);
+    const auto& st = reader->metadata().row_groups[static_cast<size_t>(g)].columns[0].meta_data->statistics;
+    EXPECT_EQ(*st->min_value, *lo) << g;
+    EXPECT_EQ(*st->max_value, *hi) << g;
+  }
+}
+
+// The writer keeps each column's dictionary encoder from row group to row group: row groups
+// whose dictionaries differ (entries of the one before missing, new ones, far fewer, far more)
+// read back equal, each with its own dictionary of exactly its distinct values.
+TEST(ParquetFileWriter, DictionariesKeptBetweenRowGroupsHoldOnlyTheirGroupsValues) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("i", int64()), field("s", utf8())});
+  constexpr int64_t kGroup = 5000;
+  const std::vector<std::pair<int64_t, int64_t>> groups = {{0, 3000}, {1500, 3000}, {7, 5}, {10000, 4000}, {2, 2}};
+  NumericBuilder<int64_t> iv(int64());
+  BinaryBuilder sv(utf8());
+  std::mt19937 rng(7);
+  std::vector<int64_t> distinct;
+  for (const auto& [base, n] : groups) {
+    std::vector<bool> seen(static_cast<size_t>(n));
+    int64_t count = 0;
+    for (int64_t r = 0; r < kGroup; ++r) {
+      const int64_t k = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+      count += seen[static_cast<size_t>(k)] ? 0 : 1;
+      seen[static_cast<size_t>(k)] = true;
+      ASSERT_TRUE(iv.Append(base + k).ok());
+      ASSERT_TRUE(sv.Append("v" + std::to_string(base + k)).ok());
+    }
+    distinct.push_back(count);
+  }
+  const int64_t rows = kGroup * static_cast<int64_t>(groups.size());
+  auto batch = std::make_shared<RecordBatch>(schema, rows, std::vector<Array>{*iv.Finish(), *sv.Finish()});
+  ParquetWriterOptions opts;
+  opts.row_group_rows = kGroup;
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const auto& rgs = reader->metadata().row_groups;
+  ASSERT_EQ(rgs.size(), groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t c = 0; c < 2; ++c) {
+      const auto& m = *rgs[g].columns[c].meta_data;
+      ASSERT_TRUE(m.dictionary_page_offset.has_value()) << g << " " << c;
+      // The dictionary page's header says how many entries it holds.
+      EXPECT_EQ(DictionaryEntries(*bytes, m), distinct[g]) << g << " " << c;
+    }
+  }
+}
+
 TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
   // 100000 distinct int64 fit the default 1 MiB dictionary (131072 entries), yet a dictionary
   // would only add an index per value: the first 65536 values show it.

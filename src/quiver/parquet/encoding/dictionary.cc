@@ -474,6 +474,22 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
   dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
 }
 
+template <typename T>
+void DictionaryEncoder<T>::Restart(int64_t entries) {
+  const size_t want = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  dict_.clear();
+  indices_.clear();
+  full_ = false;
+  if (slots_.size() < want || slots_.size() > 4 * want) {
+    slots_.assign(want, Slot{0, -1});
+    slots_.shrink_to_fit();
+    shift_ = 64 - std::countr_zero(want);
+  } else {
+    std::fill(slots_.begin(), slots_.end(), Slot{0, -1});
+  }
+  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
+}
+
 // Key `key`, not found at its first slot `s`: its index further along the chain, or added as a
 // new entry (-1 when the dictionary is full).
 template <typename T>
@@ -599,6 +615,25 @@ void ByteArrayDictionaryEncoder::Reserve(int64_t entries, int64_t bytes) {
   dict_offsets_.reserve(n + 1);
   // Failure only means the bytes grow as they come.
   (void)dict_data_.Reserve(std::min(bytes, max_bytes_) + 16);
+}
+
+void ByteArrayDictionaryEncoder::Restart(int64_t entries, int64_t bytes) {
+  const size_t want = SlotsFor(entries, max_bytes_ / 4);
+  dict_data_.Clear();
+  dict_offsets_.assign(1, 0);
+  hashes_.clear();
+  memo_.clear();  // refilled with empty entries at the next Put that uses it
+  indices_.clear();
+  full_ = false;
+  if (slots_.size() < want || slots_.size() > 4 * want) {
+    slots_.assign(want, Slot{0, 0});
+    slots_.shrink_to_fit();
+  } else {
+    std::fill(slots_.begin(), slots_.end(), Slot{0, 0});
+  }
+  hashes_.reserve(want / 2);
+  dict_offsets_.reserve(want / 2 + 1);
+  (void)dict_data_.Reserve(std::min(bytes, max_bytes_) + 16);  // failure: the bytes grow as they come
 }
 
 // The entry of value `v` (`len` bytes, hash `h`, its words `sv` when short), or -1 when it is

@@ -169,6 +169,12 @@ class DictionaryEncoder {
   // Sizes the table for `entries` distinct values up front (a column's previous chunk tells),
   // so that it does not grow by rehashing; only before the first Put.
   void Reserve(int64_t entries);
+  // Empties the encoder for the next column chunk and reserves for `entries`, keeping its
+  // table and buffers: a fresh table's pages would be faulted in and zeroed again for every
+  // chunk (l_orderkey's is 2 MB). The table is replaced only when it is smaller than `entries`
+  // need or more than 4x what they need, so what is kept is bounded by the size limit and by
+  // the chunk being written. Entries, indices and the bytes written are those of a new encoder.
+  void Restart(int64_t entries);
   // Room for `n` buffered indices (a page's), so that they do not grow by copies.
   void ReserveIndices(int64_t n) { indices_.Reserve(n); }
   // Encodes values from the front; `*consumed` (< n only when full) says how many.
@@ -214,6 +220,8 @@ class ByteArrayDictionaryEncoder {
 
   // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
   void Reserve(int64_t entries, int64_t bytes);
+  // As DictionaryEncoder::Restart.
+  void Restart(int64_t entries, int64_t bytes);
   void ReserveIndices(int64_t n) { indices_.Reserve(n); }
   // values[i] = data[offsets[i], offsets[i+1]); validity (optional) skips nulls.
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,

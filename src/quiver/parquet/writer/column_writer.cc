@@ -149,6 +149,7 @@ class ColumnChunkEncoder {
     reserve_entries_ = entries;
     reserve_bytes_ = value_bytes;
   }
+  void KeepDictionaryIn(KeptDictionary* kept) { values_->KeepDictionaryIn(kept); }
   // A dictionary retried after giving up (ColumnChunkHistory) shows sooner that it still does.
   void set_dictionary_retry(bool retry) { dictionary_retry_ = retry; }
   bool dictionary_used() const { return values_->dictionary(); }
@@ -304,6 +305,7 @@ Status EncodeWithFallback(const Field& field, const LeafType& leaf, const Column
     ColumnChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
     if (history != nullptr) {
       w.ReserveDictionary(history->dictionary_entries, history->dictionary_value_bytes);
+      w.KeepDictionaryIn(&history->dictionary);
       w.set_dictionary_retry(history->plain_streak > 0);
     }
     QUIVER_RETURN_NOT_OK(run(w, true, &fits));
@@ -318,7 +320,10 @@ Status EncodeWithFallback(const Field& field, const LeafType& leaf, const Column
     }
   }
   const bool gave_up = options.dictionary && (skip || !fits);
-  if (history != nullptr && gave_up) ++history->plain_streak;
+  if (history != nullptr && gave_up) {
+    ++history->plain_streak;
+    history->dictionary = std::monostate{};
+  }
   fresh();
   ColumnChunkEncoder w(field, leaf, options, codec, max_def, max_rep, out);
   QUIVER_RETURN_NOT_OK(run(w, false, &fits));

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "quiver/columnar/array.h"
@@ -16,6 +17,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
 #include "quiver/parquet/bloom_filter.h"
+#include "quiver/parquet/encoding/dictionary_internal.h"
 #include "quiver/parquet/metadata.h"
 #include "quiver/parquet/statistics.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -118,6 +120,12 @@ struct EncodedColumnChunk {
 // skip it, being written uncompressed (the codec is per column chunk in Parquet), the codec
 // tried again every kCompressionRetry-th chunk. And the last chunk's size, which the next
 // one's buffer is reserved at.
+// A column's dictionary encoder, kept from chunk to chunk (ColumnChunkHistory::dictionary).
+using KeptDictionary =
+    std::variant<std::monostate, encoding::DictionaryEncoder<int32_t>, encoding::DictionaryEncoder<int64_t>,
+                 encoding::DictionaryEncoder<float>, encoding::DictionaryEncoder<double>,
+                 encoding::ByteArrayDictionaryEncoder>;
+
 struct ColumnChunkHistory {
   static constexpr int32_t kDictionaryRetry = 8;
   static constexpr int32_t kCompressionRetry = 8;
@@ -127,6 +135,11 @@ struct ColumnChunkHistory {
   int32_t plain_streak = 0;
   int32_t incompressible_streak = 0;
   int64_t chunk_bytes = 0;  // data pages with headers
+  // The last chunk's dictionary encoder, restarted by the next chunk (Restart): a new one's
+  // table would be faulted in and zeroed again every chunk. Released when a chunk goes PLAIN,
+  // so a column that gives up on its dictionary keeps no table; otherwise it holds what its
+  // own chunk needed (a table at most 4x its entries' need, within the size limit).
+  KeptDictionary dictionary;
 };
 
 // One Parquet leaf column of the file, depth first: the top-level field it belongs to, its path

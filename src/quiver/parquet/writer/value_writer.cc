@@ -130,23 +130,42 @@ struct Physical<Type::FIXED_LEN_BYTE_ARRAY> {
 };
 
 // The least and greatest byte strings of a run, as views: the page's bounds (strings) are then
-// updated twice per run instead of once per value.
+// updated twice per run instead of once per value. The bounds' first 8 bytes are kept as
+// big-endian words (Prefix8), so a value costs one load and two integer compares: a prefix
+// strictly between them cannot move either bound (a smaller or greater zero-padded prefix means
+// a smaller or greater string, in unsigned order); only a prefix at or past a bound is compared
+// in full.
 struct ByteBounds {
   std::string_view min, max;
+  uint64_t min_prefix = 0, max_prefix = 0;
   bool any = false;
   void Add(std::string_view s) {
-    if (!any) {
-      min = max = s;
-      any = true;
-      return;
-    }
-    if (BytesLess(s, min)) min = s;
-    if (BytesLess(max, s)) max = s;
+    const uint64_t p = Prefix8(s);
+    if (p > min_prefix && p < max_prefix) [[likely]] return;
+    AddSlow(s, p);
   }
   void AddTo(PageBounds* bounds) const {
     if (!any) return;
     bounds->Add(min);
     bounds->Add(max);
+  }
+
+ private:
+  [[gnu::noinline]] void AddSlow(std::string_view s, uint64_t p) {
+    if (!any) {
+      min = max = s;
+      min_prefix = max_prefix = p;
+      any = true;
+      return;
+    }
+    if (p < min_prefix || (p == min_prefix && BytesLess(s, min))) {
+      min = s;
+      min_prefix = p;
+    }
+    if (p > max_prefix || (p == max_prefix && BytesLess(max, s))) {
+      max = s;
+      max_prefix = p;
+    }
   }
 };
 
@@ -196,13 +215,20 @@ class TypedValueWriter final : public ValueWriter {
     dictionary_ = kHasDictionary && dictionary && !o_.encoding;
     if constexpr (kHasDictionary) {
       if (dictionary_) {
-        dict_.emplace(o_.dictionary_size_limit, o_.pool);
-        // A margin over the last chunk's count, so that a few more values do not rehash.
+        // A margin over the last chunk's count, so that a few more values do not rehash. The
+        // column's encoder from its previous chunk (ColumnChunkHistory) is restarted rather than
+        // replaced: its table's pages stay faulted in.
         const int64_t n = reserve_entries + reserve_entries / 8;
-        if constexpr (kByteArray || kFixedBytes) {
-          dict_->Reserve(n, reserve_bytes + reserve_bytes / 8);
+        if (kept_ != nullptr) {
+          if (!std::holds_alternative<Dictionary>(*kept_)) kept_->template emplace<Dictionary>(o_.dictionary_size_limit, o_.pool);
+          dict_ = &std::get<Dictionary>(*kept_);
         } else {
-          dict_->Reserve(n);
+          dict_ = &own_dict_.emplace(o_.dictionary_size_limit, o_.pool);
+        }
+        if constexpr (kByteArray || kFixedBytes) {
+          dict_->Restart(n, reserve_bytes + reserve_bytes / 8);
+        } else {
+          dict_->Restart(n);
         }
         // A page's indices at most: the chunk's values, or what a page of PLAIN bytes holds.
         dict_->ReserveIndices(std::min(values, o_.page_size / std::max(width_, 4) + kSliceRows));
@@ -283,6 +309,8 @@ class TypedValueWriter final : public ValueWriter {
       return Status::Invalid("BOOLEAN values have no dictionary");
     }
   }
+
+  void KeepDictionaryIn(KeptDictionary* kept) override { kept_ = kept; }
 
   int64_t dictionary_entries() const override {
     if constexpr (kHasDictionary) return dict_ ? dict_->dict_size() : 0;
@@ -503,7 +531,10 @@ class TypedValueWriter final : public ValueWriter {
   const int width_;
   const bool utf8_;  // STRING: values must be UTF-8
   BufferBuilder scratch_;  // dense values of the slice being put
-  std::optional<std::conditional_t<kHasDictionary, Dictionary, int>> dict_;
+  using DictionaryOrNone = std::conditional_t<kHasDictionary, Dictionary, int>;
+  DictionaryOrNone* dict_ = nullptr;  // own_dict_'s or *kept_'s, from the first Start with a dictionary
+  std::optional<DictionaryOrNone> own_dict_;
+  KeptDictionary* kept_ = nullptr;
   Encoder encoder_;
   BloomFilter* bloom_ = nullptr;  // in out_, when values are inserted one by one
   std::vector<int32_t> fixed_offsets_;

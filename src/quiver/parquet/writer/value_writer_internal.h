@@ -28,6 +28,9 @@ class ValueWriter {
   // that encoding does not suit the physical type. `values`: the chunk's values at most (sizes
   // the index buffer and a bloom filter); `reserve_*`: the column's last dictionary.
   virtual Status Start(bool dictionary, int64_t values, int64_t reserve_entries, int64_t reserve_bytes) = 0;
+  // Where the dictionary encoder is kept between chunks (before Start); without it each chunk
+  // makes its own.
+  virtual void KeepDictionaryIn(KeptDictionary* kept) = 0;
   // Rows [r, r + n) of a flat array (the leaf array of a nested column), `nulls` of them null.
   virtual Status Put(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) = 0;
   // The open page's values (dictionary indices or encoded values) after the levels already in
