@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "quiver/columnar/builder.h"
 #include "quiver/core/thread_pool.h"
@@ -301,6 +302,54 @@ TEST_F(LateScan, PredicatesOverDictionaryPlainAndNullablePagesKeepTheirRowsDense
     if (i % 100 != 5) most.push_back(row(i));
   }
   EXPECT_EQ(scan_rows({{"m", Op::kNe, parquet::Literal::Int(5)}}), most);
+}
+
+// A column both filtered and read: the pages its predicate decompressed are kept and the read
+// of its kept rows replays them (m dictionary-coded, e PLAIN); n has nulls, so its predicate
+// decodes it whole, nothing is kept and its read decodes the chunk again. Either way the rows
+// are the predicates'.
+TEST_F(LateScan, AColumnBothFilteredAndReadReplaysThePagesItsPredicateDecompressed) {
+  using Op = parquet::CompareOp;
+  std::vector<parquet::BoundPredicate> preds;
+  for (auto [c, op, v] : {std::tuple{"m", Op::kLt, parquet::Literal::Int(90)},
+                          std::tuple{"e", Op::kGe, parquet::Literal::Float(100)},
+                          std::tuple{"n", Op::kNe, parquet::Literal::Int(7)}}) {
+    auto p = file_->BindPredicate(c, op, v);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    preds.push_back(*p);
+  }
+  parquet::KeptPages pages;
+  pages.set_leaves({preds[0].leaf, preds[1].leaf, preds[2].leaf});
+  auto fields = file_->ResolveFields({"m", "e", "n", "k"});
+  ASSERT_TRUE(fields.ok());
+  std::vector<std::string> got, want;
+  for (int g = 0; g < 3; ++g) {
+    int64_t selected = 0;
+    auto bits = file_->SelectRowGroupHere(g, preds, default_memory_pool(), &selected, &pages);
+    ASSERT_TRUE(bits.ok()) << bits.status().ToString();
+    EXPECT_NE(pages.Find(g, preds[0].leaf), nullptr);
+    EXPECT_NE(pages.Find(g, preds[1].leaf), nullptr);
+    EXPECT_EQ(pages.Find(g, preds[2].leaf), nullptr);
+    EXPECT_EQ(pages.Find(g + 1, preds[0].leaf), nullptr);
+    auto read = file_->ReadRowGroupHere(g, *fields, nullptr, default_memory_pool(), (*bits)->data(), selected, &pages);
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    ASSERT_EQ((*read)->num_rows(), selected);
+    const PrimitiveArray<int32_t> m((*read)->column(0)), n((*read)->column(2));
+    const PrimitiveArray<double> e((*read)->column(1));
+    const PrimitiveArray<int64_t> k((*read)->column(3));
+    for (int64_t i = 0; i < selected; ++i) {
+      got.push_back(std::to_string(k.Value(i)) + "|" + std::to_string(m.Value(i)) + "|" + std::to_string(e.Value(i)) +
+                    "|" + std::to_string(n.Value(i)));
+    }
+  }
+  for (int64_t i = 0; i < kRows; ++i) {
+    if (i % 100 < 90 && static_cast<double>(i) * 0.5 >= 100 && i % 5 != 0 && i != 7) {
+      want.push_back(std::to_string(i) + "|" + std::to_string(i % 100) + "|" +
+                     std::to_string(static_cast<double>(i) * 0.5) + "|" + std::to_string(i));
+    }
+  }
+  EXPECT_EQ(want.size(), 21456u);
+  EXPECT_EQ(got, want);
 }
 
 TEST_F(LateScan, APredicateNoRowHoldsGivesEmptyBatchesOfTheChosenColumns) {

@@ -102,6 +102,12 @@ Result<std::unique_ptr<ParquetScan>> ParquetScan::Make(std::shared_ptr<parquet::
       auto it = std::find(s->pred_fields_.begin(), s->pred_fields_.end(), c);
       if (it != s->pred_fields_.end()) {
         s->out_from_.emplace_back(true, static_cast<int>(it - s->pred_fields_.begin()));
+        for (const parquet::BoundPredicate& p : s->where_) {
+          if (p.field == c) {
+            s->twice_leaves_.push_back(p.leaf);
+            break;
+          }
+        }
         continue;
       }
       const parquet::SchemaNode& n = tree.node(tree.root().children[static_cast<size_t>(c)]);
@@ -177,11 +183,18 @@ Result<std::shared_ptr<RecordBatch>> ParquetScan::Decode(size_t k) const {
   if (sel == nullptr || sel->all) {
     // The predicates first, over their columns' pages without keeping values; then every chosen
     // column decodes only the rows kept.
+    // One per thread, as Decode runs on the pool's threads, its buffers reused group after group.
+    thread_local parquet::KeptPages kept_pages;
+    parquet::KeptPages* pages = nullptr;
+    if (!twice_leaves_.empty()) {
+      if (kept_pages.leaves() != twice_leaves_) kept_pages.set_leaves(twice_leaves_);
+      pages = &kept_pages;
+    }
     int64_t selected = 0;
-    QUIVER_ASSIGN_OR_RETURN(auto bits, file_->SelectRowGroupHere(g, where_, recycle_, &selected));
+    QUIVER_ASSIGN_OR_RETURN(auto bits, file_->SelectRowGroupHere(g, where_, recycle_, &selected, pages));
     const bool all = selected == file_->metadata().row_groups[static_cast<size_t>(g)].num_rows;
     QUIVER_ASSIGN_OR_RETURN(auto read, file_->ReadRowGroupHere(g, shown_fields_, nullptr, recycle_,
-                                                              all ? nullptr : bits->data(), selected));
+                                                              all ? nullptr : bits->data(), selected, pages));
     return std::make_shared<RecordBatch>(schema_, read->num_rows(), read->columns());
   }
   // The predicates' columns first; the other chosen columns then decode only the rows kept.

@@ -116,6 +116,9 @@ class ParquetScan final : public BatchReader {
   std::vector<int> rest_fields_;     // the chosen columns not among them
   std::vector<std::pair<bool, int>> out_from_;  // each chosen column: (among pred_fields_, its place there or in rest_fields_)
   std::vector<int> shown_fields_;    // the chosen columns, in order (every column when none was named)
+  // The leaves of chosen columns that predicates also read: their pages, decompressed for the
+  // predicates, are kept and replayed for the kept rows (parquet::KeptPages).
+  std::vector<int> twice_leaves_;
   std::vector<int> groups_;
   std::vector<parquet::RowSelection> selections_;  // one per group with a predicate
   size_t next_ = 0;     // the next group Next() returns

@@ -300,18 +300,38 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
   return ReadRowGroupsOn(options_.thread_pool, std::move(row_groups), columns, selections, pool);
 }
 
+KeptPages::KeptPages() = default;
+KeptPages::~KeptPages() = default;
+
+void KeptPages::set_leaves(std::vector<int> leaves) {
+  leaves_ = std::move(leaves);
+  logs_.clear();
+  for (size_t k = 0; k < leaves_.size(); ++k) logs_.push_back(std::make_unique<reader::PageLog>());
+  filled_.assign(leaves_.size(), false);
+  row_group_ = -1;
+}
+
+const reader::PageLog* KeptPages::Find(int row_group, int leaf) const {
+  if (row_group != row_group_) return nullptr;
+  for (size_t k = 0; k < leaves_.size(); ++k) {
+    if (leaves_[k] == leaf && filled_[k]) return logs_[k].get();
+  }
+  return nullptr;
+}
+
 Result<std::shared_ptr<RecordBatch>> ParquetFileReader::ReadRowGroupHere(int i, const std::vector<int>& columns,
                                                                           const RowSelection* selection,
                                                                           MemoryPool* pool, const uint8_t* keep,
-                                                                          int64_t kept) {
+                                                                          int64_t kept, const KeptPages* pages) {
   std::vector<RowSelection> sel;
   if (selection != nullptr) sel.push_back(*selection);
-  QUIVER_ASSIGN_OR_RETURN(auto batches, ReadRowGroupsOn(nullptr, {i}, columns, sel, pool, keep, kept));
+  QUIVER_ASSIGN_OR_RETURN(auto batches, ReadRowGroupsOn(nullptr, {i}, columns, sel, pool, keep, kept, pages));
   return std::move(batches[0]);
 }
 
 Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std::span<const BoundPredicate> preds,
-                                                                       MemoryPool* pool, int64_t* selected) {
+                                                                       MemoryPool* pool, int64_t* selected,
+                                                                       KeptPages* pages) {
   if (i < 0 || i >= num_row_groups()) {
     return Status::Invalid(fmt::format("{}: row group {} out of range (file has {})", path_, i, num_row_groups()));
   }
@@ -328,6 +348,10 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
   po.pool = pool;
   po.scratch = &scratch;
   po.input = &input;
+  if (pages != nullptr) {
+    pages->row_group_ = i;
+    pages->filled_.assign(pages->leaves_.size(), false);
+  }
   std::vector<bool> done(preds.size(), false);
   for (size_t k = 0; k < preds.size(); ++k) {
     if (done[k]) continue;
@@ -358,8 +382,22 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
     }
     // Pages a chunk evaluated before one it cannot have ANDed the same answers the fallback
     // ANDs again: nothing to undo.
-    Status st = reader::SelectFlatColumnChunk(col, type, std::move(*bytes), codec, num_values, po, on_leaf, pass.data());
-    if (st.ok()) continue;
+    reader::PageReaderOptions leaf_po = po;
+    size_t kept_at = SIZE_MAX;
+    if (pages != nullptr) {
+      auto it = std::find(pages->leaves_.begin(), pages->leaves_.end(), leaf);
+      if (it != pages->leaves_.end()) {
+        kept_at = static_cast<size_t>(it - pages->leaves_.begin());
+        leaf_po.log = pages->logs_[kept_at].get();
+        leaf_po.log->Clear();
+      }
+    }
+    Status st = reader::SelectFlatColumnChunk(col, type, std::move(*bytes), codec, num_values, leaf_po, on_leaf,
+                                              pass.data());
+    if (st.ok()) {
+      if (kept_at != SIZE_MAX) pages->filled_[kept_at] = true;
+      continue;
+    }
     if (st.code() != StatusCode::kNotImplemented) return ctx(std::move(st));
     bytes = ChunkBytes(i, leaf, &codec, &num_values, po.input);
     if (!bytes.ok()) return ctx(bytes.status());
@@ -388,7 +426,8 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
 
 Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGroupsOn(
     ThreadPool* threads, std::vector<int> row_groups, const std::vector<int>& columns,
-    const std::vector<RowSelection>& selections, MemoryPool* pool, const uint8_t* keep, int64_t kept) {
+    const std::vector<RowSelection>& selections, MemoryPool* pool, const uint8_t* keep, int64_t kept,
+    const KeptPages* pages) {
   if (keep != nullptr && row_groups.size() != 1) {
     return Status::Invalid(fmt::format("{}: a row bitmap applies to one row group, not {}", path_, row_groups.size()));
   }
@@ -509,6 +548,24 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         if (!a.ok()) return ctx(a.status());
         o.arrays[t.slot] = std::move(*a);
         return Status::OK();
+      }
+    }
+    if (t.slot != SIZE_MAX && o.keep != nullptr && o.sel == nullptr && pages != nullptr) {
+      if (const reader::PageLog* log = pages->Find(g, t.leaf)) {
+        // The predicate pass checked the chunk's value count against the group's rows.
+        reader::PageReaderOptions rpo = po;
+        rpo.replay = log;
+        auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, nullptr, compress::Codec::kUncompressed,
+                                             o.group_rows, rpo, o.keep);
+        if (a.ok()) {
+          if (a->length() != o.kept) {
+            return ctx(Status::Corrupt(fmt::format("{} rows kept of the row group's {}, the bitmap keeps {}",
+                                                   a->length(), o.group_rows, o.kept)));
+          }
+          o.arrays[t.slot] = std::move(*a);
+          return Status::OK();
+        }
+        if (a.status().code() != StatusCode::kNotImplemented) return ctx(a.status());
       }
     }
     auto bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);

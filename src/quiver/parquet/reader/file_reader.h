@@ -25,7 +25,31 @@ namespace quiver::parquet {
 
 namespace reader {
 struct PageReaderOptions;  // page_reader_internal.h
+class PageLog;             // page_reader_internal.h
 }  // namespace reader
+
+// The pages of chosen predicate leaves that SelectRowGroupHere decoded, kept uncompressed for
+// the ReadRowGroupHere of the same row group with its `keep` bitmap, which replays them: a
+// column both filtered and read decompresses once. One per decoding thread, reused group after
+// group (the buffers stop growing).
+struct KeptPages {
+  KeptPages();
+  ~KeptPages();
+  KeptPages(const KeptPages&) = delete;
+  KeptPages& operator=(const KeptPages&) = delete;
+  // The leaves whose pages to keep (set by the caller; a leaf no predicate reads is ignored).
+  void set_leaves(std::vector<int> leaves);
+  const std::vector<int>& leaves() const { return leaves_; }
+  // The kept pages of `leaf` in `row_group`, or null when it was not kept there.
+  const reader::PageLog* Find(int row_group, int leaf) const;
+
+ private:
+  friend class ParquetFileReader;
+  int row_group_ = -1;
+  std::vector<int> leaves_;
+  std::vector<std::unique_ptr<reader::PageLog>> logs_;  // one per leaf of `leaves_`
+  std::vector<bool> filled_;
+};
 
 
 struct ParquetReaderOptions {
@@ -101,16 +125,19 @@ class ParquetFileReader {
   // only): a bit per row of the selection, `kept` of them set; only those rows are returned,
   // and without a selection they are picked out page by page as the values decode (late
   // materialization: a predicate's columns read first decide which rows the others decode).
+  // `pages` (with `keep` and no selection): chunks SelectRowGroupHere kept are replayed.
   Result<std::shared_ptr<RecordBatch>> ReadRowGroupHere(int i, const std::vector<int>& columns,
                                                         const RowSelection* selection, MemoryPool* pool,
-                                                        const uint8_t* keep = nullptr, int64_t kept = 0);
+                                                        const uint8_t* keep = nullptr, int64_t kept = 0,
+                                                        const KeptPages* pages = nullptr);
   // The rows of row group `i` for which every predicate of `preds` (from BindPredicate)
   // holds, as a bitmap of a bit per row from `pool`, `*selected` of them set; the caller
   // decodes on. Each predicate column's chunk is decoded once for all its predicates, without
   // keeping its values where its pages allow (reader::SelectFlatColumnChunk), else decoded
-  // whole and evaluated (EvaluatePredicate): the rows kept are the same either way.
+  // whole and evaluated (EvaluatePredicate): the rows kept are the same either way. `pages`:
+  // the chunks of its leaves decoded without keeping values have their pages kept there.
   Result<std::shared_ptr<Buffer>> SelectRowGroupHere(int i, std::span<const BoundPredicate> preds, MemoryPool* pool,
-                                                     int64_t* selected);
+                                                     int64_t* selected, KeptPages* pages = nullptr);
   // Data pages that ReadRowGroups left unread thanks to a selection, over the reader's life.
   int64_t data_pages_skipped() const { return pages_skipped_.load(std::memory_order_relaxed); }
 
@@ -151,7 +178,7 @@ class ParquetFileReader {
                                                                     const std::vector<int>& columns,
                                                                     const std::vector<RowSelection>& selections,
                                                                     MemoryPool* pool, const uint8_t* keep = nullptr,
-                                                                    int64_t kept = 0);
+                                                                    int64_t kept = 0, const KeptPages* pages = nullptr);
   // The bytes of a leaf's column chunk in row group `row_group`, with its codec and value count:
   // a view of a mapped or in-memory file, else read into `*reuse` (allocated from the pool or
   // grown as needed; one per decoding thread, so reading costs no fresh memory per chunk).

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <libdeflate.h>
 
+#include <cstring>
+
 #include "quiver/parquet/metadata_codec.h"
 
 namespace quiver::parquet::reader {
@@ -11,6 +13,62 @@ PageReader::PageReader(std::shared_ptr<Buffer> chunk, compress::Codec codec, int
                        PageReaderOptions options)
     : chunk_(std::move(chunk)), codec_(codec), num_values_(num_values), options_(options), arena_(options.pool),
       scratch_(options.scratch ? options.scratch : &own_scratch_) {}
+
+Result<uint8_t*> PageLog::Grow(int64_t n) {
+  if (!bytes_) {
+    QUIVER_ASSIGN_OR_RETURN(bytes_, Buffer::Allocate(n, pool_));
+  } else {
+    QUIVER_RETURN_NOT_OK(bytes_->Resize(size_ + n));
+  }
+  uint8_t* at = bytes_->mutable_data() + size_;
+  size_ += n;
+  return at;
+}
+
+Status PageLog::Keep(Page* page) {
+  // A span already in the buffer (a body decompressed into it) keeps its place; the rest
+  // point into the chunk's bytes, which the next chunk overwrites, and are copied.
+  auto place = [&](std::span<const uint8_t> s, int64_t* at) -> Status {
+    const uint8_t* base = bytes_ ? bytes_->data() : nullptr;
+    if (base != nullptr && s.data() >= base && s.data() + s.size() <= base + size_ && !s.empty()) {
+      *at = s.data() - base;
+      return Status::OK();
+    }
+    *at = size_;
+    QUIVER_ASSIGN_OR_RETURN(uint8_t* to, Grow(static_cast<int64_t>(s.size())));
+    if (!s.empty()) std::memcpy(to, s.data(), s.size());
+    return Status::OK();
+  };
+  Kept k;
+  QUIVER_RETURN_NOT_OK(place(page->data, &k.data));
+  QUIVER_RETURN_NOT_OK(place(page->repetition_levels, &k.repetition_levels));
+  QUIVER_RETURN_NOT_OK(place(page->definition_levels, &k.definition_levels));
+  const uint8_t* base = bytes_ ? bytes_->data() : nullptr;
+  auto at = [&](int64_t off, size_t n) {
+    return n == 0 ? std::span<const uint8_t>() : std::span<const uint8_t>(base + off, n);
+  };
+  page->data = at(k.data, page->data.size());
+  page->repetition_levels = at(k.repetition_levels, page->repetition_levels.size());
+  page->definition_levels = at(k.definition_levels, page->definition_levels.size());
+  k.page = *page;
+  pages_.push_back(k);
+  return Status::OK();
+}
+
+Result<bool> PageReader::NextReplayed(Page* page) {
+  const PageLog& log = *options_.replay;
+  if (page_index_ >= log.num_pages()) return false;
+  const PageLog::Kept& k = log.pages_[static_cast<size_t>(page_index_++)];
+  const uint8_t* base = log.bytes_ ? log.bytes_->data() : nullptr;
+  auto at = [&](int64_t off, size_t n) {
+    return n == 0 ? std::span<const uint8_t>() : std::span<const uint8_t>(base + off, n);
+  };
+  *page = k.page;
+  page->data = at(k.data, k.page.data.size());
+  page->repetition_levels = at(k.repetition_levels, k.page.repetition_levels.size());
+  page->definition_levels = at(k.definition_levels, k.page.definition_levels.size());
+  return true;
+}
 
 Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_size,
                               std::span<const uint8_t>* out) {
@@ -28,6 +86,13 @@ Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_
     *out = {};
     return Status::OK();
   }
+  if (options_.log != nullptr) {
+    QUIVER_ASSIGN_OR_RETURN(uint8_t* to, options_.log->Grow(uncompressed_size));
+    std::span<uint8_t> dst(to, static_cast<size_t>(uncompressed_size));
+    QUIVER_RETURN_NOT_OK(compress::Decompress(codec_, in, dst));
+    *out = dst;
+    return Status::OK();
+  }
   std::shared_ptr<Buffer>& scratch = *scratch_;
   if (!scratch) {
     QUIVER_ASSIGN_OR_RETURN(scratch, Buffer::Allocate(uncompressed_size, options_.pool));
@@ -41,6 +106,14 @@ Status PageReader::Decompress(std::span<const uint8_t> in, int64_t uncompressed_
 }
 
 Result<bool> PageReader::Next(Page* page) {
+  if (options_.replay != nullptr) return NextReplayed(page);
+  if (options_.log == nullptr) return NextRead(page);
+  QUIVER_ASSIGN_OR_RETURN(bool more, NextRead(page));
+  if (more) QUIVER_RETURN_NOT_OK(options_.log->Keep(page).WithContext(fmt::format("page {}", page->index)));
+  return more;
+}
+
+Result<bool> PageReader::NextRead(Page* page) {
   const uint8_t* base = chunk_->data();
   const int64_t size = chunk_->size();
   while (values_seen_ < num_values_ && pos_ < size) {

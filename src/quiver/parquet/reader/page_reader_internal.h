@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "quiver/compress/codec.h"
 #include "quiver/core/arena.h"
@@ -14,6 +15,8 @@
 #include "quiver/parquet/metadata.h"
 
 namespace quiver::parquet::reader {
+
+class PageLog;
 
 struct PageReaderOptions {
   // Page CRCs are optional in the format; when a page carries one, a mismatch is Corrupt.
@@ -29,6 +32,11 @@ struct PageReaderOptions {
   // knows they are final, i.e. the chunk has no nulls (see OutputArenaPool); null: `pool`.
   // Dictionaries and other scratch always come from `pool`. Not used by PageReader itself.
   MemoryPool* output_pool = nullptr;
+  // Non-null: every page handed out is also kept in this log, bodies uncompressed (see PageLog).
+  PageLog* log = nullptr;
+  // Non-null: the pages are this log's, handed out again without decompressing; the chunk
+  // bytes and codec passed to the reader are ignored.
+  const PageLog* replay = nullptr;
 };
 
 // One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
@@ -49,6 +57,36 @@ struct Page {
   std::span<const uint8_t> data;
 };
 
+// The pages of one column chunk as a PageReader handed them out, bodies and levels copied into
+// one buffer of the log's (bodies decompressed straight into it): a chunk decoded for a
+// predicate and then again for its kept rows is decompressed once. Reused chunk after chunk
+// by one thread, so its buffer stops growing after the first.
+class PageLog {
+ public:
+  explicit PageLog(MemoryPool* pool = default_memory_pool()) : pool_(pool) {}
+  void Clear() {
+    pages_.clear();
+    size_ = 0;
+  }
+  int64_t num_pages() const { return static_cast<int64_t>(pages_.size()); }
+
+ private:
+  friend class PageReader;
+  struct Kept {
+    Page page;  // its spans are rebuilt from the offsets on replay
+    int64_t data = 0, repetition_levels = 0, definition_levels = 0;
+  };
+  // `n` more bytes at the end of the buffer; earlier pointers into it may move, offsets stay.
+  Result<uint8_t*> Grow(int64_t n);
+  // Copies the spans of `page` that are not already in the buffer, records the page, and
+  // points its spans at the buffer.
+  Status Keep(Page* page);
+  MemoryPool* pool_;
+  std::vector<Kept> pages_;
+  std::shared_ptr<Buffer> bytes_;
+  int64_t size_ = 0;
+};
+
 class PageReader {
  public:
   // `chunk` holds the column chunk's bytes (dictionary page first, if any); `num_values` is the
@@ -61,6 +99,8 @@ class PageReader {
   Result<bool> Next(Page* page);
 
  private:
+  Result<bool> NextRead(Page* page);
+  Result<bool> NextReplayed(Page* page);
   Status Decompress(std::span<const uint8_t> in, int64_t uncompressed_size, std::span<const uint8_t>* out);
 
   std::shared_ptr<Buffer> chunk_;
