@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compress/snappy_inputs.h"
 #include "quiver/compress/snappy_decompress_internal.h"
 #include "quiver/csv/generate.h"
 #include "quiver/io/output_stream.h"
@@ -20,6 +21,8 @@ namespace quiver::compress {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+using testing::Random;
+using testing::TextLike;
 
 Bytes Ours(const Bytes& in) {
   Bytes out(SnappyMaxCompressedLength(in.size()));
@@ -51,28 +54,6 @@ void ExpectSameAsLibsnappy(const Bytes& in, const std::string& what) {
   Bytes back(in.size());
   ASSERT_TRUE(SnappyDecompress(ours, back).ok()) << what;
   ASSERT_EQ(back, in) << what;
-}
-
-Bytes Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes v(n);
-  for (auto& b : v) b = static_cast<uint8_t>(rng());
-  return v;
-}
-
-// Words and numbers from a small vocabulary: text that compresses as CSV does.
-Bytes TextLike(size_t n, uint32_t seed) {
-  static const char* kWords[] = {"AIR", "TRUCK", "MAIL", "DELIVER IN PERSON", "NONE", "COLLECT COD",
-                                 "furiously", "carefully regular", "1996-03-13", "N", "O", "F"};
-  std::mt19937 rng(seed);
-  Bytes v;
-  while (v.size() < n) {
-    std::string w = kWords[rng() % 12];
-    w += '|' + std::to_string(rng() % 100000) + '|';
-    v.insert(v.end(), w.begin(), w.end());
-  }
-  v.resize(n);
-  return v;
 }
 
 // Random pieces and copies of earlier bytes at random distances and lengths (up to 300 bytes,

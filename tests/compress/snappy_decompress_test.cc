@@ -10,12 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "compress/snappy_inputs.h"
 #include "quiver/compress/codec.h"
 
 namespace quiver::compress {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+using testing::Random;
+using testing::TextLike;
 
 Bytes LibCompress(const Bytes& in) {
   std::string out;
@@ -39,28 +42,6 @@ void ExpectRoundTrip(const Bytes& compressed, const Bytes& expected, const std::
 
 void ExpectLibRoundTrip(const Bytes& input, const std::string& what) {
   ExpectRoundTrip(LibCompress(input), input, what);
-}
-
-Bytes Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  Bytes v(n);
-  for (auto& b : v) b = static_cast<uint8_t>(rng());
-  return v;
-}
-
-// Words from a small vocabulary with random numbers between: text that compresses as CSV does.
-Bytes TextLike(size_t n, uint32_t seed) {
-  static const char* kWords[] = {"AIR", "TRUCK", "MAIL", "DELIVER IN PERSON", "NONE", "COLLECT COD",
-                                 "furiously", "carefully regular", "1996-03-13", "N", "O", "F"};
-  std::mt19937 rng(seed);
-  Bytes v;
-  while (v.size() < n) {
-    std::string w = kWords[rng() % 12];
-    w += '|' + std::to_string(rng() % 100000) + '|';
-    v.insert(v.end(), w.begin(), w.end());
-  }
-  v.resize(n);
-  return v;
 }
 
 TEST(SnappyDecompress, RandomRepetitiveAndTextData) {

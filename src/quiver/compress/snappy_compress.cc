@@ -189,7 +189,6 @@ uint8_t* CompressFragment(const uint8_t* input, size_t n, uint8_t* op, uint16_t*
       // Extend the 4-byte match at ip. The common short match is found in one 8-byte compare,
       // and the bytes after it are taken from registers already loaded (the second load does
       // not wait for the match's length), which shortens the path to the next probe.
-      const uint8_t* const base = ip;
       const size_t offset = static_cast<size_t>(ip - candidate);
       size_t matched;
       uint32_t data;

@@ -17,4 +17,17 @@ SimdLevel ActiveSimdLevel();
 // Every level this CPU can run, lowest first: what tests iterate over.
 std::vector<SimdLevel> SupportedSimdLevels();
 
+// Of one thing per level (a kernel table, a function), the one for `level` capped at what the
+// CPU has: a test may ask for a level the machine lacks and gets the highest it can run.
+template <typename T>
+const T& ForSimdLevel(SimdLevel level, const T& scalar, const T& avx2, const T& avx512) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+  switch (level) {
+    case SimdLevel::kAvx512: return avx512;
+    case SimdLevel::kAvx2: return avx2;
+    case SimdLevel::kScalar: break;
+  }
+  return scalar;
+}
+
 }  // namespace quiver

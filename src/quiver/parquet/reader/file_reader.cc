@@ -550,6 +550,15 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         return Status::OK();
       }
     }
+    // A chunk decoded to the kept rows alone (a checked count: the bitmap decides the batch's length).
+    auto take_kept = [&](Array a) -> Status {
+      if (a.length() != o.kept) {
+        return ctx(Status::Corrupt(
+            fmt::format("{} rows kept of the row group's {}, the bitmap keeps {}", a.length(), o.group_rows, o.kept)));
+      }
+      o.arrays[t.slot] = std::move(a);
+      return Status::OK();
+    };
     if (t.slot != SIZE_MAX && o.keep != nullptr && o.sel == nullptr && pages != nullptr) {
       if (const reader::PageLog* log = pages->Find(g, t.leaf)) {
         // The predicate pass checked the chunk's value count against the group's rows.
@@ -557,14 +566,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
         rpo.replay = log;
         auto a = reader::ReadFlatColumnChunk(col, schema_->field(t.field).type, nullptr, compress::Codec::kUncompressed,
                                              o.group_rows, rpo, o.keep);
-        if (a.ok()) {
-          if (a->length() != o.kept) {
-            return ctx(Status::Corrupt(fmt::format("{} rows kept of the row group's {}, the bitmap keeps {}",
-                                                   a->length(), o.group_rows, o.kept)));
-          }
-          o.arrays[t.slot] = std::move(*a);
-          return Status::OK();
-        }
+        if (a.ok()) return take_kept(std::move(*a));
         if (a.status().code() != StatusCode::kNotImplemented) return ctx(a.status());
       }
     }
@@ -580,14 +582,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
           return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", num_values, o.group_rows)));
         }
         auto a = reader::ReadFlatColumnChunk(col, type, *bytes, codec, num_values, po, o.keep);
-        if (a.ok()) {
-          if (a->length() != o.kept) {
-            return ctx(Status::Corrupt(fmt::format("{} rows kept of the row group's {}, the bitmap keeps {}",
-                                                   a->length(), o.group_rows, o.kept)));
-          }
-          o.arrays[t.slot] = std::move(*a);
-          return Status::OK();
-        }
+        if (a.ok()) return take_kept(std::move(*a));
         if (a.status().code() != StatusCode::kNotImplemented) return ctx(a.status());
         bytes = ChunkBytes(g, t.leaf, &codec, &num_values, po.input);
         if (!bytes.ok()) return ctx(bytes.status());

@@ -91,15 +91,7 @@ constexpr GatherKeptKernels kAvx512{SimdLevel::kAvx512, &Plain4Avx512, &Plain8Av
 
 }  // namespace
 
-const GatherKeptKernels& GatherKeptKernelsFor(SimdLevel level) {
-  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
-  switch (level) {
-    case SimdLevel::kAvx512: return kAvx512;
-    case SimdLevel::kAvx2: return kAvx2;
-    default: break;
-  }
-  return kScalar;
-}
+const GatherKeptKernels& GatherKeptKernelsFor(SimdLevel level) { return ForSimdLevel(level, kScalar, kAvx2, kAvx512); }
 
 const GatherKeptKernels& ActiveGatherKeptKernels() {
   static const GatherKeptKernels& k = GatherKeptKernelsFor(ActiveSimdLevel());

@@ -43,15 +43,7 @@ constexpr SelectKernels kAvx512{SimdLevel::kAvx512, &AnswerWordAvx512};
 
 }  // namespace
 
-const SelectKernels& SelectKernelsFor(SimdLevel level) {
-  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
-  switch (level) {
-    case SimdLevel::kAvx512: return kAvx512;
-    case SimdLevel::kAvx2: return kAvx2;
-    default: break;
-  }
-  return kScalar;
-}
+const SelectKernels& SelectKernelsFor(SimdLevel level) { return ForSimdLevel(level, kScalar, kAvx2, kAvx512); }
 
 const SelectKernels& ActiveSelectKernels() {
   static const SelectKernels& k = SelectKernelsFor(ActiveSimdLevel());
