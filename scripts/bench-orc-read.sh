@@ -3,7 +3,7 @@
 # decodes every column into Arrow-layout arrays at 1 and 2 threads (`cat FILE --format none
 # --threads N`, seconds inside the process) and `orc_read_bench FILE` reads every column into
 # ColumnVectorBatches (its own in-process seconds), and `orc_decompress_floor FILE` only expands
-# every compressed chunk of the data streams with the libraries quiver uses (no reader that
+# every compressed chunk of the data streams with the decoders quiver uses (no reader that
 # expands them can be faster); /usr/bin/time gives user/sys CPU and peak RSS.
 # ROUNDS rounds alternate the engines; the min and median of each are printed. Runs under the
 # build lock so no build competes.
