@@ -87,35 +87,31 @@ uint8_t* RecyclingPool::TakeKept(int64_t size) {
     from = &bins_[bin];
     at = from->size() - 1;
   } else {
-    // The smallest kept block that fits, if it is not much larger: in this bin or the next.
-    int64_t best = INT64_MAX;
-    for (int b = bin; b <= std::min(bin + 1, 63); ++b) {
-      for (size_t i = 0; i < bins_[b].size(); ++i) {
-        const int64_t cap = bins_[b][i].usable;
-        if (cap >= size && cap <= 2 * size && cap < best) {
-          best = cap;
-          from = &bins_[b];
-          at = i;
+    // The smallest kept block of `size` to `factor` times it, in bins bin..last (a block of a
+    // later bin is larger than any of an earlier one, so the first bin with one ends the search).
+    auto smallest_fit = [&](int last, int64_t factor) {
+      int64_t best = INT64_MAX;
+      for (int b = bin; b <= std::min(last, 63); ++b) {
+        for (size_t i = 0; i < bins_[b].size(); ++i) {
+          const int64_t cap = bins_[b][i].usable;
+          if (cap >= size && cap <= factor * size && cap < best) {
+            best = cap;
+            from = &bins_[b];
+            at = i;
+          }
         }
+        if (from != nullptr) break;
       }
-      if (from != nullptr) break;  // any block of the next bin is larger
-    }
+    };
+    // The smallest kept block that fits, if it is not much larger: in this bin or the next.
+    smallest_fit(bin + 1, 2);
     // None within twice the size: when a fresh block would take the pool past the most its
     // callers held at once, the smallest kept block within four times it serves instead
     // (already faulted in; the rest lies idle until it comes back), so that a stream whose
     // sizes straddle a class boundary does not fault fresh blocks while it drops kept ones.
     if (from == nullptr && policy_.keep_bytes == RecyclingPolicy::kHighWater &&
         kept_ + live_bytes_ + RoundToQuarter(size) > high_bytes_) {
-      for (int b = bin; b <= std::min(bin + 2, 63); ++b) {
-        for (size_t i = 0; i < bins_[b].size(); ++i) {
-          const int64_t cap = bins_[b][i].usable;
-          if (cap >= size && cap <= 4 * size && cap < best) {
-            best = cap;
-            from = &bins_[b];
-            at = i;
-          }
-        }
-      }
+      smallest_fit(bin + 2, 4);
     }
     if (from == nullptr) return nullptr;
   }
