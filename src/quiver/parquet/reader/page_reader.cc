@@ -43,30 +43,29 @@ Status PageLog::Keep(Page* page) {
   QUIVER_RETURN_NOT_OK(place(page->data, &k.data));
   QUIVER_RETURN_NOT_OK(place(page->repetition_levels, &k.repetition_levels));
   QUIVER_RETURN_NOT_OK(place(page->definition_levels, &k.definition_levels));
+  k.page = *page;
+  pages_.push_back(k);
+  *page = PageAt(pages_.size() - 1);
+  return Status::OK();
+}
+
+Page PageLog::PageAt(size_t i) const {
+  const Kept& k = pages_[i];
   const uint8_t* base = bytes_ ? bytes_->data() : nullptr;
   auto at = [&](int64_t off, size_t n) {
     return n == 0 ? std::span<const uint8_t>() : std::span<const uint8_t>(base + off, n);
   };
-  page->data = at(k.data, page->data.size());
-  page->repetition_levels = at(k.repetition_levels, page->repetition_levels.size());
-  page->definition_levels = at(k.definition_levels, page->definition_levels.size());
-  k.page = *page;
-  pages_.push_back(k);
-  return Status::OK();
+  Page page = k.page;
+  page.data = at(k.data, k.page.data.size());
+  page.repetition_levels = at(k.repetition_levels, k.page.repetition_levels.size());
+  page.definition_levels = at(k.definition_levels, k.page.definition_levels.size());
+  return page;
 }
 
 Result<bool> PageReader::NextReplayed(Page* page) {
   const PageLog& log = *options_.replay;
   if (page_index_ >= log.num_pages()) return false;
-  const PageLog::Kept& k = log.pages_[static_cast<size_t>(page_index_++)];
-  const uint8_t* base = log.bytes_ ? log.bytes_->data() : nullptr;
-  auto at = [&](int64_t off, size_t n) {
-    return n == 0 ? std::span<const uint8_t>() : std::span<const uint8_t>(base + off, n);
-  };
-  *page = k.page;
-  page->data = at(k.data, k.page.data.size());
-  page->repetition_levels = at(k.repetition_levels, k.page.repetition_levels.size());
-  page->definition_levels = at(k.definition_levels, k.page.definition_levels.size());
+  *page = log.PageAt(static_cast<size_t>(page_index_++));
   return true;
 }
 

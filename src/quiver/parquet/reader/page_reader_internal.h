@@ -81,6 +81,8 @@ class PageLog {
   // Copies the spans of `page` that are not already in the buffer, records the page, and
   // points its spans at the buffer.
   Status Keep(Page* page);
+  // Page `i` with its spans in the buffer where it is now.
+  Page PageAt(size_t i) const;
   MemoryPool* pool_;
   std::vector<Kept> pages_;
   std::shared_ptr<Buffer> bytes_;
