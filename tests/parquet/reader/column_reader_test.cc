@@ -321,9 +321,9 @@ TEST(FlatColumnReader, DictionaryStringsKeptByEveryKindOfStep) {
   for (int64_t r = 0; r < k->length(); ++r) ASSERT_EQ(s.GetView(r), want[static_cast<size_t>(r)]) << "kept row " << r;
 }
 
-// Kept rows of dictionary-coded doubles, from a dictionary of at most 16 entries (looked up
-// from registers at AVX-512: l_discount, l_tax) and a larger one (gathered), by every kind of
-// step across pages that start mid-word of the keep bitmap.
+// Kept rows of dictionary-coded doubles, from dictionaries of at most 16 and 64 entries (looked
+// up from registers at AVX-512: l_discount, l_tax, l_quantity) and a larger one (gathered), by
+// every kind of step across pages that start mid-word of the keep bitmap.
 TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
   constexpr int kRows = 1000;
   std::vector<uint8_t> keep((kRows + 7) / 8, 0);
@@ -332,7 +332,7 @@ TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
     const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
     if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
   }
-  for (int dict_size : {11, 16, 40}) {
+  for (int dict_size : {11, 16, 40, 64, 65}) {
     std::vector<double> dict(static_cast<size_t>(dict_size));
     for (int e = 0; e < dict_size; ++e) dict[static_cast<size_t>(e)] = e * 0.01 + 1000 * dict_size;
     std::vector<int32_t> idx(kRows);
@@ -348,7 +348,7 @@ TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
     for (int start : {0, 301, 700}) {
       const int end = start == 0 ? 301 : start == 301 ? 700 : kRows;
       AddPage(&chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
-              Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 6));
+              Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 7));
     }
     auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
     ASSERT_TRUE(buf.ok());

@@ -679,14 +679,13 @@ Result<int64_t> FlatDecoder::GatherKeptValues(const uint8_t* data, int64_t size,
   auto step8 = [idx, entries](int64_t i, uint64_t bits, uint8_t* o) {
     return ActiveGatherKeptKernels().dict8(bits, idx + i, entries, o);
   };
-  if (w == 8 && dict_size_ <= 16) {
-    // A small dictionary's entries, padded to 16, are looked up from registers.
-    alignas(64) uint8_t padded[16 * 8] = {};
+  if (w == 8 && dict_size_ <= 64) {
+    // A small dictionary's entries, padded to 16 or 64, are looked up from registers.
+    alignas(64) uint8_t padded[64 * 8] = {};
     std::memcpy(padded, entries, static_cast<size_t>(dict_size_) * 8);
-    auto step16 = [idx, &padded](int64_t i, uint64_t bits, uint8_t* o) {
-      return ActiveGatherKeptKernels().dict8_16(bits, idx + i, padded, o);
-    };
-    return GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step16, out);
+    const auto kernel = dict_size_ <= 16 ? ActiveGatherKeptKernels().dict8_16 : ActiveGatherKeptKernels().dict8_64;
+    auto small = [idx, &padded, kernel](int64_t i, uint64_t bits, uint8_t* o) { return kernel(bits, idx + i, padded, o); };
+    return GatherKept<8>(keep_, keep_bytes_, rows_, n, at, small, out);
   }
   return w == 4 ? GatherKept<4>(keep_, keep_bytes_, rows_, n, at, step4, out)
                 : GatherKept<8>(keep_, keep_bytes_, rows_, n, at, step8, out);
