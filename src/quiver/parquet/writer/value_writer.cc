@@ -476,7 +476,8 @@ class TypedValueWriter final : public ValueWriter {
   }
 
   Status PutByteArrays(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) {
-    const uint8_t* v = a.validity();
+    // A slice without nulls skips the bitmap (the dictionary's fast loop takes no validity).
+    const uint8_t* v = nulls == 0 ? nullptr : a.validity();
     const int64_t bit = a.offset + r;
     const int32_t* offsets = a.values<int32_t>(1) + r;
     const uint8_t* data = a.buffers[2]->data();
