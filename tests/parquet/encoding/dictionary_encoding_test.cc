@@ -464,6 +464,66 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsLongValuesApart) {
   }
 }
 
+// The memo's loop reads only the words its longest value can have (8, 16 or 32 bytes), and a
+// longer value widens it: values of up to 8 bytes (zero-padded ones of equal words among them,
+// and empty ones), then up to 16 (sharing their first 8 bytes with others), then up
+// to 33, each keep their own index; after Restart the narrow loop is back and the indices start
+// again from 0.
+TEST(DictionaryEncoding, ByteArrayEncoderMemoWidensWithItsValues) {
+  std::vector<std::string> upto8{""};
+  for (int p = 0; p < 40; ++p) {
+    const std::string prefix = fmt::format("{}", p);
+    for (size_t len = prefix.size(); len <= 8; ++len) upto8.push_back(prefix + std::string(len - prefix.size(), '\0'));
+  }
+  for (int p = 0; p < 40; ++p) upto8.push_back(fmt::format("abcd{:04}", p));
+  std::vector<std::string> upto16 = upto8;
+  for (int p = 0; p < 40; ++p) {
+    upto16.push_back(fmt::format("abcd{:04}", p) + std::string(1, '\0'));
+    upto16.push_back(fmt::format("abcd{:04}{}", p, p));
+    upto16.push_back(fmt::format("abcd{:04}{:08}", p, p));  // 16 bytes
+  }
+  // 200 of one first word and length, so that many share a memo place: only the second word
+  // tells them apart.
+  for (int m = 0; m < 200; ++m) upto16.push_back(fmt::format("abcdefgh{:c}{:c}", 'a' + m % 26, 'a' + m / 26));
+  std::vector<std::string> upto33 = upto16;
+  for (int p = 0; p < 40; ++p) {
+    upto33.push_back(fmt::format("abcd{:04}{:08}", p, p) + "x");  // 17 bytes
+    upto33.push_back(fmt::format("abcd{:04}{:08}{:016}", p, p, p));  // 32 bytes
+    upto33.push_back(fmt::format("abcd{:04}{:08}{:016}", p, p, p) + "y");  // 33 bytes
+  }
+  std::mt19937 rng(43);
+  std::vector<std::string> values;
+  for (const auto* pool : {&upto8, &upto16, &upto33, &upto8}) {
+    for (int i = 0; i < 20000; ++i) values.push_back((*pool)[rng() % pool->size()]);
+  }
+  StringInput in(values);
+  ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
+  std::unordered_map<std::string, int32_t> first;
+  for (int64_t at = 0; at < static_cast<int64_t>(values.size()); at += 20000) {
+    if (at == 60000) {
+      enc.Restart(0, 0);
+      first.clear();
+    }
+    std::vector<int32_t> indices;
+    for (int64_t k = at; k < at + 20000; k += 4096) {
+      const int64_t m = std::min<int64_t>(at + 20000 - k, 4096);
+      int64_t consumed = 0;
+      ASSERT_TRUE(enc.Put(in.offsets.data() + k, in.bytes(), m, &consumed).ok());
+      ASSERT_EQ(consumed, m);
+      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+      BufferBuilder sink;
+      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+    }
+    for (int64_t i = at; i < at + 20000; ++i) {
+      const std::string& v = values[static_cast<size_t>(i)];
+      auto [it, added] = first.emplace(v, static_cast<int32_t>(first.size()));
+      ASSERT_EQ(indices[static_cast<size_t>(i - at)], it->second) << "value " << i << " of " << v.size() << " bytes";
+      ASSERT_EQ(enc.entry(it->second), v);
+    }
+    EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(first.size()));
+  }
+}
+
 // Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
 // same indices and dictionary page as an encoder that grew, and the size limit still holds.
 TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {

@@ -650,6 +650,7 @@ void ByteArrayDictionaryEncoder::Restart(int64_t entries, int64_t bytes) {
   dict_offsets_.assign(1, 0);
   hashes_.clear();
   memo_.clear();  // refilled with empty entries at the next Put that uses it
+  memo_max_ = 8;
   indices_.clear();
   full_ = false;
   if (slots_.size() < want || slots_.size() > 4 * want) {
@@ -706,20 +707,36 @@ int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64
 }
 
 // The hot loop of a small table: values [i, n), no nulls, while each is found in the memo (a
-// short loop of its own, so that its values stay in registers).
+// short loop of its own, so that its values stay in registers). kMax (8, 16 or 32): the longest
+// value the memo holds, so a loop for short values loads, hashes and compares only the words
+// they can have; a longer value stops it. A memo entry of a value's length has no bytes past it
+// (its other words are zero), so comparing the words a value of that length can have suffices.
+template <int kMax>
 int64_t ByteArrayDictionaryEncoder::MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
                                              int64_t loadable, const Memo* memo, int32_t* out) {
   const int64_t from = i;
   for (; i < n; ++i) {
     const int32_t at = offsets[i];
     const int32_t len = offsets[i + 1] - at;
-    if ((static_cast<uint32_t>(len) > 32) | (at > loadable)) break;
-    const MemoWords w = LoadMemoWords(data + at, len);
-    const Memo& mo = memo[MemoSlot(w, len)];
-    if (((mo.lo ^ w.lo) | (mo.hi ^ w.hi) | (mo.tail_lo ^ w.tail_lo) | (mo.tail_hi ^ w.tail_hi) |
-         static_cast<uint32_t>(mo.len ^ len)) != 0) {
-      break;
+    if ((static_cast<uint32_t>(len) > kMax) | (at > loadable)) break;
+    MemoWords w{};
+    if constexpr (kMax == 8) {
+      uint64_t mask;
+      std::memcpy(&w.lo, data + at, 8);
+      std::memcpy(&mask, kShortMask + 16 - len, 8);
+      w.lo &= mask;
+    } else if constexpr (kMax == 16) {
+      const ShortValue x = LoadShort(data + at, len);
+      w.lo = x.lo;
+      w.hi = x.hi;
+    } else {
+      w = LoadMemoWords(data + at, len);
     }
+    const Memo& mo = memo[MemoSlot(w, len)];
+    uint64_t diff = (mo.lo ^ w.lo) | static_cast<uint32_t>(mo.len ^ len);
+    if constexpr (kMax > 8) diff |= mo.hi ^ w.hi;
+    if constexpr (kMax > 16) diff |= (mo.tail_lo ^ w.tail_lo) | (mo.tail_hi ^ w.tail_hi);
+    if (diff != 0) break;
     out[i - from] = mo.index;
   }
   return i;
@@ -774,7 +791,9 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
       if (memo_.empty()) memo_.assign(kMemoSize, Memo{});
       Memo* memo = memo_.data();
       if (validity == nullptr) {
-        const int64_t stop = MemoHits(offsets, data, i, n, loadable, memo, out + k);
+        const int64_t stop = memo_max_ == 8    ? MemoHits<8>(offsets, data, i, n, loadable, memo, out + k)
+                             : memo_max_ == 16 ? MemoHits<16>(offsets, data, i, n, loadable, memo, out + k)
+                                               : MemoHits<32>(offsets, data, i, n, loadable, memo, out + k);
         k += stop - i;
         i = stop;
         if (i == n) break;
@@ -806,7 +825,10 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
       }
       const int32_t index = entry(i, h, sv);
       if (index < 0) [[unlikely]] return stop(index, i);
-      if (mo != nullptr) *mo = Memo{w.lo, w.hi, w.tail_lo, w.tail_hi, len, index};
+      if (mo != nullptr) {
+        *mo = Memo{w.lo, w.hi, w.tail_lo, w.tail_hi, len, index};
+        memo_max_ = std::max(memo_max_, len <= 8 ? 8 : len <= 16 ? 16 : 32);
+      }
       out[k++] = index;
       ++i;
       continue;

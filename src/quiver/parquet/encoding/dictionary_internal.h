@@ -265,6 +265,7 @@ class ByteArrayDictionaryEncoder {
   static constexpr size_t kMemoSize = 256;
   int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
   [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
+  template <int kMax>
   [[gnu::noinline]] static int64_t MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
                                             int64_t loadable, const Memo* memo, int32_t* out);
   void Rehash();
@@ -275,6 +276,7 @@ class ByteArrayDictionaryEncoder {
   std::vector<uint64_t> hashes_;  // per entry, for Rehash
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<Memo> memo_;        // while the table is small
+  int memo_max_ = 8;              // the longest value in the memo: 8, 16 or 32 bytes
   IndexBuffer indices_;
   bool full_ = false;
 };
