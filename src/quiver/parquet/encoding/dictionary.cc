@@ -121,8 +121,11 @@ struct MemoWords {
 // `p` has 16 readable bytes and `len` (<= 32) more from p; no branch on the length.
 inline MemoWords LoadMemoWords(const uint8_t* p, int32_t len) {
   const ShortValue head = LoadShort(p, std::min(len, 16));
-  const uint64_t keep = len > 16 ? ~uint64_t{0} : 0;
-  const uint8_t* tail = p + (len > 16 ? len - 16 : 0);
+  // Arithmetic, not a branch the compiler would keep: lengths on either side of 16 alternate
+  // at random in a column like l_shipinstruct.
+  const int32_t over = std::max(len - 16, 0);
+  const uint64_t keep = uint64_t{0} - static_cast<uint64_t>(over != 0);
+  const uint8_t* tail = p + over;
   uint64_t tail_lo, tail_hi;
   std::memcpy(&tail_lo, tail, 8);
   std::memcpy(&tail_hi, tail + 8, 8);
