@@ -431,6 +431,39 @@ void BM_DictionaryEncodeStrings(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryEncodeStrings)->Arg(11)->Arg(20000)->Arg(kValues);
 
+// One of lineitem's low-cardinality string columns, put in the writer's slices of 4,096 values
+// into one encoder restarted per chunk of 1M values: l_returnflag (0), l_linestatus (1),
+// l_shipinstruct (2: two of its four values are 16 and 17 bytes long), l_shipmode (3); values
+// drawn uniformly, as dbgen does.
+void BM_DictionaryEncodeLineitemFlags(benchmark::State& state) {
+  static const std::vector<std::vector<std::string>> columns = {
+      {"A", "N", "R"},
+      {"F", "O"},
+      {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"},
+      {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}};
+  const std::vector<std::string>& words = columns[static_cast<size_t>(state.range(0))];
+  std::vector<int32_t> offsets{0};
+  std::string data;
+  std::mt19937 rng(23);
+  for (int64_t i = 0; i < kValues; ++i) {
+    data += words[rng() % words.size()];
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  constexpr int64_t kSlice = 4096;
+  // One encoder restarted per chunk, as the writer keeps a column's (its buffers stay faulted in).
+  ByteArrayDictionaryEncoder enc;
+  for (auto _ : state) {
+    enc.Restart(words.size(), 0);
+    for (int64_t i = 0; i < kValues; i += kSlice) {
+      int64_t consumed;
+      (void)enc.Put(offsets.data() + i, reinterpret_cast<const uint8_t*>(data.data()), kSlice, &consumed);
+    }
+    benchmark::DoNotOptimize(enc.indices().data());
+  }
+  state.SetItemsProcessed(state.iterations() * kValues);
+}
+BENCHMARK(BM_DictionaryEncodeLineitemFlags)->DenseRange(0, 3)->ArgName("column");
+
 // PLAIN BYTE_ARRAY pages of l_comment-like text (10..43 bytes): each value behind its length.
 void BM_PlainEncodeByteArrays(benchmark::State& state) {
   std::vector<int32_t> offsets{0};

@@ -415,6 +415,137 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsValuesApart) {
   EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(distinct.size()));
 }
 
+// Values of 17 to 32 bytes are memoized by their first and last 16 bytes and length: values
+// that share their first 16 bytes (and differ only in their last), that share their last 16,
+// that differ in one byte of a 24- or 32-byte value, one string cut at every length from 15 to
+// 34 (the memo's 32-byte edge and the 33-byte values it leaves to the table), and trailing zero
+// bytes each keep their own index, with and without nulls (each value put on its own, or the
+// loop without a bitmap), mid-buffer and in the buffer's last 32 bytes.
+TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsLongValuesApart) {
+  std::vector<std::string> distinct;
+  for (char c = 'A'; c <= 'H'; ++c) distinct.push_back(std::string("DELIVER IN PERSO") + c);  // 17 bytes
+  for (char c = 'A'; c <= 'H'; ++c) distinct.push_back(c + std::string("ELIVER IN PERSON"));  // last 16 shared
+  // 24 and 32 bytes, two bytes of one word changed, 200 ways each, so that many of a kind share
+  // a memo place: in the 32-byte values bytes 10-11 lie in the first 16 bytes only, bytes 20-21
+  // and 28-29 in the last 16 only (in their first and second word).
+  for (int m = 0; m < 200; ++m) {
+    auto vary = [&](std::string v, size_t at) {
+      v[at] = static_cast<char>('a' + m % 26);
+      v[at + 1] = static_cast<char>('a' + m / 26);
+      distinct.push_back(v);
+    };
+    for (const size_t at : {size_t{12}, size_t{18}}) vary(std::string(24, 'x'), at);
+    for (const size_t at : {size_t{10}, size_t{20}, size_t{28}}) vary(std::string(32, 'y'), at);
+  }
+  const std::string text = "final pending pinto theodolites haggle";
+  for (size_t len = 15; len <= 34; ++len) distinct.push_back(text.substr(0, len));
+  distinct.push_back(text.substr(0, 20) + std::string(1, '\0'));  // 21 bytes, one zero past a value of 20
+  distinct.push_back(text.substr(0, 20) + std::string(3, '\0'));
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::mt19937 rng(41);
+  std::vector<std::string> values;
+  for (int i = 0; i < 40000; ++i) values.push_back(distinct[rng() % distinct.size()]);
+  for (size_t len = 17; len <= 32; ++len) values.push_back(text.substr(0, len));  // the buffer's end
+  StringInput in(values);
+  const int64_t n = static_cast<int64_t>(values.size());
+  for (const bool nulls : {false, true}) {
+    SCOPED_TRACE(nulls ? "with nulls" : "no nulls");
+    std::vector<uint8_t> validity(static_cast<size_t>(n / 8 + 1), 0xFF);
+    std::vector<bool> valid(static_cast<size_t>(n), true);
+    if (nulls) {
+      for (int64_t i = 0; i < n; i += 7) {
+        valid[static_cast<size_t>(i)] = false;
+        validity[static_cast<size_t>(i / 8)] &= static_cast<uint8_t>(~(1u << (i % 8)));
+      }
+    }
+    ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
+    std::vector<int32_t> indices;
+    for (int64_t at = 0; at < n;) {
+      const int64_t m = std::min<int64_t>(n - at, 4096);
+      int64_t consumed = 0;
+      ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed, nulls ? validity.data() : nullptr, at).ok());
+      ASSERT_EQ(consumed, m);
+      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+      BufferBuilder sink;
+      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+      at += m;
+    }
+    std::unordered_map<std::string, int32_t> first;
+    size_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid[static_cast<size_t>(i)]) continue;
+      const std::string& v = values[static_cast<size_t>(i)];
+      auto [it, added] = first.emplace(v, static_cast<int32_t>(first.size()));
+      ASSERT_LT(k, indices.size());
+      ASSERT_EQ(indices[k++], it->second) << "value " << i << " of " << v.size() << " bytes";
+      ASSERT_EQ(enc.entry(it->second), v);
+    }
+    EXPECT_EQ(k, indices.size());
+    EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(distinct.size()));
+  }
+}
+
+// The memo's loop reads only the words its longest value can have (8, 16 or 32 bytes), and a
+// longer value widens it: values of up to 8 bytes (zero-padded ones of equal words among them,
+// and empty ones), then up to 16 (sharing their first 8 bytes with others), then up
+// to 33, each keep their own index; after Restart the narrow loop is back and the indices start
+// again from 0.
+TEST(DictionaryEncoding, ByteArrayEncoderMemoWidensWithItsValues) {
+  std::vector<std::string> upto8{""};
+  for (int p = 0; p < 40; ++p) {
+    const std::string prefix = fmt::format("{}", p);
+    for (size_t len = prefix.size(); len <= 8; ++len) upto8.push_back(prefix + std::string(len - prefix.size(), '\0'));
+  }
+  for (int p = 0; p < 40; ++p) upto8.push_back(fmt::format("abcd{:04}", p));
+  std::vector<std::string> upto16 = upto8;
+  for (int p = 0; p < 40; ++p) {
+    upto16.push_back(fmt::format("abcd{:04}", p) + std::string(1, '\0'));
+    upto16.push_back(fmt::format("abcd{:04}{}", p, p));
+    upto16.push_back(fmt::format("abcd{:04}{:08}", p, p));  // 16 bytes
+  }
+  // 200 of one first word and length, so that many share a memo place: only the second word
+  // tells them apart.
+  for (int m = 0; m < 200; ++m) upto16.push_back(fmt::format("abcdefgh{:c}{:c}", 'a' + m % 26, 'a' + m / 26));
+  std::vector<std::string> upto33 = upto16;
+  for (int p = 0; p < 40; ++p) {
+    upto33.push_back(fmt::format("abcd{:04}{:08}", p, p) + "x");  // 17 bytes
+    upto33.push_back(fmt::format("abcd{:04}{:08}{:016}", p, p, p));  // 32 bytes
+    upto33.push_back(fmt::format("abcd{:04}{:08}{:016}", p, p, p) + "y");  // 33 bytes
+  }
+  std::mt19937 rng(43);
+  std::vector<std::string> values;
+  for (const auto* pool : {&upto8, &upto16, &upto33, &upto8}) {
+    for (int i = 0; i < 20000; ++i) values.push_back((*pool)[rng() % pool->size()]);
+  }
+  StringInput in(values);
+  ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
+  std::unordered_map<std::string, int32_t> first;
+  for (int64_t at = 0; at < static_cast<int64_t>(values.size()); at += 20000) {
+    if (at == 60000) {
+      enc.Restart(0, 0);
+      first.clear();
+    }
+    std::vector<int32_t> indices;
+    for (int64_t k = at; k < at + 20000; k += 4096) {
+      const int64_t m = std::min<int64_t>(at + 20000 - k, 4096);
+      int64_t consumed = 0;
+      ASSERT_TRUE(enc.Put(in.offsets.data() + k, in.bytes(), m, &consumed).ok());
+      ASSERT_EQ(consumed, m);
+      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+      BufferBuilder sink;
+      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+    }
+    for (int64_t i = at; i < at + 20000; ++i) {
+      const std::string& v = values[static_cast<size_t>(i)];
+      auto [it, added] = first.emplace(v, static_cast<int32_t>(first.size()));
+      ASSERT_EQ(indices[static_cast<size_t>(i - at)], it->second) << "value " << i << " of " << v.size() << " bytes";
+      ASSERT_EQ(enc.entry(it->second), v);
+    }
+    EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(first.size()));
+  }
+}
+
 // Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
 // same indices and dictionary page as an encoder that grew, and the size limit still holds.
 TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {

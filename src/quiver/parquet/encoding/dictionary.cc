@@ -112,14 +112,17 @@ struct ShortValue {
   uint64_t lo = 0, hi = 0;
   bool operator==(const ShortValue& o) const { return ((lo ^ o.lo) | (hi ^ o.hi)) == 0; }
 };
+// Byte i of kShortMask + 16 - len is 0xff when i < len: the mask of a value's first `len` bytes
+// (len <= 16) loaded, not computed by shifts that need branches around their width.
+alignas(64) constexpr uint8_t kShortMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                                0xff, 0xff, 0xff, 0xff, 0xff};
 // `p` has 16 readable bytes; those past `len` (<= 16) are masked off.
 inline ShortValue LoadShort(const uint8_t* p, int32_t len) {
-  uint64_t lo, hi;
+  uint64_t lo, hi, lo_mask, hi_mask;
   std::memcpy(&lo, p, 8);
   std::memcpy(&hi, p + 8, 8);
-  const uint32_t bits = static_cast<uint32_t>(len) * 8;
-  const uint64_t lo_mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  const uint64_t hi_mask = bits >= 128 ? ~uint64_t{0} : bits <= 64 ? 0 : (uint64_t{1} << (bits - 64)) - 1;
+  std::memcpy(&lo_mask, kShortMask + 16 - len, 8);
+  std::memcpy(&hi_mask, kShortMask + 24 - len, 8);
   return {lo & lo_mask, hi & hi_mask};
 }
 // The same for a value near the end of its buffer.
@@ -137,10 +140,37 @@ inline uint64_t HashShort(const ShortValue& v, int32_t len) {
   return h ^ (h >> 29);
 }
 
-// A short value's place in ByteArrayDictionaryEncoder's memo (kMemoSize = 256): one multiply of
-// its folded words, cheaper than HashShort, which only a value not found there needs.
-inline size_t MemoSlot(const ShortValue& v, int32_t len) {
-  const uint64_t f = (v.lo ^ (v.hi * 0xC2B2AE3D27D4EB4FULL) ^ static_cast<uint64_t>(len)) * 0x9E3779B97F4A7C15ULL;
+// A value of up to 32 bytes as ByteArrayDictionaryEncoder's memo keeps it: its first 16 bytes
+// (zero-padded past its length) and, when longer than 16, its last 16 (zero otherwise). With the
+// length these name the value, so the memo compares them and never the bytes.
+struct MemoWords {
+  uint64_t lo, hi, tail_lo, tail_hi;
+};
+// `p` has 16 readable bytes and `len` (<= 32) more from p; no branch on the length.
+inline MemoWords LoadMemoWords(const uint8_t* p, int32_t len) {
+  const ShortValue head = LoadShort(p, std::min(len, 16));
+  // Arithmetic, not a branch the compiler would keep: lengths on either side of 16 alternate
+  // at random in a column like l_shipinstruct.
+  const int32_t over = std::max(len - 16, 0);
+  const uint64_t keep = uint64_t{0} - static_cast<uint64_t>(over != 0);
+  const uint8_t* tail = p + over;
+  uint64_t tail_lo, tail_hi;
+  std::memcpy(&tail_lo, tail, 8);
+  std::memcpy(&tail_hi, tail + 8, 8);
+  return {head.lo, head.hi, tail_lo & keep, tail_hi & keep};
+}
+// The same for a value near the end of its buffer.
+inline MemoWords CopyMemoWords(const uint8_t* p, int32_t len) {
+  uint8_t buf[32] = {};
+  std::memcpy(buf, p, static_cast<size_t>(len));
+  return LoadMemoWords(buf, len);
+}
+// A value's place in ByteArrayDictionaryEncoder's memo (kMemoSize = 256): one multiply of its
+// folded words, cheaper than HashShort or XXH3, which only a value not found there needs.
+inline size_t MemoSlot(const MemoWords& v, int32_t len) {
+  const uint64_t f =
+      (v.lo ^ ((v.hi ^ v.tail_lo) * 0xC2B2AE3D27D4EB4FULL) ^ std::rotl(v.tail_hi, 32) ^ static_cast<uint64_t>(len)) *
+      0x9E3779B97F4A7C15ULL;
   return static_cast<size_t>(f >> 56);
 }
 
@@ -649,6 +679,7 @@ void ByteArrayDictionaryEncoder::Restart(int64_t entries, int64_t bytes) {
   dict_offsets_.assign(1, 0);
   hashes_.clear();
   memo_.clear();  // refilled with empty entries at the next Put that uses it
+  memo_max_ = 8;
   indices_.clear();
   full_ = false;
   if (slots_.size() < want || slots_.size() > 4 * want) {
@@ -704,6 +735,42 @@ int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64
   return index;
 }
 
+// The hot loop of a small table: values [i, n), no nulls, while each is found in the memo (a
+// short loop of its own, so that its values stay in registers). kMax (8, 16 or 32): the longest
+// value the memo holds, so a loop for short values loads, hashes and compares only the words
+// they can have; a longer value stops it. A memo entry of a value's length has no bytes past it
+// (its other words are zero), so comparing the words a value of that length can have suffices.
+template <int kMax>
+int64_t ByteArrayDictionaryEncoder::MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                             int64_t loadable, const Memo* memo, int32_t* out) {
+  const int64_t from = i;
+  for (; i < n; ++i) {
+    const int32_t at = offsets[i];
+    const int32_t len = offsets[i + 1] - at;
+    if ((static_cast<uint32_t>(len) > kMax) | (at > loadable)) break;
+    MemoWords w{};
+    if constexpr (kMax == 8) {
+      uint64_t mask;
+      std::memcpy(&w.lo, data + at, 8);
+      std::memcpy(&mask, kShortMask + 16 - len, 8);
+      w.lo &= mask;
+    } else if constexpr (kMax == 16) {
+      const ShortValue x = LoadShort(data + at, len);
+      w.lo = x.lo;
+      w.hi = x.hi;
+    } else {
+      w = LoadMemoWords(data + at, len);
+    }
+    const Memo& mo = memo[MemoSlot(w, len)];
+    uint64_t diff = (mo.lo ^ w.lo) | static_cast<uint32_t>(mo.len ^ len);
+    if constexpr (kMax > 8) diff |= mo.hi ^ w.hi;
+    if constexpr (kMax > 16) diff |= (mo.tail_lo ^ w.tail_lo) | (mo.tail_hi ^ w.tail_hi);
+    if (diff != 0) break;
+    out[i - from] = mo.index;
+  }
+  return i;
+}
+
 Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* data, int64_t n, int64_t* consumed,
                                        const uint8_t* validity, int64_t validity_offset) {
   const int64_t start = indices_.size();
@@ -745,38 +812,57 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
   ShortWords shorts[kBatch];
   int64_t i = 0;
   while (i < n) {
-    const int64_t m = std::min(kBatch, n - i);
     if (slots_.size() <= kSmallSlots) {
-      // Short values first look in the memo: one compare of their words and length against
-      // the last value that hashed to the same place, no chain of loads through the table.
+      // Values of up to 32 bytes first look in the memo: one compare of their words and length
+      // against the last value that went to the same place, no chain of loads through the table.
+      // Values without nulls go through MemoHits' loop until one is not found there; that one
+      // (and each value when there are nulls) comes here.
       if (memo_.empty()) memo_.assign(kMemoSize, Memo{});
       Memo* memo = memo_.data();
-      for (int64_t j = 0; j < m; ++j, ++i) {
-        if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-        const int32_t at = offsets[i];
-        const int32_t len = offsets[i + 1] - at;
-        ShortWords sv{};
-        uint64_t h;
-        Memo* mo = nullptr;
-        if (len <= 16) {
-          const ShortValue x = at <= loadable ? LoadShort(data + at, len) : CopyShort(data + at, len);
-          mo = &memo[MemoSlot(x, len)];
-          if (((mo->lo ^ x.lo) | (mo->hi ^ x.hi) | static_cast<uint32_t>(mo->len ^ len)) == 0) {
-            out[k++] = mo->index;
-            continue;
-          }
-          sv = ShortWords{x.lo, x.hi};
-          h = HashShort(x, len);
-        } else {
-          h = HashBytes(data + at, len);
-        }
-        const int32_t index = entry(i, h, sv);
-        if (index < 0) [[unlikely]] return stop(index, i);
-        if (mo != nullptr) *mo = Memo{sv.lo, sv.hi, len, index};
-        out[k++] = index;
+      if (validity == nullptr) {
+        const int64_t stop = memo_max_ == 8    ? MemoHits<8>(offsets, data, i, n, loadable, memo, out + k)
+                             : memo_max_ == 16 ? MemoHits<16>(offsets, data, i, n, loadable, memo, out + k)
+                                               : MemoHits<32>(offsets, data, i, n, loadable, memo, out + k);
+        k += stop - i;
+        i = stop;
+        if (i == n) break;
+      } else if (!bit_util::GetBit(validity, validity_offset + i)) {
+        ++i;
+        continue;
       }
+      const int32_t at = offsets[i];
+      const int32_t len = offsets[i + 1] - at;
+      ShortWords sv{};
+      uint64_t h;
+      Memo* mo = nullptr;
+      MemoWords w{};
+      if (len <= 32) {
+        w = at <= loadable ? LoadMemoWords(data + at, len) : CopyMemoWords(data + at, len);
+        mo = &memo[MemoSlot(w, len)];
+        if (((mo->lo ^ w.lo) | (mo->hi ^ w.hi) | (mo->tail_lo ^ w.tail_lo) | (mo->tail_hi ^ w.tail_hi) |
+             static_cast<uint32_t>(mo->len ^ len)) == 0) {
+          out[k++] = mo->index;
+          ++i;
+          continue;
+        }
+      }
+      if (len <= 16) {
+        sv = ShortWords{w.lo, w.hi};
+        h = HashShort(ShortValue{w.lo, w.hi}, len);
+      } else {
+        h = HashBytes(data + at, len);
+      }
+      const int32_t index = entry(i, h, sv);
+      if (index < 0) [[unlikely]] return stop(index, i);
+      if (mo != nullptr) {
+        *mo = Memo{w.lo, w.hi, w.tail_lo, w.tail_hi, len, index};
+        memo_max_ = std::max(memo_max_, len <= 8 ? 8 : len <= 16 ? 16 : 32);
+      }
+      out[k++] = index;
+      ++i;
       continue;
     }
+    const int64_t m = std::min(kBatch, n - i);
     const size_t pmask = slots_.size() - 1;
     for (int64_t j = 0; j < m; ++j) {
       const int64_t r = i + j;

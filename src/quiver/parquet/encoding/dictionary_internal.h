@@ -257,16 +257,20 @@ class ByteArrayDictionaryEncoder {
   struct ShortWords {
     uint64_t lo = 0, hi = 0;
   };
-  // The last short value (up to 16 bytes) seen at each of kMemoSize places chosen by hash, with
-  // its index; len -1 when empty (no value has it).
+  // The last value of up to 32 bytes seen at each of kMemoSize places chosen by its words (first
+  // and last 16 bytes, zero-padded: MemoWords in dictionary.cc), with its index; len -1 when
+  // empty (no value has it).
   struct Memo {
-    uint64_t lo = 0, hi = 0;
+    uint64_t lo = 0, hi = 0, tail_lo = 0, tail_hi = 0;
     int32_t len = -1;
     int32_t index = 0;
   };
   static constexpr size_t kMemoSize = 256;
   int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
   [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
+  template <int kMax>
+  [[gnu::noinline]] static int64_t MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                            int64_t loadable, const Memo* memo, int32_t* out);
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
@@ -275,6 +279,7 @@ class ByteArrayDictionaryEncoder {
   std::vector<uint64_t> hashes_;  // per entry, for Rehash
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<Memo> memo_;        // while the table is small
+  int memo_max_ = 8;              // the longest value in the memo: 8, 16 or 32 bytes
   IndexBuffer indices_;
   bool full_ = false;
 };

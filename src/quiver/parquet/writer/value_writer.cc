@@ -40,8 +40,11 @@ class PlainValues {
     QUIVER_RETURN_NOT_OK(Open());
     return bytes_.Append(values, k * width_);
   }
-  Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity, int64_t bit) {
-    QUIVER_RETURN_NOT_OK(Open());
+  // `page_bytes`: what the page these values open will hold, about (byte arrays have no width to
+  // size it by up front); the buffer then does not grow by copies as the page fills.
+  Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity, int64_t bit,
+             int64_t page_bytes) {
+    QUIVER_RETURN_NOT_OK(Open(page_bytes));
     return encoding::PlainEncodeByteArrays(offsets, data, n, &bytes_, validity, bit);
   }
   Status Finish(BufferBuilder* body, std::span<const uint8_t>* page) {
@@ -66,9 +69,9 @@ class PlainValues {
 
  private:
   // The room in front of a page's first values; the buffer sized for a page of them when known.
-  Status Open() {
+  Status Open(int64_t page_bytes = 0) {
     if (bytes_.size() > 0) [[likely]] return Status::OK();
-    QUIVER_RETURN_NOT_OK(bytes_.Reserve(kHeadroom + reserve_));
+    QUIVER_RETURN_NOT_OK(bytes_.Reserve(kHeadroom + std::max(reserve_, page_bytes)));
     bytes_.UnsafeSetSize(kHeadroom);
     return Status::OK();
   }
@@ -234,6 +237,7 @@ class TypedValueWriter final : public ValueWriter {
         dict_->ReserveIndices(std::min(values, o_.page_size / std::max(width_, 4) + kSliceRows));
       }
     }
+    chunk_values_ = values;
     encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
     if (!dictionary_) QUIVER_RETURN_NOT_OK(StartEncoder(values));
     return StartBloomFilter(values);
@@ -476,11 +480,13 @@ class TypedValueWriter final : public ValueWriter {
   }
 
   Status PutByteArrays(const ArrayData& a, int64_t r, int64_t n, int64_t nulls) {
-    const uint8_t* v = a.validity();
+    // A slice without nulls skips the bitmap (the dictionary's fast loop takes no validity).
+    const uint8_t* v = nulls == 0 ? nullptr : a.validity();
     const int64_t bit = a.offset + r;
     const int32_t* offsets = a.values<int32_t>(1) + r;
     const uint8_t* data = a.buffers[2]->data();
-    page_plain_bytes_ += offsets[n] - offsets[0] + 4 * (n - nulls);
+    const int64_t slice_bytes = offsets[n] - offsets[0] + 4 * (n - nulls);
+    page_plain_bytes_ += slice_bytes;
     if (utf8_ && !a.utf8_checked) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
     if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, bit);
     ByteBounds bounds;
@@ -491,7 +497,19 @@ class TypedValueWriter final : public ValueWriter {
     }
     bounds.AddTo(bounds_);
     if (bloom_ != nullptr) bloom_->InsertByteArrays(offsets, data, n, v, bit);
-    return std::visit([&](auto& e) { return e.Put(offsets, data, n, v, bit); }, encoder_);
+    return std::visit(
+        [&](auto& e) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(e)>, PlainValues>) {
+            // A page closes after the slice that takes it to page_size, so it holds less than
+            // page_size and one slice; a short chunk, about its values at this slice's mean size.
+            const int64_t mean = slice_bytes / std::max<int64_t>(n - nulls, 1) + 1;
+            const int64_t page = std::min(o_.page_size, chunk_values_ * mean) + slice_bytes;
+            return e.Put(offsets, data, n, v, bit, page);
+          } else {
+            return e.Put(offsets, data, n, v, bit);
+          }
+        },
+        encoder_);
   }
 
   // Strings through the dictionary: the page's bounds come from the entries its indices name,
@@ -541,6 +559,7 @@ class TypedValueWriter final : public ValueWriter {
   std::vector<uint32_t> page_marks_;  // per dictionary entry: the last page (epoch) that used it
   uint32_t page_epoch_ = 1;
   int64_t page_marked_ = 0;  // entries marked in the open page
+  int64_t chunk_values_ = 0;  // the chunk's non-null values at most (Start)
 };
 
 }  // namespace
