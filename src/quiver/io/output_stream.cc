@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -11,11 +12,19 @@ namespace {
 
 // Written ranges kept in the page cache behind the one being written back.
 constexpr int64_t kDropLag = 4;
+// Writes from this size on go to the kernel from the caller's memory: a compressed column chunk
+// (hundreds of KB) copied into the buffer first would cost a pass over every byte of the file
+// for a syscall saved per chunk.
+constexpr size_t kDirectFrom = size_t{64} << 10;
 
 }  // namespace
 
 FdOutputStream::FdOutputStream(int fd, std::string name, int64_t buffer_size)
-    : fd_(fd), name_(std::move(name)), buffer_(new uint8_t[buffer_size]), capacity_(static_cast<size_t>(buffer_size)) {}
+    : fd_(fd),
+      name_(std::move(name)),
+      buffer_(new uint8_t[buffer_size]),
+      capacity_(static_cast<size_t>(buffer_size)),
+      direct_from_(std::min(capacity_, kDirectFrom)) {}
 
 FdOutputStream::~FdOutputStream() = default;
 
@@ -53,13 +62,13 @@ Status FdOutputStream::WriteFully(const uint8_t* data, size_t length) {
 Status FdOutputStream::Write(const void* data, int64_t length) {
   auto* p = static_cast<const uint8_t*>(data);
   auto n = static_cast<size_t>(length);
-  if (used_ + n <= capacity_) [[likely]] {
+  if (n < direct_from_ && used_ + n <= capacity_) [[likely]] {
     std::memcpy(buffer_.get() + used_, p, n);
     used_ += n;
     return Status::OK();
   }
   QUIVER_RETURN_NOT_OK(Flush());
-  if (n >= capacity_) return WriteFully(p, n);
+  if (n >= direct_from_) return WriteFully(p, n);
   std::memcpy(buffer_.get(), p, n);
   used_ = n;
   return Status::OK();

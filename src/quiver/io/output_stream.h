@@ -44,6 +44,7 @@ class FdOutputStream final : public OutputStream {
   std::string name_;
   std::unique_ptr<uint8_t[]> buffer_;
   size_t capacity_;
+  size_t direct_from_;  // writes this large skip the buffer
   size_t used_ = 0;
   int64_t written_ = 0;
   int64_t writeback_every_ = 0;
