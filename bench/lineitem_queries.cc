@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "quiver/core/bit_util.h"
@@ -134,42 +136,151 @@ void Q6(const std::string& path, int threads) {
              revenue, rows, Now() - t0, PeakKib());
 }
 
-// One row of SumQ1Lanes: its five values added into its slot's lane of `set`.
-__attribute__((target("avx512f"), always_inline)) inline void AddQ1Row(__m512d* set, unsigned lane, double qty,
-                                                                       double price, double disc, double tax) {
-  const auto m = static_cast<__mmask8>(1u << lane);
-  const __m512d one = _mm512_set1_pd(1.0);
-  const __m512d p = _mm512_set1_pd(price), d = _mm512_set1_pd(disc);
-  const __m512d dp = _mm512_mul_pd(p, _mm512_sub_pd(one, d));
-  set[0] = _mm512_mask_add_pd(set[0], m, set[0], _mm512_set1_pd(qty));
-  set[1] = _mm512_mask_add_pd(set[1], m, set[1], p);
-  set[2] = _mm512_mask_add_pd(set[2], m, set[2], dp);
-  set[3] = _mm512_mask_add_pd(set[3], m, set[3], _mm512_mul_pd(dp, _mm512_add_pd(one, _mm512_set1_pd(tax))));
-  set[4] = _mm512_mask_add_pd(set[4], m, set[4], d);
+// Q1's five sums (quantity, price, discounted price, charge, discount) and count per group.
+struct Q1Acc {
+  double qty = 0, price = 0, disc_price = 0, charge = 0, disc = 0;
+  int64_t count = 0;
+};
+
+// The (l_returnflag, l_linestatus) pairs seen so far, named 0, 1, ... as they first come: the
+// key of a pair of one-byte values is flag * 256 + status.
+class Q1Groups {
+ public:
+  Q1Groups() : slot_of_(256 * 256, 0) {}
+  // The pair's slot, naming it if new.
+  size_t SlotOf(int key) {
+    uint8_t s = slot_of_[static_cast<size_t>(key)];
+    if (s == 0) [[unlikely]] {
+      if (keys_.size() == 255) Die("more than 255 (l_returnflag, l_linestatus) groups");
+      keys_.push_back(key);
+      s = slot_of_[static_cast<size_t>(key)] = static_cast<uint8_t>(keys_.size());
+    }
+    return s - 1u;
+  }
+  const std::vector<int64_t>& keys() const { return keys_; }
+
+ private:
+  std::vector<uint8_t> slot_of_;  // slot + 1 by key, 0: not seen
+  std::vector<int64_t> keys_;
+};
+
+constexpr int kQ1MaxVectorGroups = 8;
+
+#define Q1_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+
+// The eight lanes' sum (stored and added: GCC 12 warns in _mm512_reduce_add_pd).
+Q1_AVX512 inline double AddLanes(__m512d v) {
+  alignas(64) double lanes[8];
+  _mm512_store_pd(lanes, v);
+  double t = 0;
+  for (double x : lanes) t += x;
+  return t;
 }
 
-// Q1's sums with the group's slot as a lane: `sums[m]` (m: quantity, price, discounted price,
-// charge, discount) gets slot s's sum in lane s; each row adds its five values into its own
-// lane only (a masked add), two sets of registers taking alternate rows so that a row does not
-// wait for the previous one's additions. For up to 8 slots (`lane`: slot - 1 per row); the
-// caller keeps the counts.
-__attribute__((target("avx512f"))) void SumQ1Lanes(const uint8_t* lane, const double* qty, const double* price,
-                                                   const double* disc, const double* tax, int64_t n,
-                                                   double sums[5][8]) {
-  __m512d a[2][5];
-  for (auto& set : a) {
-    for (auto& v : set) v = _mm512_setzero_pd();
+// Rows [i, n) of a batch whose groups are the G `keys`, 8 rows a step: each step's keys are
+// compared with every group's at once, and each group's sums add the step's values under its
+// mask (so a step never waits on a row's group). Stops at the first step with a key not among
+// `keys`, adding nothing of it; returns where it stopped (n when done). The sums of the rows
+// it went through are added to `acc[0, G)`. Two passes over each 1024 rows, the first naming
+// the groups and summing quantity and price, the second (from the first's masks) discount,
+// discounted price and charge: the five sums of six groups at once would not fit the 32
+// registers, and the spills cost more than reading the rows twice from L1/L2.
+template <int G>
+Q1_AVX512 int64_t SumQ1Steps(const int64_t* keys, const uint8_t* flag, const uint8_t* status, const double* qty,
+                             const double* price, const double* disc, const double* tax, int64_t i, int64_t n,
+                             Q1Acc* acc) {
+  constexpr int kG = G > 0 ? G : 1;
+  constexpr int64_t kChunk = 1024;
+  __m512i key[kG];
+  for (int g = 0; g < G; ++g) key[g] = _mm512_set1_epi64(keys[g]);
+  __m512d total[kG][5];
+  int64_t count[kG] = {};
+  for (int g = 0; g < G; ++g) {
+    for (auto& t : total[g]) t = _mm512_setzero_pd();
   }
-  int64_t i = 0;
-  for (; i + 2 <= n; i += 2) {
-    AddQ1Row(a[0], lane[i], qty[i], price[i], disc[i], tax[i]);
-    AddQ1Row(a[1], lane[i + 1], qty[i + 1], price[i + 1], disc[i + 1], tax[i + 1]);
+  const __m512d one = _mm512_set1_pd(1.0);
+  const auto all = static_cast<__mmask8>(0xFF);
+  __mmask8 masks[kChunk / 8][kG];
+  bool stopped = false;
+  while (i < n && !stopped) {
+    const int64_t from = i, end = std::min(n, i + kChunk);
+    __m512d a[kG][2];
+    for (int g = 0; g < G; ++g) a[g][0] = a[g][1] = _mm512_setzero_pd();
+    int64_t steps = 0;
+    for (; i < end; i += 8, ++steps) {
+      const auto valid = end - i >= 8 ? all : static_cast<__mmask8>((1u << (end - i)) - 1);
+      const __m512i f = _mm512_maskz_cvtepu8_epi64(all, _mm_maskz_loadu_epi8(valid, flag + i));
+      const __m512i s = _mm512_maskz_cvtepu8_epi64(all, _mm_maskz_loadu_epi8(valid, status + i));
+      const __m512i k = _mm512_or_si512(_mm512_maskz_slli_epi64(all, f, 8), s);
+      unsigned named = 0;
+      for (int g = 0; g < G; ++g) {
+        masks[steps][g] = _mm512_mask_cmpeq_epi64_mask(valid, k, key[g]);
+        named |= masks[steps][g];
+      }
+      if (named != valid) {
+        stopped = true;
+        break;
+      }
+      const __m512d q = _mm512_maskz_loadu_pd(valid, qty + i);
+      const __m512d p = _mm512_maskz_loadu_pd(valid, price + i);
+      for (int g = 0; g < G; ++g) {
+        a[g][0] = _mm512_mask_add_pd(a[g][0], masks[steps][g], a[g][0], q);
+        a[g][1] = _mm512_mask_add_pd(a[g][1], masks[steps][g], a[g][1], p);
+        count[g] += std::popcount(static_cast<unsigned>(masks[steps][g]));
+      }
+    }
+    for (int g = 0; g < G; ++g) {
+      total[g][0] = _mm512_add_pd(total[g][0], a[g][0]);
+      total[g][1] = _mm512_add_pd(total[g][1], a[g][1]);
+    }
+    __m512d b[kG][3];
+    for (int g = 0; g < G; ++g) b[g][0] = b[g][1] = b[g][2] = _mm512_setzero_pd();
+    for (int64_t t = 0, r = from; t < steps; ++t, r += 8) {
+      const auto valid = end - r >= 8 ? all : static_cast<__mmask8>((1u << (end - r)) - 1);
+      const __m512d p = _mm512_maskz_loadu_pd(valid, price + r);
+      const __m512d d = _mm512_maskz_loadu_pd(valid, disc + r);
+      const __m512d x = _mm512_maskz_loadu_pd(valid, tax + r);
+      const __m512d dp = _mm512_mul_pd(p, _mm512_sub_pd(one, d));
+      const __m512d charge = _mm512_mul_pd(dp, _mm512_add_pd(one, x));
+      for (int g = 0; g < G; ++g) {
+        b[g][0] = _mm512_mask_add_pd(b[g][0], masks[t][g], b[g][0], d);
+        b[g][1] = _mm512_mask_add_pd(b[g][1], masks[t][g], b[g][1], dp);
+        b[g][2] = _mm512_mask_add_pd(b[g][2], masks[t][g], b[g][2], charge);
+      }
+    }
+    for (int g = 0; g < G; ++g) {
+      total[g][2] = _mm512_add_pd(total[g][2], b[g][0]);
+      total[g][3] = _mm512_add_pd(total[g][3], b[g][1]);
+      total[g][4] = _mm512_add_pd(total[g][4], b[g][2]);
+    }
   }
-  if (i < n) AddQ1Row(a[0], lane[i], qty[i], price[i], disc[i], tax[i]);
-  for (int k = 0; k < 5; ++k) {
-    alignas(64) double lanes[8];
-    _mm512_store_pd(lanes, _mm512_add_pd(a[0][k], a[1][k]));
-    for (int s = 0; s < 8; ++s) sums[k][s] += lanes[s];
+  for (int g = 0; g < G; ++g) {
+    acc[g].qty += AddLanes(total[g][0]);
+    acc[g].price += AddLanes(total[g][1]);
+    acc[g].disc += AddLanes(total[g][2]);
+    acc[g].disc_price += AddLanes(total[g][3]);
+    acc[g].charge += AddLanes(total[g][4]);
+    acc[g].count += count[g];
+  }
+  return std::min(i, n);
+}
+
+// SumQ1Steps for the number of groups named so far (at most kQ1MaxVectorGroups).
+int64_t SumQ1StepsOf(const std::vector<int64_t>& keys, const uint8_t* flag, const uint8_t* status, const double* qty,
+                     const double* price, const double* disc, const double* tax, int64_t i, int64_t n, Q1Acc* acc) {
+  auto run = [&]<int G>(std::integral_constant<int, G>) {
+    return SumQ1Steps<G>(keys.data(), flag, status, qty, price, disc, tax, i, n, acc);
+  };
+  switch (keys.size()) {
+    case 0: return i;
+    case 1: return run(std::integral_constant<int, 1>{});
+    case 2: return run(std::integral_constant<int, 2>{});
+    case 3: return run(std::integral_constant<int, 3>{});
+    case 4: return run(std::integral_constant<int, 4>{});
+    case 5: return run(std::integral_constant<int, 5>{});
+    case 6: return run(std::integral_constant<int, 6>{});
+    case 7: return run(std::integral_constant<int, 7>{});
+    default: return run(std::integral_constant<int, 8>{});
   }
 }
 
@@ -182,20 +293,13 @@ void Q1(const std::string& path, int threads) {
   Scan s = Open(path, threads,
                 {"l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice", "l_discount", "l_tax"},
                 {{"l_shipdate", q::parquet::CompareOp::kLe, Date("1998-09-02")}});
-  struct Acc {
-    double qty = 0, price = 0, disc_price = 0, charge = 0, disc = 0;
-    int64_t count = 0;
-  };
-  // A (flag, status) pair of one-byte values names a slot (1..255, 0: none yet); each slot's
-  // sums are kept four times over, row i adding to copy i % 4, so that rows of one group in a
-  // row do not wait for each other's additions. The copies are added up at the end.
-  std::vector<uint8_t> slot_of(256 * 256, 0);
-  std::vector<int> key_of(1, -1);
-  std::vector<Acc> acc(4 * 256);
-  // With AVX-512 and at most 8 groups (lineitem has 6), slot - 1 is a lane of SumQ1Lanes.
-  const bool lanes = q::ActiveSimdLevel() == q::SimdLevel::kAvx512;
-  double lane_sums[5][8] = {};
-  std::vector<uint8_t> row_slot;
+  Q1Groups groups;
+  // With AVX-512, while there are at most 8 groups (lineitem has 4 after the filter, 6 in all),
+  // 8 rows a step (SumQ1Steps); otherwise row by row, each group's sums kept four times over
+  // (row i adding to copy i % 4) so that rows of one group in a row do not wait for each
+  // other's additions. Both add into `acc` by slot; the copies are added up at the end.
+  const bool vector = q::ActiveSimdLevel() == q::SimdLevel::kAvx512;
+  std::vector<Q1Acc> acc(5 * 256);  // [0, 256): the vector sums; then copy c at 256 * (c + 1)
   for (;;) {
     auto b = Check(s.scan->Next(), "q1");
     if (!b) break;
@@ -205,41 +309,23 @@ void Q1(const std::string& path, int threads) {
     const int32_t* so = status.raw_offsets();
     const int64_t n = b->num_rows();
     // Every value one byte: checked for the batch at once, then read by row number.
-    bool one_byte = true;
-    for (int64_t i = 0; i < n; ++i) one_byte &= (fo[i + 1] - fo[i] == 1) & (so[i + 1] - so[i] == 1);
-    if (!one_byte) Die("l_returnflag and l_linestatus must be one byte each");
+    int32_t not_one = 0;
+    for (int64_t i = 0; i < n; ++i) not_one |= ((fo[i + 1] - fo[i]) ^ 1) | ((so[i + 1] - so[i]) ^ 1);
+    if (not_one != 0) Die("l_returnflag and l_linestatus must be one byte each");
     const uint8_t* fd = flag.data()->buffers[2]->data() + fo[0];
     const uint8_t* sd = status.data()->buffers[2]->data() + so[0];
     const double* qty = q::PrimitiveArray<double>(b->column(2)).raw_values();
     const double* price = q::PrimitiveArray<double>(b->column(3)).raw_values();
     const double* disc = q::PrimitiveArray<double>(b->column(4)).raw_values();
     const double* tax = q::PrimitiveArray<double>(b->column(5)).raw_values();
-    // Each row's slot first (new groups named as they come), then the sums by lanes when the
-    // groups fit in them, else row by row.
-    row_slot.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) {
-      const int key = fd[i] * 256 + sd[i];
-      uint8_t slot = slot_of[static_cast<size_t>(key)];
-      if (slot == 0) [[unlikely]] {
-        if (key_of.size() == 256) Die("more than 255 (l_returnflag, l_linestatus) groups");
-        slot = slot_of[static_cast<size_t>(key)] = static_cast<uint8_t>(key_of.size());
-        key_of.push_back(key);
-      }
-      row_slot[static_cast<size_t>(i)] = slot;
+    int64_t i = 0;
+    while (vector && i < n && groups.keys().size() <= kQ1MaxVectorGroups) {
+      i = SumQ1StepsOf(groups.keys(), fd, sd, qty, price, disc, tax, i, n, acc.data());
+      // Stopped at a step with a pair not named yet: its rows' pairs named, the step done again.
+      for (int64_t r = i; r < std::min(i + 8, n); ++r) groups.SlotOf(fd[r] * 256 + sd[r]);
     }
-    if (lanes && key_of.size() <= 9) {
-      int64_t counts[9] = {};
-      for (int64_t i = 0; i < n; ++i) {
-        ++counts[row_slot[static_cast<size_t>(i)]];
-        --row_slot[static_cast<size_t>(i)];  // the lane
-      }
-      for (size_t slot = 1; slot < 9; ++slot) acc[slot].count += counts[slot];
-      SumQ1Lanes(row_slot.data(), qty, price, disc, tax, n, lane_sums);
-      continue;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      const uint8_t slot = row_slot[static_cast<size_t>(i)];
-      Acc& a = acc[static_cast<size_t>((i & 3) * 256 + slot)];
+    for (; i < n; ++i) {
+      Q1Acc& a = acc[256 * ((i & 3) + 1) + groups.SlotOf(fd[i] * 256 + sd[i])];
       const double dp = price[i] * (1 - disc[i]);
       a.qty += qty[i];
       a.price += price[i];
@@ -250,18 +336,11 @@ void Q1(const std::string& path, int threads) {
     }
   }
   const double secs = Now() - t0;
-  std::vector<std::pair<int, Acc>> sums;  // by key: ORDER BY l_returnflag, l_linestatus
-  for (size_t slot = 1; slot < key_of.size(); ++slot) {
-    Acc t;
-    if (slot <= 8) {
-      t.qty = lane_sums[0][slot - 1];
-      t.price = lane_sums[1][slot - 1];
-      t.disc_price = lane_sums[2][slot - 1];
-      t.charge = lane_sums[3][slot - 1];
-      t.disc = lane_sums[4][slot - 1];
-    }
-    for (size_t c = 0; c < 4; ++c) {
-      const Acc& a = acc[c * 256 + slot];
+  std::vector<std::pair<int64_t, Q1Acc>> sums;  // by key: ORDER BY l_returnflag, l_linestatus
+  for (size_t slot = 0; slot < groups.keys().size(); ++slot) {
+    Q1Acc t;
+    for (size_t c = 0; c < 5; ++c) {
+      const Q1Acc& a = acc[c * 256 + slot];
       t.qty += a.qty;
       t.price += a.price;
       t.disc_price += a.disc_price;
@@ -269,18 +348,17 @@ void Q1(const std::string& path, int threads) {
       t.disc += a.disc;
       t.count += a.count;
     }
-    sums.emplace_back(key_of[slot], t);
+    sums.emplace_back(groups.keys()[slot], t);
   }
   std::sort(sums.begin(), sums.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::string groups;
+  std::string out;
   for (const auto& [k, a] : sums) {
-    if (!groups.empty()) groups += ",";
+    if (!out.empty()) out += ",";
     const double c = static_cast<double>(a.count);
-    groups += fmt::format("[\"{}\",\"{}\",{},{},{},{},{},{},{},{}]", static_cast<char>(k / 256),
-                          static_cast<char>(k % 256), a.qty, a.price, a.disc_price, a.charge, a.qty / c, a.price / c,
-                          a.disc / c, a.count);
+    out += fmt::format("[\"{}\",\"{}\",{},{},{},{},{},{},{},{}]", static_cast<char>(k / 256), static_cast<char>(k % 256),
+                       a.qty, a.price, a.disc_price, a.charge, a.qty / c, a.price / c, a.disc / c, a.count);
   }
-  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q1\",\"groups\":[{}],\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n", groups, secs,
+  fmt::print("{{\"engine\":\"quiver\",\"op\":\"q1\",\"groups\":[{}],\"seconds\":{:.4f},\"vm_hwm_kib\":{}}}\n", out, secs,
              PeakKib());
 }
 

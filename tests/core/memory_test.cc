@@ -172,6 +172,26 @@ TEST(MemoryPool, LimitGivesOutOfMemoryAndNothingLeaks) {
   EXPECT_TRUE(pool.Allocate(-1, &b).IsInvalid());
 }
 
+TEST(MemoryPool, RequestPastTheLimitIsRefusedBeforeTheAllocatorMapsIt) {
+  // 256 TiB is past a 47-bit user address space, so no allocator can map it: the message
+  // says "allocator failed" unless the limit answers first.
+  MemoryTracker t("limited", MemoryTracker::Process(), Exact(1 << 30));
+  TrackedMemoryPool pool(&t);
+  uint8_t* p = nullptr;
+  Status st = pool.Allocate(int64_t{1} << 48, &p);
+  EXPECT_TRUE(st.IsOutOfMemory());
+  EXPECT_EQ(st.message(),
+            "allocating 281474976710656 bytes would exceed the limit of 1073741824 bytes of 'limited' (0 in use)");
+  EXPECT_EQ(p, nullptr);
+  EXPECT_EQ(t.current_bytes(), 0);
+  // A large block within the limit is charged its usable size, and all of it comes back.
+  ASSERT_TRUE(pool.Allocate((int64_t{64} << 20) + 1, &p).ok());
+  EXPECT_EQ(t.current_bytes(), pool.UsableSize(p));
+  EXPECT_GT(t.current_bytes(), int64_t{64} << 20);
+  pool.Free(p);
+  EXPECT_EQ(t.current_bytes(), 0);
+}
+
 TEST(Buffer, ResizeGrowsGeometricallyAndTracks) {
   MemoryTracker t("buf", MemoryTracker::Process(), Exact());
   TrackedMemoryPool pool(&t);

@@ -72,10 +72,15 @@ int64_t TrackedMemoryPool::UsableSize(const uint8_t* ptr) const {
   return ptr == zero_size_area ? 0 : RawUsable(ptr);
 }
 
+// Blocks from this size on are charged before they are allocated: a request past a limit (a
+// hostile length in a file) is refused by the limit without the allocator mapping it first, and
+// says so, instead of "allocator failed" when the system cannot map it at all.
+constexpr int64_t kChargeFirstFrom = int64_t{64} << 20;
+
 Status TrackedMemoryPool::Allocate(int64_t size, uint8_t** out) {
   // The fast path is kept free of anything that needs a stack frame (formatting, Status
   // construction); every unusual case goes to AllocateSlow.
-  if (size > 0) [[likely]] {
+  if (size > 0 && size < kChargeFirstFrom) [[likely]] {
     void* p = RawAlloc(static_cast<size_t>(size));
     if (p != nullptr) [[likely]] {
       if (tracker_->TryConsume(RawUsable(p))) [[likely]] {
@@ -94,6 +99,23 @@ Status TrackedMemoryPool::AllocateSlow(int64_t size, uint8_t** out) {
     return Status::OK();
   }
   if (size < 0) return Status::Invalid(fmt::format("negative allocation size {}", size));
+  if (size >= kChargeFirstFrom) {
+    if (!tracker_->TryConsume(size)) return Status::OutOfMemory(tracker_->LimitReport(size));
+    void* p = RawAlloc(static_cast<size_t>(size));
+    if (p == nullptr) {
+      tracker_->Release(size);
+      return Status::OutOfMemory(fmt::format("allocator failed to provide {} bytes", size));
+    }
+    // The block may be larger than asked; Free releases its usable size, so charge the rest.
+    int64_t rest = RawUsable(p) - size;
+    if (rest > 0 && !tracker_->TryConsume(rest)) {
+      tracker_->Release(size);
+      RawFree(p);
+      return Status::OutOfMemory(tracker_->LimitReport(rest));
+    }
+    *out = static_cast<uint8_t*>(p);
+    return Status::OK();
+  }
   // Either the allocator said no, or the tracker did (the block was already returned).
   void* p = RawAlloc(static_cast<size_t>(size));
   if (p == nullptr) return Status::OutOfMemory(fmt::format("allocator failed to provide {} bytes", size));

@@ -96,6 +96,28 @@ TEST_P(DictionaryTest, GatherEveryWidthRoundTrip) {
   }
 }
 
+// One-byte entries: dictionaries within the 16 a register holds and past them (a stretch of 16
+// rows with an index of 16 or more looked up one by one), a dictionary with fewer than 16
+// readable bytes, and a tail of fewer than 16 rows, at every level.
+TEST_P(DictionaryTest, GatherOneByteEntries) {
+  const GatherKernels& k = GatherKernelsFor(GetParam());
+  for (int dict_size : {3, 16, 17, 200}) {
+    std::vector<uint8_t> dict(static_cast<size_t>(dict_size) + 32, 0);
+    for (int e = 0; e < dict_size; ++e) dict[static_cast<size_t>(e)] = static_cast<uint8_t>('A' + e * 7 % 58);
+    const int64_t n = 1003;
+    std::vector<int32_t> idx(n);
+    // Rows 480..495 name the last entry (past 16 when the dictionary is larger), the rest cycle.
+    for (int64_t i = 0; i < n; ++i) idx[i] = i >= 480 && i < 496 ? dict_size - 1 : static_cast<int32_t>(i * 5 % std::min(dict_size, 16));
+    for (int64_t readable : {static_cast<int64_t>(dict.size()), static_cast<int64_t>(dict_size)}) {
+      std::vector<uint8_t> out(n, 0);
+      k.gather8(dict.data(), readable, idx.data(), n, out.data());
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(out[i], dict[static_cast<size_t>(idx[i])]) << "dict " << dict_size << " readable " << readable << " row " << i;
+      }
+    }
+  }
+}
+
 TEST_P(DictionaryTest, ByteArraysAndFixed) {
   auto words = testing::RandomStrings(50, 1, 30);
   words[3] = "";

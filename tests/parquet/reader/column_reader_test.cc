@@ -286,6 +286,87 @@ TEST(FlatColumnReader, DictionaryStringsOfOneLength) {
   }
 }
 
+// Kept rows of dictionary strings over pages longer than a 64-row step: every kind of step
+// (every row kept, most rows, a few, none, the page's partial last one) leaves the kept rows'
+// strings in order, across pages that start mid-word of the keep bitmap.
+TEST(FlatColumnReader, DictionaryStringsKeptByEveryKindOfStep) {
+  const std::vector<std::string> dict{"A", "N", "R", "F", "O"};
+  constexpr int kRows = 1000;
+  std::vector<int32_t> idx(kRows);
+  for (int i = 0; i < kRows; ++i) idx[static_cast<size_t>(i)] = (i * 7 + i / 5) % 5;
+  std::vector<uint8_t> keep((kRows + 7) / 8, 0);
+  for (int i = 0; i < kRows; ++i) {
+    const int step = i / 64;
+    const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
+    if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
+  }
+  std::string chunk;
+  DictPage(&chunk, dict);
+  for (int start : {0, 301, 700}) {
+    const int end = start == 0 ? 301 : start == 301 ? 700 : kRows;
+    AddPage(&chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
+            Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 3));
+  }
+  auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
+  ASSERT_TRUE(buf.ok());
+  auto k = ReadFlatColumnChunk(Column(Type::BYTE_ARRAY, 0), utf8(), *buf, compress::Codec::kUncompressed, kRows, {},
+                               keep.data());
+  ASSERT_TRUE(k.ok()) << k.status().ToString();
+  std::vector<std::string> want;
+  for (int i = 0; i < kRows; ++i) {
+    if ((keep[static_cast<size_t>(i / 8)] >> (i % 8)) & 1) want.push_back(dict[static_cast<size_t>(idx[static_cast<size_t>(i)])]);
+  }
+  ASSERT_EQ(k->length(), static_cast<int64_t>(want.size()));
+  const BinaryArray s(*k);
+  for (int64_t r = 0; r < k->length(); ++r) ASSERT_EQ(s.GetView(r), want[static_cast<size_t>(r)]) << "kept row " << r;
+}
+
+// Kept rows of dictionary-coded doubles, from dictionaries of at most 16 and 64 entries (looked
+// up from registers at AVX-512: l_discount, l_tax, l_quantity) and a larger one (gathered), by
+// every kind of step across pages that start mid-word of the keep bitmap.
+TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
+  constexpr int kRows = 1000;
+  std::vector<uint8_t> keep((kRows + 7) / 8, 0);
+  for (int i = 0; i < kRows; ++i) {
+    const int step = i / 64;
+    const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
+    if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
+  }
+  for (int dict_size : {11, 16, 40, 64, 65}) {
+    std::vector<double> dict(static_cast<size_t>(dict_size));
+    for (int e = 0; e < dict_size; ++e) dict[static_cast<size_t>(e)] = e * 0.01 + 1000 * dict_size;
+    std::vector<int32_t> idx(kRows);
+    for (int i = 0; i < kRows; ++i) idx[static_cast<size_t>(i)] = (i * 7 + i / 5) % dict_size;
+    PageHeader h;
+    h.type = PageType::DICTIONARY_PAGE;
+    DictionaryPageHeader d;
+    d.num_values = dict_size;
+    d.encoding = Encoding::PLAIN_DICTIONARY;
+    h.dictionary_page_header = d;
+    std::string chunk;
+    AddPage(&chunk, h, std::string(reinterpret_cast<const char*>(dict.data()), dict.size() * 8));
+    for (int start : {0, 301, 700}) {
+      const int end = start == 0 ? 301 : start == 301 ? 700 : kRows;
+      AddPage(&chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
+              Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 7));
+    }
+    auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
+    ASSERT_TRUE(buf.ok());
+    auto k = ReadFlatColumnChunk(Column(Type::DOUBLE, 0), float64(), *buf, compress::Codec::kUncompressed, kRows, {},
+                                 keep.data());
+    ASSERT_TRUE(k.ok()) << k.status().ToString();
+    std::vector<double> want;
+    for (int i = 0; i < kRows; ++i) {
+      if ((keep[static_cast<size_t>(i / 8)] >> (i % 8)) & 1) want.push_back(dict[static_cast<size_t>(idx[static_cast<size_t>(i)])]);
+    }
+    ASSERT_EQ(k->length(), static_cast<int64_t>(want.size()));
+    const double* got = PrimitiveArray<double>(*k).raw_values();
+    for (int64_t r = 0; r < k->length(); ++r) {
+      ASSERT_EQ(got[r], want[static_cast<size_t>(r)]) << "dictionary of " << dict_size << ", kept row " << r;
+    }
+  }
+}
+
 // A writer that gives up on the dictionary mid-chunk follows its dictionary pages with PLAIN
 // ones: the waiting dictionary strings come first, in order.
 TEST(FlatColumnReader, DictionaryStringsThenPlainFallbackKeepOrder) {

@@ -40,6 +40,23 @@ void Check(const GatherKeptKernels& k, uint64_t keep, std::mt19937_64& rng) {
   const int64_t nd = W == 4 ? k.dict4(keep, idx.data(), e, o) : k.dict8(keep, idx.data(), e, o);
   ASSERT_EQ(nd, static_cast<int64_t>(want_dict.size()));
   for (size_t r = 0; r < want_dict.size(); ++r) ASSERT_EQ(out[r], want_dict[r]) << "dictionary, kept value " << r;
+  if constexpr (W == 8) {
+    // Dictionaries of 11 entries (padded to 16) and 50 (padded to 64), every index used.
+    for (int size : {11, 50}) {
+      std::vector<T> small(size <= 16 ? 16 : 64, 0), want_small;
+      for (int x = 0; x < size; ++x) small[static_cast<size_t>(x)] = static_cast<T>(rng());
+      for (int r = 0; r < 64; ++r) {
+        idx[static_cast<size_t>(r)] = (r * 7) % size;
+        if ((keep >> r) & 1) want_small.push_back(small[static_cast<size_t>(idx[static_cast<size_t>(r)])]);
+      }
+      const auto* e = reinterpret_cast<const uint8_t*>(small.data());
+      const int64_t ns = size <= 16 ? k.dict8_16(keep, idx.data(), e, o) : k.dict8_64(keep, idx.data(), e, o);
+      ASSERT_EQ(ns, static_cast<int64_t>(want_small.size()));
+      for (size_t r = 0; r < want_small.size(); ++r) {
+        ASSERT_EQ(out[r], want_small[r]) << "dictionary of " << size << ", kept value " << r;
+      }
+    }
+  }
 }
 
 TEST_P(GatherKeptTest, KeptRowsInOrder) {

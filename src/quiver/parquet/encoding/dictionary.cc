@@ -22,6 +22,10 @@ void Gather64Scalar(const uint64_t* dict, const uint32_t* idx, int64_t n, uint64
   for (int64_t i = 0; i < n; ++i) out[i] = dict[idx[i]];
 }
 
+void Gather8Scalar(const uint8_t* dict, int64_t, const int32_t* idx, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = dict[idx[i]];
+}
+
 #if QUIVER_X86
 // Indices are < dict_size <= INT32_MAX (checked before any gather), so signed lanes are safe.
 __attribute__((target("avx2"))) void Gather32Avx2(const uint32_t* dict, const uint32_t* idx, int64_t n,
@@ -64,12 +68,36 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather64Avx51
   }
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
+// The first 16 entries widened into the lanes of a register, 16 indices looked up by one
+// permute and narrowed back to bytes; 16 rows with an index past 16 copied one by one. (The
+// masked forms, all lanes set: GCC 12 warns that the unmasked ones read an uninitialized register.)
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather8Avx512(const uint8_t* dict,
+                                                                                 int64_t dict_readable,
+                                                                                 const int32_t* idx, int64_t n,
+                                                                                 uint8_t* out) {
+  int64_t i = 0;
+  if (dict_readable >= 16) {
+    const auto all = static_cast<__mmask16>(0xFFFF);
+    const __m512i table = _mm512_maskz_cvtepu8_epi32(all, _mm_loadu_si128(reinterpret_cast<const __m128i*>(dict)));
+    const __m512i sixteen = _mm512_set1_epi32(16);
+    for (; i + 16 <= n; i += 16) {
+      const __m512i ix = _mm512_loadu_si512(idx + i);
+      if (_mm512_cmpge_epu32_mask(ix, sixteen) != 0) [[unlikely]] {
+        for (int k = 0; k < 16; ++k) out[i + k] = dict[idx[i + k]];
+        continue;
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                       _mm512_maskz_cvtepi32_epi8(all, _mm512_maskz_permutexvar_epi32(all, ix, table)));
+    }
+  }
+  for (; i < n; ++i) out[i] = dict[idx[i]];
+}
 #endif
 
-constexpr GatherKernels kScalar{SimdLevel::kScalar, &Gather32Scalar, &Gather64Scalar};
+constexpr GatherKernels kScalar{SimdLevel::kScalar, &Gather32Scalar, &Gather64Scalar, &Gather8Scalar};
 #if QUIVER_X86
-constexpr GatherKernels kAvx2{SimdLevel::kAvx2, &Gather32Avx2, &Gather64Avx2};
-constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Avx512};
+constexpr GatherKernels kAvx2{SimdLevel::kAvx2, &Gather32Avx2, &Gather64Avx2, &Gather8Scalar};
+constexpr GatherKernels kAvx512{SimdLevel::kAvx512, &Gather32Avx512, &Gather64Avx512, &Gather8Avx512};
 #endif
 
 // Slot of a fixed-width key: the top bits of key * 2^64/phi (Fibonacci hashing), one multiply
@@ -233,11 +261,9 @@ int64_t DictionaryDecoder::GatherUniformByteArrays(int32_t len, const uint8_t* d
                                                    const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst,
                                                    int64_t pos) {
   if (len == 1) {
-    uint8_t* out = dst + pos;
-    for (int64_t i = 0; i < n; ++i) {
-      out[i] = dict_data[idx[i]];
-      off[i] = static_cast<int32_t>(pos + i + 1);
-    }
+    static const GatherKernels& kernels = GatherKernelsFor(ActiveSimdLevel());
+    kernels.gather8(dict_data, dict_readable, idx, n, dst + pos);
+    for (int64_t i = 0; i < n; ++i) off[i] = static_cast<int32_t>(pos + i + 1);
     return pos + n;
   }
   for (int64_t i = 0; i < n; ++i) {

@@ -23,6 +23,9 @@ struct GatherKernels {
   // out[i] = dict[idx[i]] for i < n; indices already checked against the dictionary size.
   void (*gather32)(const uint32_t* dict, const uint32_t* idx, int64_t n, uint32_t* out);
   void (*gather64)(const uint64_t* dict, const uint32_t* idx, int64_t n, uint64_t* out);
+  // The same for one-byte entries (flags, codes); `dict_readable` bytes may be read at `dict`.
+  // AVX-512 looks up 16 indices at once in a register holding the first 16 entries.
+  void (*gather8)(const uint8_t* dict, int64_t dict_readable, const int32_t* idx, int64_t n, uint8_t* out);
 };
 const GatherKernels& GatherKernelsFor(SimdLevel level);
 
@@ -61,8 +64,8 @@ class DictionaryDecoder {
   static int64_t GatherByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t dict_readable,
                                   const int32_t* idx, int64_t n, int32_t* offsets, uint8_t* dst, int64_t pos);
   // GatherByteArrays for a dictionary whose entries all hold `len` bytes (entry e at e * len):
-  // no offsets read per value, one-byte entries (flags, codes) copied a byte each. Same room
-  // and result.
+  // no offsets read per value, one-byte entries (flags, codes) through the active level's
+  // gather8. Same room and result.
   static int64_t GatherUniformByteArrays(int32_t len, const uint8_t* dict_data, int64_t dict_readable,
                                          const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst, int64_t pos);
 

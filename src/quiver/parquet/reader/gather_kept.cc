@@ -84,10 +84,46 @@ QUIVER_AVX512 int64_t Dict8Avx512(uint64_t keep, const int32_t* idx, const uint8
   return j;
 }
 
-constexpr GatherKeptKernels kScalar{SimdLevel::kScalar, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar};
+// The 16 entries in two registers; an index (checked below the dictionary's size, at most 16)
+// picks its entry from them by its low four bits.
+QUIVER_AVX512 int64_t Dict8Of16Avx512(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  const __m512d lo = _mm512_loadu_pd(entries);
+  const __m512d hi = _mm512_loadu_pd(entries + 64);
+  int64_t j = 0;
+  for (int k = 0; k < 8; ++k) {
+    const auto m = static_cast<__mmask8>(keep >> (8 * k));
+    const __m512i i = _mm512_maskz_cvtepi32_epi64(0xFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 8 * k)));
+    const __m512d v = _mm512_permutex2var_pd(lo, i, hi);
+    _mm512_storeu_pd(out + j * 8, _mm512_maskz_compress_pd(m, v));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+QUIVER_AVX512 int64_t Dict8Of64Avx512(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out) {
+  __m512d t[8];
+  for (int r = 0; r < 8; ++r) t[r] = _mm512_loadu_pd(entries + 64 * r);
+  const __m512i bit4 = _mm512_set1_epi64(16), bit5 = _mm512_set1_epi64(32);
+  int64_t j = 0;
+  for (int k = 0; k < 8; ++k) {
+    const auto m = static_cast<__mmask8>(keep >> (8 * k));
+    const __m512i i = _mm512_maskz_cvtepi32_epi64(0xFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 8 * k)));
+    const __mmask8 b4 = _mm512_test_epi64_mask(i, bit4), b5 = _mm512_test_epi64_mask(i, bit5);
+    const __m512d v01 = _mm512_mask_blend_pd(b4, _mm512_permutex2var_pd(t[0], i, t[1]), _mm512_permutex2var_pd(t[2], i, t[3]));
+    const __m512d v23 = _mm512_mask_blend_pd(b4, _mm512_permutex2var_pd(t[4], i, t[5]), _mm512_permutex2var_pd(t[6], i, t[7]));
+    _mm512_storeu_pd(out + j * 8, _mm512_maskz_compress_pd(m, _mm512_mask_blend_pd(b5, v01, v23)));
+    j += std::popcount(static_cast<unsigned>(m));
+  }
+  return j;
+}
+
+constexpr GatherKeptKernels kScalar{SimdLevel::kScalar, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar,
+                                    &Dict8Scalar, &Dict8Scalar};
 // AVX2 has no compressing store: the scalar loop.
-constexpr GatherKeptKernels kAvx2{SimdLevel::kAvx2, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar};
-constexpr GatherKeptKernels kAvx512{SimdLevel::kAvx512, &Plain4Avx512, &Plain8Avx512, &Dict4Avx512, &Dict8Avx512};
+constexpr GatherKeptKernels kAvx2{SimdLevel::kAvx2, &Plain4Scalar, &Plain8Scalar, &Dict4Scalar, &Dict8Scalar,
+                                  &Dict8Scalar, &Dict8Scalar};
+constexpr GatherKeptKernels kAvx512{SimdLevel::kAvx512, &Plain4Avx512, &Plain8Avx512, &Dict4Avx512, &Dict8Avx512,
+                                    &Dict8Of16Avx512, &Dict8Of64Avx512};
 
 }  // namespace
 

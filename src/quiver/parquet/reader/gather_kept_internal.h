@@ -19,6 +19,12 @@ struct GatherKeptKernels {
   int64_t (*plain8)(uint64_t keep, const uint8_t* values, uint8_t* out);
   int64_t (*dict4)(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out);
   int64_t (*dict8)(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out);
+  // dict8 for a dictionary of at most 16 entries, `entries` padded to 16 (l_discount, l_tax):
+  // AVX-512 holds them in two registers and looks 8 indices up by one permute, no gather.
+  int64_t (*dict8_16)(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out);
+  // The same for at most 64 entries padded to 64 (l_quantity's 50): eight registers, an
+  // index's low four bits picking from each pair and its next two bits among the four picks.
+  int64_t (*dict8_64)(uint64_t keep, const int32_t* idx, const uint8_t* entries, uint8_t* out);
 };
 
 // The kernels of one level (tests run each level in SupportedSimdLevels()); a level above what
