@@ -227,16 +227,23 @@ Status DictionaryDecoder::Finish(int64_t got, int64_t n) const {
 }
 
 Status DictionaryDecoder::DecodeIndices(int32_t* out, int64_t n) {
-  return Walk(
-      n,
-      [&](uint32_t v, int64_t count) {
-        std::fill(out, out + count, static_cast<int32_t>(v));
-        out += count;
-      },
-      [&](const uint32_t* idx, int64_t count) {
-        std::memcpy(out, idx, static_cast<size_t>(count) * 4);
-        out += count;
-      });
+  // Bit-packed runs unpack straight into `out` (not into the run decoder's buffer and then a
+  // copy), and the indices are checked in one pass after: the predicate pass of a scan decodes
+  // every index of its dictionary columns this way.
+  bad_index_ = -1;
+  const int64_t got = rle_.GetBatch(out, n);
+  const auto* u = reinterpret_cast<const uint32_t*>(out);
+  uint32_t max = 0;
+  for (int64_t i = 0; i < got; ++i) max = u[i] > max ? u[i] : max;
+  if (max >= dict_size_) [[unlikely]] {
+    for (int64_t i = 0; i < got; ++i) {
+      if (u[i] >= dict_size_) {
+        bad_index_ = u[i];
+        break;
+      }
+    }
+  }
+  return Finish(got, n);
 }
 
 Status DictionaryDecoder::DecodeFixed(const uint8_t* dict, int width, uint8_t* out, int64_t n) {

@@ -319,7 +319,8 @@ Status FlatDecoder::SelectPage(const Page& page, const uint8_t* data, int64_t si
   const Encoding e = page.encoding;
   if (e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY) {
     QUIVER_ASSIGN_OR_RETURN(const int32_t* idx, PageIndices(data, size, n));
-    AndDictionaryAnswers(ActiveSelectKernels(), pass_, rows_, idx, n, dict_pass_.data());
+    AndDictionaryAnswers(ActiveSelectKernels(), pass_, rows_, idx, n, dict_pass_.data(),
+                         static_cast<int64_t>(dict_pass_.size()));
     return Status::OK();
   }
   // PLAIN values stored as the column's type holds them are compared where they lie.

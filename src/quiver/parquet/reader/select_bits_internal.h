@@ -1,6 +1,7 @@
 // Row bitmaps of a scan's predicates (a bit per row of a row group, in 64-bit words): a
-// dictionary page's per-entry answers gathered by index 64 rows to a word (scalar / AVX2 /
-// AVX-512 kernels), and answers ANDed into the bitmap at any row offset.
+// dictionary page's per-entry answers looked up by index 64 rows to a word (scalar / AVX2 /
+// AVX-512 kernels; gathers, or registers for dictionaries of up to 64 entries), and answers
+// ANDed into the bitmap at any row offset.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,11 @@ struct SelectKernels {
   // Bit k of the result: answers[idx[k]] != 0, for k in [0, 64). `answers` holds 0 or -1 per
   // dictionary entry; every idx[k] is an index already checked against the dictionary's size.
   uint64_t (*answer_word)(const int32_t* idx, const int32_t* answers);
+  // The same for a dictionary of at most 64 entries, `answers` padded with 0 to 64 of them: the
+  // answers held in registers (AVX-512: four tables picked by permutes, AVX2 and scalar: one
+  // bit per entry shifted out), no gathers. lineitem's l_discount (11 entries) and l_quantity
+  // (50) are such dictionaries.
+  uint64_t (*answer_word_small)(const int32_t* idx, const int32_t* answers);
 };
 
 // The kernels of one level (tests run each level in SupportedSimdLevels() on the same input);
@@ -48,8 +54,9 @@ inline void AndWordAt(uint64_t* bits, int64_t offset, uint64_t w) {
 void AndBitsAt(uint64_t* bits, int64_t offset, const uint8_t* src, int64_t n);
 
 // Each row of [offset, offset + n) still set in `bits` ANDed with answers[idx[row - offset]]
-// (`answers` as SelectKernels takes them); a word of 64 rows already all out is not looked up.
+// (`answers`: one per dictionary entry, `num_answers` of them, as SelectKernels takes them); a
+// word of 64 rows already all out is not looked up.
 void AndDictionaryAnswers(const SelectKernels& k, uint64_t* bits, int64_t offset, const int32_t* idx, int64_t n,
-                          const int32_t* answers);
+                          const int32_t* answers, int64_t num_answers);
 
 }  // namespace quiver::parquet::reader
