@@ -12,7 +12,12 @@
 // Speed, where libsnappy is built for baseline x86-64 and calls memcpy: literals are copied in
 // 16-byte steps that may run past their end (the next tag overwrites them; the checks above keep
 // every read inside the input and every write inside SnappyMaxCompressedLength), and matches are
-// extended 8 bytes at a time.
+// extended 8 bytes at a time. Most time goes to chains of short matches, each waiting on the last
+// (hash, table entry, candidate's bytes, match length, next hash), so the fragment loop is
+// compiled twice: for fragments over 8 KiB the table has all 2^14 entries and the hash needs no
+// mask. Hit or miss stays a branch, though often mispredicted: chosen by masks, every miss would
+// wait for the whole chain, where a predicted miss lets the next probe start at once (measured
+// about 1.6 times slower on convert's pages).
 #include "quiver/compress/snappy_compress_internal.h"
 
 #include <algorithm>
