@@ -114,6 +114,19 @@ TEST(SnappyCompress, LengthsAroundFragmentAndTableBoundaries) {
   }
 }
 
+// Fragments over 8 KiB hash into the full 2^14 table without a mask, shorter ones through it
+// (2^13 entries from 4 KiB). Across that switch, alone and as a last fragment after a full one,
+// whose entries above 2^13 are left in the table and must never be read.
+TEST(SnappyCompress, TableSizeSwitchPoint) {
+  for (size_t base : {size_t{8192}, size_t{65536 + 8192}}) {
+    for (size_t n = base - 3; n <= base + 3; ++n) {
+      const auto seed = static_cast<uint32_t>(n);
+      ExpectSameAsLibsnappy(TextLike(n, seed), "text " + std::to_string(n));
+      ExpectSameAsLibsnappy(Mixed(n, seed), "mixed " + std::to_string(n));
+    }
+  }
+}
+
 TEST(SnappyCompress, IncompressibleRandomBytes) {
   for (size_t n : {size_t{1000}, size_t{100000}, size_t{1} << 20}) {
     ExpectSameAsLibsnappy(Random(n, static_cast<uint32_t>(n) + 7), "random " + std::to_string(n));
