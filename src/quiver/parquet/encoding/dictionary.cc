@@ -54,7 +54,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather32Avx51
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512i ix = _mm512_loadu_si512(idx + i);
-    _mm512_storeu_si512(out + i, _mm512_i32gather_epi32(ix, dict, 4));
+    _mm512_storeu_si512(out + i, _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, ix, dict, 4));
   }
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
@@ -64,13 +64,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather64Avx51
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i ix = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + i));
-    _mm512_storeu_si512(out + i, _mm512_i32gather_epi64(ix, dict, 8));
+    _mm512_storeu_si512(out + i, _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), 0xFF, ix, dict, 8));
   }
   for (; i < n; ++i) out[i] = dict[idx[i]];
 }
 // The first 16 entries widened into the lanes of a register, 16 indices looked up by one
-// permute and narrowed back to bytes; 16 rows with an index past 16 copied one by one. (The
-// masked forms, all lanes set: GCC 12 warns that the unmasked ones read an uninitialized register.)
+// permute and narrowed back to bytes; 16 rows with an index past 16 copied one by one. (Here
+// and in the gathers above, the masked forms with all lanes set: GCC 12 warns that the unmasked
+// ones read an uninitialized register.)
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) void Gather8Avx512(const uint8_t* dict,
                                                                                  int64_t dict_readable,
                                                                                  const int32_t* idx, int64_t n,
