@@ -382,6 +382,8 @@ bool VisitFixedParser(TypeId id, Visit&& visit) {
 // buffers. A group that fails (on_error=fail) is not counted in the column's length; the read
 // stops there, so what it left past the length is never used.
 struct ColumnConverters {
+  static constexpr uint32_t kMove = 64;  // the bytes String copies per value without a call
+
   // The parser is a template argument so that it inlines into the per-row loop.
   template <typename T, ParseFn<T> parse, BatchFn<T> batch, bool wide>
   static Status Fixed(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
@@ -526,6 +528,61 @@ struct ColumnConverters {
     return continuation == 0;
   }
 
+  // Copies fields[r, rows) to dst + *size while each is the common kind (unquoted, 1..64
+  // bytes, with room for the moves: size <= fast_end), with four fixed 16-byte moves whatever
+  // its length, and sets its end offset; returns the first row it left. Every byte the moves
+  // read is ORed into *high: when no byte has its top bit set, every value copied is ASCII, so
+  // the group needs no UTF-8 pass (bytes read past a value belong to the next fields: a
+  // non-ASCII one there only costs the full check). A function of its own, so that its few
+  // pointers stay in registers (inside String they were spilled, `high` and the row index
+  // going through memory on every value).
+  __attribute__((noinline)) static int64_t CopyShort(const uint8_t* data, const FieldSpan* fields, int64_t r,
+                                                     int64_t rows, uint8_t quote, uint8_t* dst, int64_t* size_io,
+                                                     int64_t fast_end, int32_t* off, __m128i* high_io) {
+    int64_t size = *size_io;
+    __m128i high = *high_io;
+    for (; r < rows; ++r) {
+      const FieldSpan f = fields[r];
+      const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
+      const uint8_t* src = data + f.start;
+      if (!(len - 1 < kMove && size <= fast_end) || src[0] == quote) [[unlikely]] break;
+      const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+      const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+      const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size), v0);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 16), v1);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 32), v2);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 48), v3);
+      high = _mm_or_si128(high, _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3)));
+      size += len;
+      off[r + 1] = static_cast<int32_t>(size);
+    }
+    *size_io = size;
+    *high_io = high;
+    return r;
+  }
+
+  // Appends one value the copy loop in String leaves (quoted, empty, missing, a null token,
+  // longer than its moves, or near the buffer's end) to the column's bytes. Out of line, so
+  // that the loop keeps its pointers in registers.
+  __attribute__((noinline)) static Status StringValue(TextColumnConverter& b, const uint8_t* data, const FieldSpan& f,
+                                                      int64_t row, const FieldSyntax& syn, bool direct,
+                                                      std::string* scratch) {
+    BufferBuilder& bytes = b.values_;
+    std::string_view text(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
+    bool quoted = false;
+    if (!(direct && !text.empty() && text.front() != syn.quote) && !syn.Text(data, f, true, &text, &quoted)) {
+      return b.SetNull(row);
+    }
+    if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
+      scratch->clear();
+      syn.Unescape(text, scratch);
+      return bytes.Append(*scratch);
+    }
+    return bytes.Append(text.data(), static_cast<int64_t>(text.size()));
+  }
+
   static Status String(TextColumnConverter& b, const uint8_t* data, const FieldSpan* fields, int64_t rows, const FieldSyntax& syn,
                        bool null_on_error, int64_t* nulled, ConvertError* error) {
     QUIVER_RETURN_NOT_OK(b.offsets_.Reserve(rows * 4));
@@ -534,10 +591,11 @@ struct ColumnConverters {
     int64_t total = 0;
     for (int64_t r = 0; r < rows; ++r) total += fields[r].end - fields[r].start;
     BufferBuilder& bytes = b.values_;
-    // 32 bytes of slack let values up to 32 bytes (most text fields) be copied with one or two
-    // fixed-size moves instead of a memcpy call (the block buffer the fields point into has 64
-    // bytes of padding past its end as well).
-    int64_t want = total + 32;
+    // 64 bytes of slack let values up to 64 bytes (all but one in a thousand of lineitem's
+    // comments; a third of them are longer than 32) be copied with four fixed 16-byte moves
+    // instead of a memcpy call (the block buffer the fields point into has 64 readable bytes
+    // past its end as well).
+    int64_t want = total + kMove;
     if (b.length_ == 0 && b.expected_ > rows) want += total * (b.expected_ - rows) / rows + total / 8;
     QUIVER_RETURN_NOT_OK(bytes.Reserve(want));
     const int64_t first = bytes.size();
@@ -545,51 +603,29 @@ struct ColumnConverters {
     std::string scratch;
     const bool check_utf8 = b.type_->id() == TypeId::kString;
     const bool direct = syn.Direct();
-    // The common field (unquoted, non-empty, up to 32 bytes, with room for a 32-byte move) is
-    // copied with two fixed 16-byte moves whatever its length, through local copies of the
-    // buffer's pointer and size (stores through a byte pointer would make the compiler reload
-    // them per field); anything else takes the general branch. Groups that could pass 2 GiB
-    // check each value.
-    uint8_t* dst = bytes.mutable_data();
+    const uint8_t quote = static_cast<uint8_t>(syn.quote);
+    // The common fields go through CopyShort; any other through StringValue, and its group
+    // through the full UTF-8 check. Groups that could pass 2 GiB check each value.
+    int64_t fast_end = direct && first + total <= INT32_MAX ? bytes.capacity() - kMove : -1;
+    __m128i high = _mm_setzero_si128();
+    bool all_fast = true;
     int64_t size = bytes.size();
-    const int64_t fast_end = first + total <= INT32_MAX ? bytes.capacity() - 32 : -1;
     for (int64_t r = 0; r < rows; ++r) {
-      const FieldSpan f = fields[r];
-      const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
-      const uint8_t* src = data + f.start;
-      if (direct && len - 1 < 32 && src[0] != static_cast<uint8_t>(syn.quote) && size <= fast_end) [[likely]] {
-        std::memcpy(dst + size, src, 16);
-        std::memcpy(dst + size + 16, src + 16, 16);
-        size += len;
-        off[r + 1] = static_cast<int32_t>(size);
-        continue;
-      }
+      r = CopyShort(data, fields, r, rows, quote, bytes.mutable_data(), &size, fast_end, off, &high);
+      if (r == rows) break;
+      all_fast = false;
       bytes.UnsafeSetSize(size);
-      std::string_view text(reinterpret_cast<const char*>(src), len);
-      bool quoted = false;
-      if (!(direct && !text.empty() && text.front() != syn.quote) && !syn.Text(data, f, true, &text, &quoted)) {
-        QUIVER_RETURN_NOT_OK(b.SetNull(b.length_ + r));
-      } else if (quoted && text.find(syn.escape == '\0' ? syn.quote : syn.escape) != std::string_view::npos) {
-        scratch.clear();
-        syn.Unescape(text, &scratch);
-        QUIVER_RETURN_NOT_OK(bytes.Append(scratch));
-      } else if (text.size() <= 32 && bytes.size() + 32 <= bytes.capacity()) {
-        // Unquoted and plain quoted text: the reserve above covers it.
-        uint8_t* dst = bytes.mutable_data() + bytes.size();
-        std::memcpy(dst, text.data(), 16);
-        if (text.size() > 16) std::memcpy(dst + 16, text.data() + 16, 16);
-        bytes.UnsafeSetSize(bytes.size() + static_cast<int64_t>(text.size()));
-      } else {
-        QUIVER_RETURN_NOT_OK(bytes.Append(text.data(), static_cast<int64_t>(text.size())));
-      }
+      QUIVER_RETURN_NOT_OK(StringValue(b, data, fields[r], b.length_ + r, syn, direct, &scratch));
       if (bytes.size() > INT32_MAX) return Status::Invalid("string column exceeds 2 GiB in one chunk");
       off[r + 1] = static_cast<int32_t>(bytes.size());
-      dst = bytes.mutable_data();
       size = bytes.size();
+      fast_end = fast_end < 0 ? -1 : bytes.capacity() - kMove;
     }
     bytes.UnsafeSetSize(size);
-    // One validation pass over the group's bytes; only a failure looks at single values.
-    if (check_utf8 && !ValuesAreUtf8(bytes.data(), off, first, bytes.size(), rows)) {
+    // One validation pass over the group's bytes, unless the copy loop saw only ASCII; only a
+    // failure looks at single values.
+    const bool ascii = all_fast && _mm_movemask_epi8(high) == 0;
+    if (check_utf8 && !ascii && !ValuesAreUtf8(bytes.data(), off, first, bytes.size(), rows)) {
       if (!syn.replace_invalid_utf8 && !null_on_error) {
         for (int64_t r = 0; r < rows; ++r) {
           if (!simdjson::validate_utf8(reinterpret_cast<const char*>(bytes.data()) + off[r],
