@@ -254,11 +254,18 @@ class Avx512Level {
 };
 
 template <typename Level, bool kHasEscape>
-inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* c,
+inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* carry,
                              uint32_t* out) {
   const Level level(cfg);
   SplitResult r;
   uint32_t* const begin = out;
+  // The carries and counters live in locals while the blocks run: through the caller's
+  // pointers they were stored and loaded again on every block (the position stores may
+  // alias anything), a chain through memory on the quote state.
+  SplitCarry state = *carry;
+  SplitCarry* const c = &state;
+  int64_t line_breaks = 0;
+  bool anomaly = false;
   const size_t full = n / 64 * 64;
   if (full > 0) {
     // The masks of the next block are loaded before this one is processed: its first bits
@@ -268,12 +275,12 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
     for (; i + 64 < full; i += 64) {
       const BlockMasks next = level.Load(data + i + 64);
       ProcessBlock<Level, kHasEscape>(cur, next.lf & 1, (next.delim | next.lf | next.cr | next.quote) & 1,
-                                      ~uint64_t{0}, static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
+                                      ~uint64_t{0}, static_cast<uint32_t>(i), c, out, &line_breaks, &anomaly);
       cur = next;
     }
     const int after = full < n ? data[full] : next_byte;
     ProcessBlock<Level, kHasEscape>(cur, after == '\n', IsBoundaryByte(after, cfg), ~uint64_t{0},
-                                    static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
+                                    static_cast<uint32_t>(i), c, out, &line_breaks, &anomaly);
   }
   if (full < n) {
     const size_t i = full;
@@ -291,13 +298,16 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
     if (next_bq) m.delim |= next_bit;  // treated as a boundary only for the closer check
     m.quote &= valid;
     m.escape &= valid;
-    ProcessBlock<Level, kHasEscape>(m, 0, 0, valid, static_cast<uint32_t>(i), c, out, &r.line_breaks, &r.anomaly);
+    ProcessBlock<Level, kHasEscape>(m, 0, 0, valid, static_cast<uint32_t>(i), c, out, &line_breaks, &anomaly);
     // Carries must describe the last real byte, not the padding.
     const uint8_t last = data[n - 1];
     c->prev_boundary = (last == cfg.delimiter || last == '\n' || last == '\r') ? 1 : 0;
     c->prev_closer = (cfg.quote != 0 && last == cfg.quote && c->in_quote == 0) ? 1 : 0;
   }
+  *carry = state;
   r.count = static_cast<size_t>(out - begin);
+  r.line_breaks = line_breaks;
+  r.anomaly = anomaly;
   return r;
 }
 
