@@ -282,32 +282,35 @@ TEST(CsvConvert, StringsAroundTheCopyMovesAndTheirUtf8Check) {
     return ConvertColumn(utf8(), col.data(), col.spans.data(), static_cast<int64_t>(col.spans.size()), syn, false,
                          &nulled, err, default_memory_pool(), ActiveSimdLevel());
   };
-  Column col;
-  std::vector<std::string> want;  // "<null>" for a null
-  for (size_t n = 1; n <= 70; ++n) {
-    std::string v;
-    for (size_t i = 0; i < n; ++i) v += static_cast<char>('a' + (n + i) % 26);
-    col.Add(v);
-    want.push_back(v);
-    if (n % 9 == 0) {
-      col.Add("\"say \"\"" + v + "\"\"\"");
-      want.push_back("say \"" + v + "\"");
-      col.Add("");
-      want.push_back("<null>");
-      col.AddMissing();
-      want.push_back("<null>");
+  // Groups whose longest field is 16, 32 or 64 bytes take one, two or four moves per value.
+  for (size_t longest : {size_t{16}, size_t{17}, size_t{32}, size_t{33}, size_t{64}, size_t{70}}) {
+    Column col;
+    std::vector<std::string> want;  // "<null>" for a null
+    for (size_t n = 1; n <= longest; ++n) {
+      std::string v;
+      for (size_t i = 0; i < n; ++i) v += static_cast<char>('a' + (n + i) % 26);
+      col.Add(v);
+      want.push_back(v);
+      if (n % 9 == 0) {
+        col.Add("\"say \"\"" + v.substr(0, 3) + "\"\"\"");
+        want.push_back("say \"" + v.substr(0, 3) + "\"");
+        col.Add("");
+        want.push_back("<null>");
+        col.AddMissing();
+        want.push_back("<null>");
+      }
     }
-  }
-  ConvertError err;
-  auto arr = convert(col, &err);
-  ASSERT_TRUE(arr.ok()) << arr.status().ToString();
-  ASSERT_EQ(err.failure, ConvertFailure::kNone);
-  ASSERT_EQ(arr->length(), static_cast<int64_t>(want.size()));
-  const BinaryArray strings(*arr);
-  for (size_t r = 0; r < want.size(); ++r) {
-    const int64_t i = static_cast<int64_t>(r);
-    const std::string got = arr->data()->IsValid(i) ? std::string(strings.GetView(i)) : "<null>";
-    EXPECT_EQ(got, want[r]) << "row " << r;
+    ConvertError err;
+    auto arr = convert(col, &err);
+    ASSERT_TRUE(arr.ok()) << arr.status().ToString();
+    ASSERT_EQ(err.failure, ConvertFailure::kNone);
+    ASSERT_EQ(arr->length(), static_cast<int64_t>(want.size()));
+    const BinaryArray strings(*arr);
+    for (size_t r = 0; r < want.size(); ++r) {
+      const int64_t i = static_cast<int64_t>(r);
+      const std::string got = arr->data()->IsValid(i) ? std::string(strings.GetView(i)) : "<null>";
+      EXPECT_EQ(got, want[r]) << "longest " << longest << ", row " << r;
+    }
   }
 
   // Valid: a two-byte character in a short and in a long value, and one right past a value.
@@ -316,6 +319,7 @@ TEST(CsvConvert, StringsAroundTheCopyMovesAndTheirUtf8Check) {
   utf.Add(std::string(50, 'x') + "\xC3\xA9");
   utf.Add("plain");
   utf.Add("\xC3\xA9t\xC3\xA9");
+  ConvertError err;
   auto ok = convert(utf, &err);
   ASSERT_TRUE(ok.ok());
   ASSERT_EQ(err.failure, ConvertFailure::kNone);

@@ -528,14 +528,15 @@ struct ColumnConverters {
     return continuation == 0;
   }
 
-  // Copies fields[r, rows) to dst + *size while each is the common kind (unquoted, 1..64
-  // bytes, with room for the moves: size <= fast_end), with four fixed 16-byte moves whatever
-  // its length, and sets its end offset; returns the first row it left. Every byte the moves
-  // read is ORed into *high: when no byte has its top bit set, every value copied is ASCII, so
-  // the group needs no UTF-8 pass (bytes read past a value belong to the next fields: a
-  // non-ASCII one there only costs the full check). A function of its own, so that its few
-  // pointers stay in registers (inside String they were spilled, `high` and the row index
-  // going through memory on every value).
+  // Copies fields[r, rows) to dst + *size while each is the common kind (unquoted, 1..16 *
+  // kMoves bytes, with room for the moves: size <= fast_end), with kMoves fixed 16-byte moves
+  // whatever its length, and sets its end offset; returns the first row it left. Every byte
+  // the moves read is ORed into *high: when no byte has its top bit set, every value copied is
+  // ASCII, so the group needs no UTF-8 pass (bytes read past a value belong to the next
+  // fields: a non-ASCII one there only costs the full check). A function of its own, so that
+  // its few pointers stay in registers (inside String they were spilled, `high` and the row
+  // index going through memory on every value).
+  template <int kMoves>
   __attribute__((noinline)) static int64_t CopyShort(const uint8_t* data, const FieldSpan* fields, int64_t r,
                                                      int64_t rows, uint8_t quote, uint8_t* dst, int64_t* size_io,
                                                      int64_t fast_end, int32_t* off, __m128i* high_io) {
@@ -545,16 +546,12 @@ struct ColumnConverters {
       const FieldSpan f = fields[r];
       const uint32_t len = f.end - f.start;  // 0 for a missing field, which is never read here
       const uint8_t* src = data + f.start;
-      if (!(len - 1 < kMove && size <= fast_end) || src[0] == quote) [[unlikely]] break;
-      const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-      const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
-      const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
-      const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size), v0);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 16), v1);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 32), v2);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 48), v3);
-      high = _mm_or_si128(high, _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3)));
+      if (!(len - 1 < 16 * kMoves && size <= fast_end) || src[0] == quote) [[unlikely]] break;
+      for (int k = 0; k < kMoves; ++k) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16 * k));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + size + 16 * k), v);
+        high = _mm_or_si128(high, v);
+      }
       size += len;
       off[r + 1] = static_cast<int32_t>(size);
     }
@@ -562,6 +559,8 @@ struct ColumnConverters {
     *high_io = high;
     return r;
   }
+  using CopyFn = int64_t (*)(const uint8_t*, const FieldSpan*, int64_t, int64_t, uint8_t, uint8_t*, int64_t*, int64_t,
+                             int32_t*, __m128i*);
 
   // Appends one value the copy loop in String leaves (quoted, empty, missing, a null token,
   // longer than its moves, or near the buffer's end) to the column's bytes. Out of line, so
@@ -589,7 +588,12 @@ struct ColumnConverters {
     QUIVER_RETURN_NOT_OK(b.ExtendValidity(rows));
     // Missing fields have empty spans.
     int64_t total = 0;
-    for (int64_t r = 0; r < rows; ++r) total += fields[r].end - fields[r].start;
+    uint32_t longest = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const uint32_t len = fields[r].end - fields[r].start;
+      total += len;
+      longest = std::max(longest, len);
+    }
     BufferBuilder& bytes = b.values_;
     // 64 bytes of slack let values up to 64 bytes (all but one in a thousand of lineitem's
     // comments; a third of them are longer than 32) be copied with four fixed 16-byte moves
@@ -604,14 +608,17 @@ struct ColumnConverters {
     const bool check_utf8 = b.type_->id() == TypeId::kString;
     const bool direct = syn.Direct();
     const uint8_t quote = static_cast<uint8_t>(syn.quote);
-    // The common fields go through CopyShort; any other through StringValue, and its group
-    // through the full UTF-8 check. Groups that could pass 2 GiB check each value.
+    // The common fields go through CopyShort, with as few moves as the group's longest field
+    // needs (lineitem's flags and modes take one, whose bytes stay on one cache line);
+    // any other through StringValue, and its group through the full UTF-8 check. Groups that
+    // could pass 2 GiB check each value.
+    const CopyFn copy = longest <= 16 ? &CopyShort<1> : longest <= 32 ? &CopyShort<2> : &CopyShort<4>;
     int64_t fast_end = direct && first + total <= INT32_MAX ? bytes.capacity() - kMove : -1;
     __m128i high = _mm_setzero_si128();
     bool all_fast = true;
     int64_t size = bytes.size();
     for (int64_t r = 0; r < rows; ++r) {
-      r = CopyShort(data, fields, r, rows, quote, bytes.mutable_data(), &size, fast_end, off, &high);
+      r = copy(data, fields, r, rows, quote, bytes.mutable_data(), &size, fast_end, off, &high);
       if (r == rows) break;
       all_fast = false;
       bytes.UnsafeSetSize(size);
