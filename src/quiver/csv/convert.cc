@@ -173,10 +173,10 @@ bool ParseFormatted(std::string_view s, const TypePtr& t, const DateFormat& f, i
 
 
 // ---- 8 rows at a time (AVX-512) -------------------------------------------------------------
-// Each kernel takes 8 consecutive spans of a column, reads the first bytes of each field with
-// one gather (fields lie in a block buffer with 64 readable bytes past its end; a missing field
-// has an empty span and is never read), converts the lanes whose text has the common shape and
-// stores them. It returns the mask of the lanes it stored: exactly those for which the scalar
+// Each kernel takes 8 consecutive spans of a column, reads the first 8 or 16 bytes of each
+// field with plain loads (fields lie in a block buffer with 64 readable bytes past its end; a
+// missing field has an empty span, and its lane reads the buffer's first bytes and is never
+// live), converts the lanes whose text has the common shape and stores them. It returns the mask of the lanes it stored: exactly those for which the scalar
 // padded parser takes the same arithmetic path, so the results are identical; every other
 // lane (signs beyond the shape, exponents, longer numbers, bad text, nulls, quotes) is left to
 // the scalar path, which also reports errors.
@@ -192,6 +192,38 @@ QUIVER_AVX512 inline void SpanLanes(const FieldSpan* f, __m512i* start, __m512i*
   const __m512i refs = _mm512_loadu_si512(f);
   *start = _mm512_and_si512(refs, _mm512_set1_epi64(0xFFFFFFFF));
   *len = _mm512_sub_epi64(_mm512_srli_epi64(refs, 32), *start);
+}
+
+// The first 16 bytes of each of 8 fields: lane i of *w0 holds bytes 0..7 of field i, of *w1
+// bytes 8..15 (a missing field reads the buffer's first bytes; its lane is never live). Eight
+// 16-byte loads put together: on Zen 4 this is cheaper than the two 8-lane gathers it
+// replaced, which took a third of each kernel's time.
+QUIVER_AVX512 inline void FieldWords(const uint8_t* data, const FieldSpan* f, __m512i* w0, __m512i* w1) {
+  auto at = [&](int i) {
+    const uint32_t s = f[i].start;
+    return reinterpret_cast<const __m128i*>(data + (s == FieldSpan::kMissing ? 0 : s));
+  };
+  const __m256i x01 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(at(0))), _mm_loadu_si128(at(1)), 1);
+  const __m256i x23 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(at(2))), _mm_loadu_si128(at(3)), 1);
+  const __m256i x45 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(at(4))), _mm_loadu_si128(at(5)), 1);
+  const __m256i x67 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(at(6))), _mm_loadu_si128(at(7)), 1);
+  const __m512i lo = _mm512_inserti64x4(_mm512_castsi256_si512(x01), x23, 1);
+  const __m512i hi = _mm512_inserti64x4(_mm512_castsi256_si512(x45), x67, 1);
+  *w0 = _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), hi);
+  *w1 = _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), hi);
+}
+
+// The first 8 bytes of each of 8 fields, lane i field i's (as FieldWords' *w0).
+QUIVER_AVX512 inline __m512i FieldWord(const uint8_t* data, const FieldSpan* f) {
+  auto pair = [&](int i) {
+    const uint32_t s0 = f[i].start, s1 = f[i + 1].start;
+    const __m128i lo = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + (s0 == FieldSpan::kMissing ? 0 : s0)));
+    return _mm_castpd_si128(
+        _mm_loadh_pd(_mm_castsi128_pd(lo), reinterpret_cast<const double*>(data + (s1 == FieldSpan::kMissing ? 0 : s1))));
+  };
+  const __m256i x0 = _mm256_inserti128_si256(_mm256_castsi128_si256(pair(0)), pair(2), 1);
+  const __m256i x1 = _mm256_inserti128_si256(_mm256_castsi128_si256(pair(4)), pair(6), 1);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(x0), x1, 1);
 }
 
 // Lanes with lo <= v <= hi (unsigned).
@@ -229,7 +261,7 @@ QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldSpan* f, int64_t*
   SpanLanes(f, &start, &len);
   const __m512i one = _mm512_set1_epi64(1);
   __mmask8 live = InRange(len, 1, 8);
-  __m512i w = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
+  __m512i w = FieldWord(data, f);
   const __m512i first = _mm512_and_si512(w, _mm512_set1_epi64(0xFF));
   const __mmask8 neg = _mm512_cmpeq_epi64_mask(first, _mm512_set1_epi64('-'));
   const __mmask8 sign = neg | _mm512_cmpeq_epi64_mask(first, _mm512_set1_epi64('+'));
@@ -251,9 +283,8 @@ QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldSpan* f, double
   SpanLanes(f, &start, &len);
   const __m512i one = _mm512_set1_epi64(1);
   __mmask8 live = InRange(len, 3, 10);
-  __m512i w0 = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
-  __m512i w1 = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, _mm512_add_epi64(start, _mm512_set1_epi64(8)),
-                                           data, 1);
+  __m512i w0, w1;
+  FieldWords(data, f, &w0, &w1);
   const __mmask8 neg =
       _mm512_cmpeq_epi64_mask(_mm512_and_si512(w0, _mm512_set1_epi64(0xFF)), _mm512_set1_epi64('-'));
   w0 = _mm512_mask_or_epi64(w0, neg, _mm512_srli_epi64(w0, 8), _mm512_slli_epi64(w1, 56));
@@ -290,9 +321,8 @@ QUIVER_AVX512 uint32_t Date32x8(const uint8_t* data, const FieldSpan* f, int32_t
   __m512i start, len;
   SpanLanes(f, &start, &len);
   __mmask8 live = _mm512_cmpeq_epi64_mask(len, _mm512_set1_epi64(10));
-  const __m512i a = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, start, data, 1);
-  const __m512i b = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), live, _mm512_add_epi64(start, _mm512_set1_epi64(8)),
-                                                data, 1);
+  __m512i a, b;
+  FieldWords(data, f, &a, &b);
   const __m512i ff = _mm512_set1_epi64(0xFF);
   live &= _mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(a, 32), ff), _mm512_set1_epi64('-')) &
           _mm512_cmpeq_epi64_mask(_mm512_srli_epi64(a, 56), _mm512_set1_epi64('-'));
