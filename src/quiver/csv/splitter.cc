@@ -402,6 +402,12 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
   size_t rows = *rows_io;
   uint32_t row_start = *row_start_io;
   bool past = false;
+  // The row spans go through a local pointer into room made for every row the positions can
+  // hold (cut back at the end): push_back stored the vector's end on every row.
+  const size_t had = row_spans->size();
+  row_spans->resize(had + (n - std::min(idx, n)) / nc);
+  RowSpan* const row_out = row_spans->data() + had;
+  size_t taken = 0;
   while (idx + nc <= n) {
     const __m512i v = _mm512_maskz_loadu_epi32(lanes, pos + idx);
     if (_mm512_test_epi32_mask(v, flag) != want) break;
@@ -414,9 +420,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
     if (end > row_start && data[end - 1] == '\r') spans[nc - 1].end = std::max(spans[nc - 1].start, end - 1);
     FieldSpan* out = columns + rows;
     for (size_t j = 0; j < nc; ++j) out[j * stride] = spans[j];
-    row_spans->push_back(RowSpan{row_start, end});
+    row_out[taken++] = RowSpan{row_start, end};
     ++rows;
-    ++*rows_seen;
     idx += nc;
     row_start = end + 1;
     if (row_start >= limit) {
@@ -424,6 +429,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
       break;
     }
   }
+  row_spans->resize(had + taken);
+  *rows_seen += static_cast<int64_t>(taken);
   *idx_io = idx;
   *rows_io = rows;
   *row_start_io = row_start;
