@@ -220,6 +220,7 @@ TEST(CsvConvert, Date32AtEveryLevelMatchesThePrinterAndThePlainParser) {
     std::string s;
     for (int k = 0; k < 10; ++k) s += junk[rng() % junk.size()];
     col.Add(rng() % 3 ? "20" + std::to_string(rng() % 100) + "-" + std::to_string(rng() % 14) + "-" + std::to_string(rng() % 33) : s);
+    if (i % 97 == 0) col.AddMissing();  // a field the row did not have: its lane must read nothing
   }
   const FieldSyntax syn = FieldSyntax::From(Plain(), Dialect{});
   CheckEveryLevel<int32_t>(date32(), col, syn, [&](const std::string& t, int32_t* out) {
@@ -268,6 +269,89 @@ TEST(CsvConvert, FirstBadRowNullTokensAndQuotesAtEveryLevel) {
     EXPECT_EQ(d->null_count(), 8);
     EXPECT_EQ(d->data()->values<int32_t>(1)[0], 1);
   }
+}
+
+// String values around the copy loop's fixed moves (1..70 bytes: 16, 32, 48 and 64 are
+// where moves start and stop), with quoted, empty and missing fields between them, and the
+// UTF-8 check that the loop skips when every byte it read was ASCII: a valid non-ASCII value,
+// a non-ASCII byte just past a value, and invalid bytes deep in a long value or cut between
+// two values must each still be found.
+TEST(CsvConvert, StringsAroundTheCopyMovesAndTheirUtf8Check) {
+  const FieldSyntax syn = FieldSyntax::From(Plain(), Dialect{});
+  auto convert = [&](Column& col, ConvertError* err) {
+    int64_t nulled = 0;
+    return ConvertColumn(utf8(), col.data(), col.spans.data(), static_cast<int64_t>(col.spans.size()), syn, false,
+                         &nulled, err, default_memory_pool(), ActiveSimdLevel());
+  };
+  // Groups whose longest field is 16, 32 or 64 bytes take one, two or four moves per value.
+  for (size_t longest : {size_t{16}, size_t{17}, size_t{32}, size_t{33}, size_t{64}, size_t{70}}) {
+    Column col;
+    std::vector<std::string> want;  // "<null>" for a null
+    for (size_t n = 1; n <= longest; ++n) {
+      std::string v;
+      for (size_t i = 0; i < n; ++i) v += static_cast<char>('a' + (n + i) % 26);
+      col.Add(v);
+      want.push_back(v);
+      if (n % 9 == 0) {
+        col.Add("\"say \"\"" + v.substr(0, 3) + "\"\"\"");
+        want.push_back("say \"" + v.substr(0, 3) + "\"");
+        col.Add("");
+        want.push_back("<null>");
+        col.AddMissing();
+        want.push_back("<null>");
+      }
+    }
+    ConvertError err;
+    auto arr = convert(col, &err);
+    ASSERT_TRUE(arr.ok()) << arr.status().ToString();
+    ASSERT_EQ(err.failure, ConvertFailure::kNone);
+    ASSERT_EQ(arr->length(), static_cast<int64_t>(want.size()));
+    const BinaryArray strings(*arr);
+    for (size_t r = 0; r < want.size(); ++r) {
+      const int64_t i = static_cast<int64_t>(r);
+      const std::string got = arr->data()->IsValid(i) ? std::string(strings.GetView(i)) : "<null>";
+      EXPECT_EQ(got, want[r]) << "longest " << longest << ", row " << r;
+    }
+  }
+
+  // Valid: a two-byte character in a short and in a long value, and one right past a value.
+  Column utf;
+  utf.Add("caf\xC3\xA9");
+  utf.Add(std::string(50, 'x') + "\xC3\xA9");
+  utf.Add("plain");
+  utf.Add("\xC3\xA9t\xC3\xA9");
+  ConvertError err;
+  auto ok = convert(utf, &err);
+  ASSERT_TRUE(ok.ok());
+  ASSERT_EQ(err.failure, ConvertFailure::kNone);
+  EXPECT_EQ(BinaryArray(*ok).GetView(1), std::string(50, 'x') + "\xC3\xA9");
+  EXPECT_EQ(BinaryArray(*ok).GetView(3), "\xC3\xA9t\xC3\xA9");
+
+  // Invalid: a stray byte at offset 40 of row 2, in a quoted value (copied outside the loop),
+  // and a character cut between rows 1 and 2.
+  Column bad;
+  bad.Add("ok");
+  bad.Add("fine");
+  bad.Add(std::string(40, 'y') + "\xFF" + std::string(10, 'y'));
+  ConvertError bad_err;
+  ASSERT_TRUE(convert(bad, &bad_err).ok());
+  EXPECT_EQ(bad_err.failure, ConvertFailure::kInvalidUtf8);
+  EXPECT_EQ(bad_err.row, 2);
+  Column quoted;
+  quoted.Add("\"q\xFF\"");
+  quoted.Add("ok");  // the bytes the moves read from here on are all ASCII
+  ConvertError quoted_err;
+  ASSERT_TRUE(convert(quoted, &quoted_err).ok());
+  EXPECT_EQ(quoted_err.failure, ConvertFailure::kInvalidUtf8);
+  EXPECT_EQ(quoted_err.row, 0);
+  Column cut;
+  cut.Add("ok");
+  cut.Add("x\xC3");
+  cut.Add("\xA9y");
+  ConvertError cut_err;
+  ASSERT_TRUE(convert(cut, &cut_err).ok());
+  EXPECT_EQ(cut_err.failure, ConvertFailure::kInvalidUtf8);
+  EXPECT_EQ(cut_err.row, 1);
 }
 
 }  // namespace

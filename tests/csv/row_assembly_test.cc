@@ -138,6 +138,32 @@ TEST_P(RowAssembly, ManyRepairedShortRowsBeforeFullRowsKeepEveryColumnApart) {
   for (size_t r = 40; r < 100; ++r) EXPECT_EQ(Row(text, a.out, r), (std::vector<std::string>{"1", "2"})) << r;
 }
 
+// The scatter kernel's widths: rows of 2, 9 and 16 fields (16 is the most one load holds),
+// every cell a different length, an empty first and last cell, CR LF and LF row ends; each
+// field must land in its own column at its row.
+TEST_P(RowAssembly, RowsOfUpToSixteenFieldsLandInTheirColumns) {
+  for (size_t nc : {size_t{2}, size_t{9}, size_t{16}}) {
+    std::string text;
+    std::vector<std::vector<std::string>> want;
+    for (size_t r = 0; r < 5; ++r) {
+      std::vector<std::string> cells;
+      for (size_t j = 0; j < nc; ++j) {
+        const bool empty = (r == 1 && j == 0) || (r == 3 && j == nc - 1);
+        const std::string cell = empty ? "" : std::to_string(r * 100 + j) + std::string(j % 3, 'x');
+        if (j > 0) text += ',';
+        text += cell;
+        cells.push_back(cell);
+      }
+      text += r % 2 == 0 ? "\r\n" : "\n";
+      want.push_back(cells);
+    }
+    Assembled a = Assemble(GetParam(), text, RowShape{static_cast<int>(nc)});
+    ASSERT_EQ(a.out.rows.size(), 5u) << nc;
+    for (size_t r = 0; r < 5; ++r) EXPECT_EQ(Row(text, a.out, r), want[r]) << nc << " fields, row " << r;
+    EXPECT_EQ(a.out.rows[4].end, text.size() - 1) << nc;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, RowAssembly, ::testing::ValuesIn(SupportedSimdLevels()),
                          [](const auto& info) { return std::string(SimdLevelName(info.param)); });
 
