@@ -853,8 +853,8 @@ TEST(ParquetFileWriter, DoubleBoundsPerPageMatchAFullComparison) {
     } else if (r < 60) {
       v = r % 2 ? 0.0 : -0.0;
     } else {
-      // Later rows reach further, so later pages' bounds differ from the first page's.
-      v = (static_cast<double>(r) - 230) * static_cast<double>(1 + i / 10000);
+      // The first rows reach furthest, so a later page bounded by every entry would be too wide.
+      v = (static_cast<double>(r) - 230) * static_cast<double>(3 - i / 10000);
     }
     values.push_back(v);
     ASSERT_TRUE((v ? b.Append(*v) : b.AppendNull()).ok());
