@@ -53,13 +53,15 @@ TEST(ValueWriter, DictionaryHoldsEachValueOnceInFirstSeenOrder) {
   EXPECT_EQ(p.values->encoding(), Encoding::RLE_DICTIONARY);
   EXPECT_EQ(p.values->dictionary_entries(), 3);
   EXPECT_EQ(p.values->page_plain_bytes(), 32);
-  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
-  EXPECT_EQ(*p.bounds.min(), Plain<int64_t>(-3));
-  EXPECT_EQ(*p.bounds.max(), Plain<int64_t>(7));
 
   BufferBuilder indices;
   std::span<const uint8_t> page;
   ASSERT_TRUE(p.values->FlushValues(&indices, &page).ok());
+  // A page's bounds are complete once its values are flushed (the first page's are its
+  // dictionary entries').
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<int64_t>(-3));
+  EXPECT_EQ(*p.bounds.max(), Plain<int64_t>(7));
   ASSERT_GT(indices.size(), 0);
   EXPECT_EQ(indices.data()[0], 2);  // the indices' bit width: 3 entries
   EXPECT_EQ(page.data(), indices.data());  // the page is the body
@@ -76,6 +78,63 @@ TEST(ValueWriter, DictionaryHoldsEachValueOnceInFirstSeenOrder) {
   EXPECT_EQ(v[0], 5);
   EXPECT_EQ(v[1], -3);
   EXPECT_EQ(v[2], 7);
+}
+
+// A dictionary chunk's first page is bounded by the dictionary's entries: NaN is no bound,
+// nulls are no entries, and both zeros are entries of their own.
+TEST(ValueWriter, DictionaryFirstPageIsBoundedByItsEntriesWithoutNaN) {
+  Parts p(field("x", float64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/true, 7, 0, 0).ok());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Array a = Numbers<double>(float64(), {nan, 0.0, std::nullopt, 4.5, -0.0, nan, -2.25, 4.5});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 8, 1).ok());
+  EXPECT_EQ(p.values->dictionary_entries(), 5);  // NaN, 0.0, 4.5, -0.0, -2.25
+  BufferBuilder indices;
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&indices, &page).ok());
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<double>(-2.25));
+  EXPECT_EQ(*p.bounds.max(), Plain<double>(4.5));
+}
+
+// Only zeros and NaN: the bounds are the zero seen first, as a pass over the values gives
+// (the assembler widens a zero bound to -0.0 / +0.0 either way).
+TEST(ValueWriter, DictionaryFirstPageOfZerosIsBoundedByTheFirstZero) {
+  Parts p(field("x", float64()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/true, 4, 0, 0).ok());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Array a = Numbers<double>(float64(), {nan, -0.0, 0.0, -0.0});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 4, 0).ok());
+  BufferBuilder indices;
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&indices, &page).ok());
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<double>(-0.0));
+  EXPECT_EQ(*p.bounds.max(), Plain<double>(-0.0));
+}
+
+// Pages after the first are bounded by their own values, not by the entries earlier pages
+// added to the dictionary.
+TEST(ValueWriter, DictionaryLaterPagesAreBoundedByTheirOwnValues) {
+  Parts p(field("x", int32()));
+  ASSERT_TRUE(p.values->Start(/*dictionary=*/true, 6, 0, 0).ok());
+  Array a = Numbers<int32_t>(int32(), {1, 5, 100, 5, std::nullopt, 7});
+  ASSERT_TRUE(p.values->Put(*a.data(), 0, 3, 0).ok());
+  BufferBuilder body;
+  std::span<const uint8_t> page;
+  ASSERT_TRUE(p.values->FlushValues(&body, &page).ok());
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<int32_t>(1));
+  EXPECT_EQ(*p.bounds.max(), Plain<int32_t>(100));
+  PageBounds second(p.bounds.order(), Type::INT32);
+  p.bounds = second;  // the assembler's bounds start over for each page
+  ASSERT_TRUE(p.values->Put(*a.data(), 3, 3, 1).ok());  // 5, null, 7
+  BufferBuilder next;
+  ASSERT_TRUE(p.values->FlushValues(&next, &page).ok());
+  ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+  EXPECT_EQ(*p.bounds.min(), Plain<int32_t>(5));
+  EXPECT_EQ(*p.bounds.max(), Plain<int32_t>(7));
+  EXPECT_EQ(p.values->dictionary_entries(), 4);
 }
 
 TEST(ValueWriter, PlainDoublesAreBoundedWithoutTheirNaNs) {

@@ -833,6 +833,88 @@ TEST(ParquetFileWriter, StringBoundsPerPageMatchByteOrder) {
   }
 }
 
+// Double bounds per page and per chunk against a full comparison: NaN is no bound, a zero
+// bound is widened (-0.0 as min, +0.0 as max), nulls are skipped; through a dictionary (whose
+// first page is bounded by its entries), a dictionary that fills and falls back to PLAIN, and
+// PLAIN.
+TEST(ParquetFileWriter, DoubleBoundsPerPageMatchAFullComparison) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{field("d", float64())});
+  std::mt19937 rng(47);
+  const int64_t n = 30000;
+  std::vector<std::optional<double>> values;
+  NumericBuilder<double> b(float64());
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t r = rng() % 400;
+    std::optional<double> v;
+    if (r < 20) {
+      v = std::nullopt;
+    } else if (r < 30) {
+      v = std::nan("");
+    } else if (r < 60) {
+      v = r % 2 ? 0.0 : -0.0;
+    } else {
+      // The first rows reach furthest, so a later page bounded by every entry would be too wide.
+      v = (static_cast<double>(r) - 230) * static_cast<double>(3 - i / 10000);
+    }
+    values.push_back(v);
+    ASSERT_TRUE((v ? b.Append(*v) : b.AppendNull()).ok());
+  }
+  auto batch = std::make_shared<RecordBatch>(schema, n, std::vector<Array>{*b.Finish()});
+  auto bits = [](double d) { return std::string(reinterpret_cast<const char*>(&d), 8); };
+  struct Mode {
+    const char* name;
+    bool dictionary;
+    int64_t limit;
+    bool dictionary_page;
+  };
+  for (const Mode& mode : {Mode{"dictionary", true, 1 << 20, true}, Mode{"fallback", true, 4096, false},
+                           Mode{"plain", false, 1 << 20, false}}) {
+    SCOPED_TRACE(mode.name);
+    ParquetWriterOptions opts;
+    opts.dictionary = mode.dictionary;
+    opts.dictionary_size_limit = mode.limit;
+    opts.page_size = 16 << 10;
+    auto bytes = WriteParquetBytes(schema, {batch}, opts);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::unique_ptr<ParquetFileReader> reader;
+    auto got = ReadAll(*bytes, &reader);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ExpectSameRows(*batch, **got);
+    const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
+    EXPECT_EQ(cc.meta_data->dictionary_page_offset.has_value(), mode.dictionary_page);
+    const uint8_t* file = (*bytes)->data();
+    auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
+    Arena arena;
+    OffsetIndex oi;
+    ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
+    ColumnIndex ci;
+    ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
+    ASSERT_GT(oi.page_locations.size(), 4u);
+    double chunk_min = 0, chunk_max = 0;
+    bool any = false;
+    for (size_t p = 0; p < oi.page_locations.size(); ++p) {
+      const int64_t from = oi.page_locations[p].first_row_index;
+      const int64_t to = p + 1 < oi.page_locations.size() ? oi.page_locations[p + 1].first_row_index : n;
+      double mn = 0, mx = 0;
+      bool page_any = false;
+      for (int64_t i = from; i < to; ++i) {
+        if (!values[i] || std::isnan(*values[i])) continue;
+        if (!page_any || *values[i] < mn) mn = *values[i];
+        if (!page_any || *values[i] > mx) mx = *values[i];
+        page_any = true;
+      }
+      ASSERT_TRUE(page_any);
+      if (!any || mn < chunk_min) chunk_min = mn;
+      if (!any || mx > chunk_max) chunk_max = mx;
+      any = true;
+      EXPECT_EQ(std::string(ci.min_values[p]), bits(mn == 0 ? -0.0 : mn)) << "page " << p;
+      EXPECT_EQ(std::string(ci.max_values[p]), bits(mx == 0 ? 0.0 : mx)) << "page " << p;
+    }
+    EXPECT_EQ(std::string(*cc.meta_data->statistics->min_value), bits(chunk_min == 0 ? -0.0 : chunk_min));
+    EXPECT_EQ(std::string(*cc.meta_data->statistics->max_value), bits(chunk_max == 0 ? 0.0 : chunk_max));
+  }
+}
+
 // Page statistics in the headers, the page index after the row groups, and truncated
 // long strings; read back through the footer decoders.
 TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {

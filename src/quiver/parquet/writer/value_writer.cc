@@ -207,6 +207,7 @@ class TypedValueWriter final : public ValueWriter {
   static constexpr bool kHasDictionary = !std::is_same_v<Dictionary, NoDictionary>;
   static constexpr bool kByteArray = P == Type::BYTE_ARRAY;
   static constexpr bool kFixedBytes = P == Type::FIXED_LEN_BYTE_ARRAY;
+  static constexpr bool kNumericDictionary = kHasDictionary && !kByteArray && !kFixedBytes;
 
  public:
   TypedValueWriter(const Field& field, const LeafType& leaf, const ColumnWriterOptions& o, PageBounds* bounds,
@@ -238,6 +239,7 @@ class TypedValueWriter final : public ValueWriter {
       }
     }
     chunk_values_ = values;
+    bounds_from_dictionary_ = kNumericDictionary && dictionary_;
     encoding_ = dictionary_ ? Encoding::RLE_DICTIONARY : o_.encoding.value_or(Encoding::PLAIN);
     if (!dictionary_) QUIVER_RETURN_NOT_OK(StartEncoder(values));
     return StartBloomFilter(values);
@@ -256,7 +258,7 @@ class TypedValueWriter final : public ValueWriter {
       }
       page_plain_bytes_ += k * width_;
       if (P != Type::BOOLEAN && bloom_ != nullptr) bloom_->InsertFixed(d, k, width_);
-      AddBounds(d, k);
+      if (!bounds_from_dictionary_) AddBounds(d, k);
       if constexpr (kHasDictionary) {
         if (dictionary_) return PutDictionary(d, k);
       }
@@ -281,6 +283,15 @@ class TypedValueWriter final : public ValueWriter {
     page_marked_ = 0;
     *page = {};
     Status st;
+    if constexpr (kNumericDictionary) {
+      if (bounds_from_dictionary_) {
+        // The chunk's first page: every entry was added by one of its values, so the entries'
+        // bounds are the page's (a zero's sign is widened by the assembler either way).
+        const auto& entries = dict_->dictionary();
+        AddBounds(reinterpret_cast<const uint8_t*>(entries.data()), static_cast<int64_t>(entries.size()));
+        bounds_from_dictionary_ = false;
+      }
+    }
     if constexpr (kHasDictionary) {
       if (dictionary_) st = dict_->FlushIndices(body);
     }
@@ -560,6 +571,9 @@ class TypedValueWriter final : public ValueWriter {
   uint32_t page_epoch_ = 1;
   int64_t page_marked_ = 0;  // entries marked in the open page
   int64_t chunk_values_ = 0;  // the chunk's non-null values at most (Start)
+  // The open page is a dictionary chunk's first (numbers only): its bounds are taken from the
+  // dictionary's entries when it is flushed rather than from every value as it is put.
+  bool bounds_from_dictionary_ = false;
 };
 
 }  // namespace

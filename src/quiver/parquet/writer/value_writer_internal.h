@@ -36,7 +36,8 @@ class ValueWriter {
   // The open page's values (dictionary indices or encoded values) after the levels already in
   // `body`: *page is the whole page, either `body` with the values appended or, for PLAIN values,
   // the levels copied into the room kept in front of the values' own buffer (no copy of the
-  // values). *page stays valid until the next Put.
+  // values). *page stays valid until the next Put. The page's bounds are complete only after
+  // this call (a dictionary chunk's first page takes them from the entries here).
   virtual Status FlushValues(BufferBuilder* body, std::span<const uint8_t>* page) = 0;
   // Appends the dictionary's PLAIN entries to `body` and counts them; builds the bloom filter
   // from them when one is asked for.
