@@ -763,6 +763,42 @@ TEST(ParquetFileWriter, TruncateBounds) {
             std::make_tuple(std::string(100, 'a'), std::string(100, 'b'), true, true));
 }
 
+// A one-column file written with `opts`, read back (its rows must equal the batch's): whether
+// it has a dictionary page, each page's rows and ColumnIndex bounds, and the chunk statistics.
+struct WrittenBounds {
+  bool dictionary_page = false;
+  std::vector<std::pair<int64_t, int64_t>> rows;  // each page's [first, last + 1)
+  std::vector<std::string> page_min, page_max;
+  std::string chunk_min, chunk_max;
+};
+void ReadBackBounds(const std::shared_ptr<const Schema>& schema, const std::shared_ptr<RecordBatch>& batch,
+                    const ParquetWriterOptions& opts, WrittenBounds* out) {
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::unique_ptr<ParquetFileReader> reader;
+  auto got = ReadAll(*bytes, &reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+  const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
+  out->dictionary_page = cc.meta_data->dictionary_page_offset.has_value();
+  const uint8_t* file = (*bytes)->data();
+  auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
+  Arena arena;
+  OffsetIndex oi;
+  ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
+  ColumnIndex ci;
+  ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
+  ASSERT_GT(oi.page_locations.size(), 4u);
+  for (size_t p = 0; p < oi.page_locations.size(); ++p) {
+    const int64_t to = p + 1 < oi.page_locations.size() ? oi.page_locations[p + 1].first_row_index : batch->num_rows();
+    out->rows.emplace_back(oi.page_locations[p].first_row_index, to);
+    out->page_min.emplace_back(ci.min_values[p]);
+    out->page_max.emplace_back(ci.max_values[p]);
+  }
+  out->chunk_min = std::string(*cc.meta_data->statistics->min_value);
+  out->chunk_max = std::string(*cc.meta_data->statistics->max_value);
+}
+
 // String bounds per page and per chunk against std::string's order (unsigned bytes): values of
 // every length 0..19 over bytes that include 0x00 and 0xFF, with nulls, many pages, through
 // the dictionary (bounds from the entries each page uses) and PLAIN (from every value).
@@ -792,44 +828,29 @@ TEST(ParquetFileWriter, StringBoundsPerPageMatchByteOrder) {
     opts.dictionary = dict;
     opts.page_size = 16 << 10;
     opts.statistics_truncate_length = 0;
-    auto bytes = WriteParquetBytes(schema, {batch}, opts);
-    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-    std::unique_ptr<ParquetFileReader> reader;
-    auto got = ReadAll(*bytes, &reader);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    ExpectSameRows(*batch, **got);
-    const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
-    EXPECT_EQ(cc.meta_data->dictionary_page_offset.has_value(), dict);
-    const uint8_t* file = (*bytes)->data();
-    auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
-    Arena arena;
-    OffsetIndex oi;
-    ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
-    ColumnIndex ci;
-    ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
-    ASSERT_GT(oi.page_locations.size(), 4u);
+    WrittenBounds wb;
+    ASSERT_NO_FATAL_FAILURE(ReadBackBounds(schema, batch, opts, &wb));
+    EXPECT_EQ(wb.dictionary_page, dict);
     std::string chunk_min, chunk_max;
     bool any = false;
-    for (size_t p = 0; p < oi.page_locations.size(); ++p) {
-      const int64_t from = oi.page_locations[p].first_row_index;
-      const int64_t to = p + 1 < oi.page_locations.size() ? oi.page_locations[p + 1].first_row_index : n;
+    for (size_t p = 0; p < wb.rows.size(); ++p) {
       std::string mn, mx;
       bool page_any = false;
-      for (int64_t i = from; i < to; ++i) {
+      for (int64_t i = wb.rows[p].first; i < wb.rows[p].second; ++i) {
         if (!values[i]) continue;
         if (!page_any || *values[i] < mn) mn = *values[i];
         if (!page_any || *values[i] > mx) mx = *values[i];
         page_any = true;
       }
       ASSERT_TRUE(page_any);
-      EXPECT_EQ(std::string(ci.min_values[p]), mn) << "page " << p;
-      EXPECT_EQ(std::string(ci.max_values[p]), mx) << "page " << p;
+      EXPECT_EQ(wb.page_min[p], mn) << "page " << p;
+      EXPECT_EQ(wb.page_max[p], mx) << "page " << p;
       if (!any || mn < chunk_min) chunk_min = mn;
       if (!any || mx > chunk_max) chunk_max = mx;
       any = true;
     }
-    EXPECT_EQ(std::string(*cc.meta_data->statistics->min_value), chunk_min);
-    EXPECT_EQ(std::string(*cc.meta_data->statistics->max_value), chunk_max);
+    EXPECT_EQ(wb.chunk_min, chunk_min);
+    EXPECT_EQ(wb.chunk_max, chunk_max);
   }
 }
 
@@ -874,30 +895,15 @@ TEST(ParquetFileWriter, DoubleBoundsPerPageMatchAFullComparison) {
     opts.dictionary = mode.dictionary;
     opts.dictionary_size_limit = mode.limit;
     opts.page_size = 16 << 10;
-    auto bytes = WriteParquetBytes(schema, {batch}, opts);
-    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-    std::unique_ptr<ParquetFileReader> reader;
-    auto got = ReadAll(*bytes, &reader);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    ExpectSameRows(*batch, **got);
-    const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
-    EXPECT_EQ(cc.meta_data->dictionary_page_offset.has_value(), mode.dictionary_page);
-    const uint8_t* file = (*bytes)->data();
-    auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
-    Arena arena;
-    OffsetIndex oi;
-    ASSERT_TRUE(DecodeOffsetIndex(span(*cc.offset_index_offset, *cc.offset_index_length), &arena, &oi).ok());
-    ColumnIndex ci;
-    ASSERT_TRUE(DecodeColumnIndex(span(*cc.column_index_offset, *cc.column_index_length), &arena, &ci).ok());
-    ASSERT_GT(oi.page_locations.size(), 4u);
+    WrittenBounds wb;
+    ASSERT_NO_FATAL_FAILURE(ReadBackBounds(schema, batch, opts, &wb));
+    EXPECT_EQ(wb.dictionary_page, mode.dictionary_page);
     double chunk_min = 0, chunk_max = 0;
     bool any = false;
-    for (size_t p = 0; p < oi.page_locations.size(); ++p) {
-      const int64_t from = oi.page_locations[p].first_row_index;
-      const int64_t to = p + 1 < oi.page_locations.size() ? oi.page_locations[p + 1].first_row_index : n;
+    for (size_t p = 0; p < wb.rows.size(); ++p) {
       double mn = 0, mx = 0;
       bool page_any = false;
-      for (int64_t i = from; i < to; ++i) {
+      for (int64_t i = wb.rows[p].first; i < wb.rows[p].second; ++i) {
         if (!values[i] || std::isnan(*values[i])) continue;
         if (!page_any || *values[i] < mn) mn = *values[i];
         if (!page_any || *values[i] > mx) mx = *values[i];
@@ -907,11 +913,11 @@ TEST(ParquetFileWriter, DoubleBoundsPerPageMatchAFullComparison) {
       if (!any || mn < chunk_min) chunk_min = mn;
       if (!any || mx > chunk_max) chunk_max = mx;
       any = true;
-      EXPECT_EQ(std::string(ci.min_values[p]), bits(mn == 0 ? -0.0 : mn)) << "page " << p;
-      EXPECT_EQ(std::string(ci.max_values[p]), bits(mx == 0 ? 0.0 : mx)) << "page " << p;
+      EXPECT_EQ(wb.page_min[p], bits(mn == 0 ? -0.0 : mn)) << "page " << p;
+      EXPECT_EQ(wb.page_max[p], bits(mx == 0 ? 0.0 : mx)) << "page " << p;
     }
-    EXPECT_EQ(std::string(*cc.meta_data->statistics->min_value), bits(chunk_min == 0 ? -0.0 : chunk_min));
-    EXPECT_EQ(std::string(*cc.meta_data->statistics->max_value), bits(chunk_max == 0 ? 0.0 : chunk_max));
+    EXPECT_EQ(wb.chunk_min, bits(chunk_min == 0 ? -0.0 : chunk_min));
+    EXPECT_EQ(wb.chunk_max, bits(chunk_max == 0 ? 0.0 : chunk_max));
   }
 }
 
