@@ -78,6 +78,18 @@ void ExpectSameRows(const RecordBatch& want, const RecordBatch& got) {
 // Writes `batch` with `opts`, checks that it reads back equal, and spells each column's chunks
 // in row-group order, one letter per chunk from `letter` (so the strings' lengths are the row
 // group count). Empty when the write or the read fails.
+// Writes one batch with `opts` and reads the file back (its rows must equal the batch's),
+// keeping the file and its reader for the metadata.
+void WriteAndReadBack(const SchemaPtr& schema, const std::shared_ptr<RecordBatch>& batch, const ParquetWriterOptions& opts,
+                      std::shared_ptr<Buffer>* file, std::unique_ptr<ParquetFileReader>* reader) {
+  auto bytes = WriteParquetBytes(schema, {batch}, opts);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  *file = *bytes;
+  auto got = ReadAll(*file, reader);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ExpectSameRows(*batch, **got);
+}
+
 std::vector<std::string> ChunkLetters(const SchemaPtr& schema, const std::shared_ptr<RecordBatch>& batch,
                                       const ParquetWriterOptions& opts,
                                       const std::function<char(const ColumnMetaData&)>& letter) {
@@ -203,12 +215,9 @@ std::shared_ptr<RecordBatch> Extremes() {
 
 TEST(ParquetFileWriter, ExtremesRoundTripWithTypeOrderStatistics) {
   auto batch = Extremes();
-  auto bytes = WriteParquetBytes(batch->schema(), {batch}, {});
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(batch->schema(), batch, {}, &bytes, &reader));
   const auto& md = reader->metadata();
   auto stat = [&](int col, bool max) {
     const auto& st = *md.row_groups[0].columns[static_cast<size_t>(col)].meta_data->statistics;
@@ -454,12 +463,9 @@ TEST(ParquetFileWriter, HighCardinalityFallsBackToPlainAndLowKeepsDictionary) {
   auto batch = std::make_shared<RecordBatch>(schema, 50000, std::vector<Array>{*many.Finish(), *few.Finish()});
   ParquetWriterOptions opts;
   opts.dictionary_size_limit = 64 * 1024;  // 8192 int64 entries
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
   const auto& cols = reader->metadata().row_groups[0].columns;
   EXPECT_FALSE(cols[0].meta_data->dictionary_page_offset.has_value());
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
@@ -480,12 +486,9 @@ TEST(ParquetFileWriter, ByteArrayStatisticsUseUnsignedByteOrder) {
   for (bool dict : {true, false}) {
     ParquetWriterOptions opts;
     opts.dictionary = dict;
-    auto bytes = WriteParquetBytes(schema, {batch}, opts);
-    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::shared_ptr<Buffer> bytes;
     std::unique_ptr<ParquetFileReader> reader;
-    auto got = ReadAll(*bytes, &reader);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    ExpectSameRows(*batch, **got);
+    ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
     const auto& cols = reader->metadata().row_groups[0].columns;
     EXPECT_EQ(*cols[0].meta_data->statistics->min_value, "\x01");
     EXPECT_EQ(*cols[0].meta_data->statistics->max_value, "\xFF" "bcdefgh1");
@@ -528,12 +531,9 @@ TEST(ParquetFileWriter, PlainByteArrayBoundsMatchAFullComparison) {
   opts.dictionary = false;
   opts.row_group_rows = kGroup;
   opts.page_size = 4096;
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
   ASSERT_EQ(reader->metadata().row_groups.size(), static_cast<size_t>(kGroups));
   for (int64_t g = 0; g < kGroups; ++g) {
     // std::string compares as unsigned char.
@@ -572,12 +572,9 @@ TEST(ParquetFileWriter, DictionariesKeptBetweenRowGroupsHoldOnlyTheirGroupsValue
   auto batch = std::make_shared<RecordBatch>(schema, rows, std::vector<Array>{*iv.Finish(), *sv.Finish()});
   ParquetWriterOptions opts;
   opts.row_group_rows = kGroup;
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
   const auto& rgs = reader->metadata().row_groups;
   ASSERT_EQ(rgs.size(), groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -585,7 +582,7 @@ TEST(ParquetFileWriter, DictionariesKeptBetweenRowGroupsHoldOnlyTheirGroupsValue
       const auto& m = *rgs[g].columns[c].meta_data;
       ASSERT_TRUE(m.dictionary_page_offset.has_value()) << g << " " << c;
       // The dictionary page's header says how many entries it holds.
-      EXPECT_EQ(DictionaryEntries(*bytes, m), distinct[g]) << g << " " << c;
+      EXPECT_EQ(DictionaryEntries(bytes, m), distinct[g]) << g << " " << c;
     }
   }
 }
@@ -601,12 +598,9 @@ TEST(ParquetFileWriter, MostlyDistinctColumnsGoPlainBeforeTheDictionaryFills) {
     ASSERT_TRUE(mod.Append(i % 20000).ok());  // 20000 distinct in the first 65536: kept as a dictionary
   }
   auto batch = std::make_shared<RecordBatch>(schema, 100000, std::vector<Array>{*id.Finish(), *mod.Finish()});
-  auto bytes = WriteParquetBytes(schema, {batch}, {});
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, {}, &bytes, &reader));
   const auto& cols = reader->metadata().row_groups[0].columns;
   EXPECT_FALSE(cols[0].meta_data->dictionary_page_offset.has_value());
   EXPECT_TRUE(cols[1].meta_data->dictionary_page_offset.has_value());
@@ -773,15 +767,12 @@ struct WrittenBounds {
 };
 void ReadBackBounds(const std::shared_ptr<const Schema>& schema, const std::shared_ptr<RecordBatch>& batch,
                     const ParquetWriterOptions& opts, WrittenBounds* out) {
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
   const ColumnChunk& cc = reader->metadata().row_groups[0].columns[0];
   out->dictionary_page = cc.meta_data->dictionary_page_offset.has_value();
-  const uint8_t* file = (*bytes)->data();
+  const uint8_t* file = bytes->data();
   auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
   Arena arena;
   OffsetIndex oi;
@@ -950,15 +941,12 @@ TEST(ParquetFileWriter, PageIndexAndTruncatedStatistics) {
   opts.dictionary = false;
   opts.page_size = 8192;
   opts.row_group_rows = 12000;
-  auto bytes = WriteParquetBytes(schema, {batch}, opts);
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::shared_ptr<Buffer> bytes;
   std::unique_ptr<ParquetFileReader> reader;
-  auto got = ReadAll(*bytes, &reader);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
-  ExpectSameRows(*batch, **got);
+  ASSERT_NO_FATAL_FAILURE(WriteAndReadBack(schema, batch, opts, &bytes, &reader));
   const auto& md = reader->metadata();
   ASSERT_EQ(md.row_groups.size(), 2u);
-  const uint8_t* file = (*bytes)->data();
+  const uint8_t* file = bytes->data();
   auto span = [&](int64_t off, int64_t len) { return std::span<const uint8_t>(file + off, static_cast<size_t>(len)); };
   for (size_t g = 0; g < 2; ++g) {
     const auto& rg = md.row_groups[g];
