@@ -286,6 +286,28 @@ TEST(FlatColumnReader, DictionaryStringsOfOneLength) {
   }
 }
 
+// A keep bitmap whose 64-row steps are, in turn, every row kept, most rows, a few and none.
+std::vector<uint8_t> EveryKindOfStep(int rows) {
+  std::vector<uint8_t> keep(static_cast<size_t>((rows + 7) / 8), 0);
+  for (int i = 0; i < rows; ++i) {
+    const int step = i / 64;
+    const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
+    if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
+  }
+  return keep;
+}
+
+// Appends `idx` as three RLE_DICTIONARY data pages of rows [0, 301), [301, 700) and [700, end):
+// pages that start mid-word of the keep bitmap.
+void AddIndexPagesAcrossWords(std::string* chunk, const std::vector<int32_t>& idx, int bit_width) {
+  const int rows = static_cast<int>(idx.size());
+  for (int start : {0, 301, 700}) {
+    const int end = start == 0 ? 301 : start == 301 ? 700 : rows;
+    AddPage(chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
+            Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), bit_width));
+  }
+}
+
 // Kept rows of dictionary strings over pages longer than a 64-row step: every kind of step
 // (every row kept, most rows, a few, none, the page's partial last one) leaves the kept rows'
 // strings in order, across pages that start mid-word of the keep bitmap.
@@ -294,19 +316,10 @@ TEST(FlatColumnReader, DictionaryStringsKeptByEveryKindOfStep) {
   constexpr int kRows = 1000;
   std::vector<int32_t> idx(kRows);
   for (int i = 0; i < kRows; ++i) idx[static_cast<size_t>(i)] = (i * 7 + i / 5) % 5;
-  std::vector<uint8_t> keep((kRows + 7) / 8, 0);
-  for (int i = 0; i < kRows; ++i) {
-    const int step = i / 64;
-    const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
-    if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
-  }
+  const std::vector<uint8_t> keep = EveryKindOfStep(kRows);
   std::string chunk;
   DictPage(&chunk, dict);
-  for (int start : {0, 301, 700}) {
-    const int end = start == 0 ? 301 : start == 301 ? 700 : kRows;
-    AddPage(&chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
-            Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 3));
-  }
+  AddIndexPagesAcrossWords(&chunk, idx, 3);
   auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
   ASSERT_TRUE(buf.ok());
   auto k = ReadFlatColumnChunk(Column(Type::BYTE_ARRAY, 0), utf8(), *buf, compress::Codec::kUncompressed, kRows, {},
@@ -326,12 +339,7 @@ TEST(FlatColumnReader, DictionaryStringsKeptByEveryKindOfStep) {
 // every kind of step across pages that start mid-word of the keep bitmap.
 TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
   constexpr int kRows = 1000;
-  std::vector<uint8_t> keep((kRows + 7) / 8, 0);
-  for (int i = 0; i < kRows; ++i) {
-    const int step = i / 64;
-    const bool kept = step % 4 == 0 ? true : step % 4 == 1 ? i % 9 != 0 : step % 4 == 2 ? i % 13 == 0 : false;
-    if (kept) keep[static_cast<size_t>(i / 8)] |= static_cast<uint8_t>(1u << (i % 8));
-  }
+  const std::vector<uint8_t> keep = EveryKindOfStep(kRows);
   for (int dict_size : {11, 16, 40, 64, 65}) {
     std::vector<double> dict(static_cast<size_t>(dict_size));
     for (int e = 0; e < dict_size; ++e) dict[static_cast<size_t>(e)] = e * 0.01 + 1000 * dict_size;
@@ -345,11 +353,7 @@ TEST(FlatColumnReader, DictionaryDoublesKeptBySmallAndLargeDictionaries) {
     h.dictionary_page_header = d;
     std::string chunk;
     AddPage(&chunk, h, std::string(reinterpret_cast<const char*>(dict.data()), dict.size() * 8));
-    for (int start : {0, 301, 700}) {
-      const int end = start == 0 ? 301 : start == 301 ? 700 : kRows;
-      AddPage(&chunk, DataV1(end - start, Encoding::RLE_DICTIONARY),
-              Indices(std::vector<int32_t>(idx.begin() + start, idx.begin() + end), 7));
-    }
+    AddIndexPagesAcrossWords(&chunk, idx, 7);
     auto buf = Buffer::CopyOf({reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()});
     ASSERT_TRUE(buf.ok());
     auto k = ReadFlatColumnChunk(Column(Type::DOUBLE, 0), float64(), *buf, compress::Codec::kUncompressed, kRows, {},
