@@ -127,6 +127,57 @@ TEST(SnappyCompress, TableSizeSwitchPoint) {
   }
 }
 
+// From two whole fragments on, fragments are compressed two at a time in one loop, the second's
+// output moved in behind the first's. Each pair's halves here differ in how fast they finish (a
+// run ends in a few long copies, random bytes in a few thousand skipping probes, text after
+// thousands of short matches), so either lane may run on alone, stopped while probing or in a
+// match; the last fragment is whole, short, under the margin or across the table size switch.
+// Every output must equal libsnappy's and the fragments compressed one per call.
+TEST(SnappyCompress, FragmentPairsOfDifferentKinds) {
+  // The varint of the uncompressed length in front of the fragments.
+  const auto LengthHeaderSize = [](size_t n) {
+    size_t bytes = 1;
+    for (; n >= 128; n >>= 7) ++bytes;
+    return bytes;
+  };
+  constexpr size_t kFragment = 65536;
+  const auto fragment = [&](int kind, uint32_t seed) {
+    switch (kind) {
+      case 0: return TextLike(kFragment, seed);
+      case 1: return Random(kFragment, seed);
+      case 2: return Bytes(kFragment, static_cast<uint8_t>(seed));
+      default: return Mixed(kFragment, seed);
+    }
+  };
+  uint32_t seed = 1;
+  for (int first = 0; first < 4; ++first) {
+    for (int second = 0; second < 4; ++second) {
+      for (size_t tail : {size_t{0}, size_t{1}, size_t{14}, size_t{15}, size_t{8192}, size_t{16385}, size_t{65535},
+                          kFragment, kFragment + 300, 2 * kFragment + 20}) {
+        Bytes in = fragment(first, seed++);
+        const Bytes b = fragment(second, seed++);
+        in.insert(in.end(), b.begin(), b.end());
+        const Bytes t = Mixed(tail, seed++);
+        in.insert(in.end(), t.begin(), t.end());
+        const std::string what = "kinds " + std::to_string(first) + "," + std::to_string(second) + " and " +
+                                 std::to_string(tail) + " more bytes";
+        ExpectSameAsLibsnappy(in, what);
+        // The fragments one per call: each output's body after its length header.
+        Bytes alone;
+        for (size_t at = 0; at < in.size(); at += kFragment) {
+          const Bytes piece(in.begin() + static_cast<ptrdiff_t>(at),
+                            in.begin() + static_cast<ptrdiff_t>(std::min(in.size(), at + kFragment)));
+          const Bytes z = Ours(piece);
+          alone.insert(alone.end(), z.begin() + static_cast<ptrdiff_t>(LengthHeaderSize(piece.size())), z.end());
+        }
+        const Bytes whole = Ours(in);
+        const auto header = static_cast<ptrdiff_t>(LengthHeaderSize(in.size()));
+        ASSERT_EQ(FirstDifference(Bytes(whole.begin() + header, whole.end()), alone), -1) << what;
+      }
+    }
+  }
+}
+
 TEST(SnappyCompress, IncompressibleRandomBytes) {
   for (size_t n : {size_t{1000}, size_t{100000}, size_t{1} << 20}) {
     ExpectSameAsLibsnappy(Random(n, static_cast<uint32_t>(n) + 7), "random " + std::to_string(n));

@@ -17,7 +17,10 @@
 // compiled twice: for fragments over 8 KiB the table has all 2^14 entries and the hash needs no
 // mask. Hit or miss stays a branch, though often mispredicted: chosen by masks, every miss would
 // wait for the whole chain, where a predicted miss lets the next probe start at once (measured
-// about 1.6 times slower on convert's pages).
+// about 1.6 times slower on convert's pages). Since fragments are independent, whole fragments
+// go two at a time through one loop (CompressFragmentPair) that steps both in turn, so the core
+// has a second chain to run while the first waits; the second's output is written to a scratch
+// buffer and moved in behind the first's. A last odd or shorter fragment goes alone.
 #include "quiver/compress/snappy_compress_internal.h"
 
 #include <algorithm>
@@ -239,6 +242,161 @@ emit_remainder:
   return op;
 }
 
+// Two whole fragments in one loop. A fragment's loop is mostly one chain of loads and compares
+// per match, so the core waits; with a second fragment's chain beside it (its own table, its
+// output in a scratch buffer moved behind the first's) the two overlap. The state of each lane
+// is its position in the code: four blocks, one per pair of modes (probing for a match or
+// extending one), each taking one step of both lanes. A step makes the decisions of one turn of
+// CompressFragment's loops (its 16 first probes, at step 1, are the generic loop's 16 first).
+struct Lane {
+  const uint8_t* ip;
+  const uint8_t* next_emit;  // the pending literal's start while probing
+  const uint8_t* candidate;  // the earlier 4 bytes equal to ip's while extending a match
+  uint8_t* op;
+  uint32_t skip;
+};
+
+// kHit: a match at ip (extend it next). kMiss: none (probe next). kDone: ip is where the last
+// literal starts.
+enum class Step { kHit, kMiss, kDone };
+
+// One probe at ip; on a hit the literal before it goes out.
+[[gnu::always_inline]] inline Step ProbeStep(Lane& s, const uint8_t* input, uint16_t* table) {
+  const uint8_t* const ip_limit = input + kFragmentSize - kInputMargin;
+  const uint32_t data = Load32(s.ip);
+  const uint32_t h = Hash<true>(data, 0);
+  const uint32_t step = s.skip >> 5;
+  s.skip += step;
+  const uint8_t* const next_ip = s.ip + step;
+  if (next_ip > ip_limit) [[unlikely]] {
+    s.ip = s.next_emit;
+    return Step::kDone;
+  }
+  s.candidate = input + table[h];
+  table[h] = static_cast<uint16_t>(s.ip - input);
+  if (data == Load32(s.candidate)) {
+    s.op = EmitLiteralFast(s.op, s.next_emit, static_cast<size_t>(s.ip - s.next_emit));
+    return Step::kHit;
+  }
+  s.ip = next_ip;
+  return Step::kMiss;
+}
+
+// The match at ip extended and written, then ip probed: a hit continues the match chain.
+[[gnu::always_inline]] inline Step MatchStep(Lane& s, const uint8_t* input, uint16_t* table) {
+  const uint8_t* const ip_end = input + kFragmentSize;
+  const uint8_t* const ip_limit = ip_end - kInputMargin;
+  const uint8_t* ip = s.ip;
+  const uint8_t* const candidate = s.candidate;
+  const size_t offset = static_cast<size_t>(ip - candidate);
+  size_t matched;
+  uint32_t data;
+  if (ip_end - ip >= 4 + 16) [[likely]] {
+    const uint64_t a = Load64(candidate + 4);
+    const uint64_t b = Load64(ip + 4);
+    if (a != b) {
+      const uint64_t x = a ^ b;
+      const auto bits = static_cast<size_t>(std::countr_zero(x));
+      const uint64_t c = Load64(ip + 8);
+      const uint64_t after = static_cast<uint32_t>(x) == 0 ? c : b;
+      data = static_cast<uint32_t>(after >> (bits & 24));
+      matched = 4 + (bits >> 3);
+      ip += matched;
+      s.op = EmitCopyUnder12(s.op, offset, matched);
+    } else {
+      matched = 12 + MatchLength(candidate + 12, ip + 12, ip_end);
+      ip += matched;
+      data = ip < ip_limit ? Load32(ip) : 0;
+      s.op = EmitCopy(s.op, offset, matched);
+    }
+  } else {
+    matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
+    ip += matched;
+    data = ip < ip_limit ? Load32(ip) : 0;
+    s.op = EmitCopy(s.op, offset, matched);
+  }
+  if (ip >= ip_limit) [[unlikely]] {
+    s.ip = ip;
+    return Step::kDone;
+  }
+  table[Hash<true>(Load32(ip - 1), 0)] = static_cast<uint16_t>(ip - input - 1);
+  const uint32_t h = Hash<true>(data, 0);
+  s.candidate = input + table[h];
+  table[h] = static_cast<uint16_t>(ip - input);
+  if (data == Load32(s.candidate)) {
+    s.ip = ip;
+    return Step::kHit;
+  }
+  s.next_emit = ip;
+  s.ip = ip + 1;
+  s.skip = 32;
+  return Step::kMiss;
+}
+
+// A lane's steps to its end, then its last literal.
+inline uint8_t* FinishLane(Lane& s, Step r, const uint8_t* input, uint16_t* table) {
+  while (r != Step::kDone) r = r == Step::kHit ? MatchStep(s, input, table) : ProbeStep(s, input, table);
+  const uint8_t* const ip_end = input + kFragmentSize;
+  if (s.ip < ip_end) return EmitLiteralExact(s.op, s.ip, static_cast<size_t>(ip_end - s.ip));
+  return s.op;
+}
+
+// The 2 * 64 KiB at `input` as two fragments; `tables` holds 2 * 2^14 entries, `scratch`
+// SnappyMaxCompressedLength(64 KiB) + 64 bytes for the second fragment's output.
+uint8_t* CompressFragmentPair(const uint8_t* input, uint8_t* op, uint16_t* tables, uint8_t* scratch) {
+  constexpr size_t kTable = size_t{1} << kMaxTableBits;
+  const uint8_t* const in_a = input;
+  const uint8_t* const in_b = input + kFragmentSize;
+  uint16_t* const table_a = tables;
+  uint16_t* const table_b = tables + kTable;
+  std::memset(tables, 0, 2 * kTable * sizeof(uint16_t));
+  Lane a{in_a + 1, in_a, nullptr, op, 32};
+  Lane b{in_b + 1, in_b, nullptr, scratch, 32};
+  Step ra = Step::kMiss;
+  Step rb = Step::kMiss;
+  // One lane's step, then a jump by its outcome: to `hit` or `miss`, or when it is done to
+  // `done` with the other lane's next step in `other`.
+#define QUIVER_SNAPPY_STEP(kind, lane, r, hit, miss, other_r, other_next) \
+  r = kind##Step(lane, in_##lane, table_##lane);                          \
+  if (r == Step::kHit) goto hit;                                          \
+  if (r == Step::kMiss) [[likely]] goto miss;                             \
+  other_r = other_next;                                                   \
+  goto done
+  // Blocks named by the lanes' modes; a_hit/a_miss parts are the second lane's step after the
+  // first lane's outcome.
+probe_probe:
+  QUIVER_SNAPPY_STEP(Probe, a, ra, pp_a_hit, pp_a_miss, rb, Step::kMiss);
+pp_a_hit:
+  QUIVER_SNAPPY_STEP(Probe, b, rb, match_match, match_probe, ra, Step::kHit);
+pp_a_miss:
+  QUIVER_SNAPPY_STEP(Probe, b, rb, probe_match, probe_probe, ra, Step::kMiss);
+probe_match:
+  QUIVER_SNAPPY_STEP(Probe, a, ra, pm_a_hit, pm_a_miss, rb, Step::kHit);
+pm_a_hit:
+  QUIVER_SNAPPY_STEP(Match, b, rb, match_match, match_probe, ra, Step::kHit);
+pm_a_miss:
+  QUIVER_SNAPPY_STEP(Match, b, rb, probe_match, probe_probe, ra, Step::kMiss);
+match_probe:
+  QUIVER_SNAPPY_STEP(Match, a, ra, mp_a_hit, mp_a_miss, rb, Step::kMiss);
+mp_a_hit:
+  QUIVER_SNAPPY_STEP(Probe, b, rb, match_match, match_probe, ra, Step::kHit);
+mp_a_miss:
+  QUIVER_SNAPPY_STEP(Probe, b, rb, probe_match, probe_probe, ra, Step::kMiss);
+match_match:
+  QUIVER_SNAPPY_STEP(Match, a, ra, mm_a_hit, mm_a_miss, rb, Step::kHit);
+mm_a_hit:
+  QUIVER_SNAPPY_STEP(Match, b, rb, match_match, match_probe, ra, Step::kHit);
+mm_a_miss:
+  QUIVER_SNAPPY_STEP(Match, b, rb, probe_match, probe_probe, ra, Step::kMiss);
+#undef QUIVER_SNAPPY_STEP
+done:
+  op = FinishLane(a, ra, in_a, table_a);
+  const uint8_t* const b_end = FinishLane(b, rb, in_b, table_b);
+  const auto b_size = static_cast<size_t>(b_end - scratch);
+  std::memcpy(op, scratch, b_size);
+  return op + b_size;
+}
+
 }  // namespace
 
 size_t SnappyCompress(std::span<const uint8_t> in, uint8_t* out) {
@@ -250,9 +408,15 @@ size_t SnappyCompress(std::span<const uint8_t> in, uint8_t* out) {
   }
   *op++ = static_cast<uint8_t>(len);
 
-  alignas(64) uint16_t table[size_t{1} << kMaxTableBits];
+  alignas(64) uint16_t table[2 << kMaxTableBits];
+  alignas(64) uint8_t scratch[SnappyMaxCompressedLength(kFragmentSize) + 64];
   const uint8_t* p = in.data();
   size_t left = in.size();
+  while (left >= 2 * kFragmentSize) {
+    op = CompressFragmentPair(p, op, table, scratch);
+    p += 2 * kFragmentSize;
+    left -= 2 * kFragmentSize;
+  }
   while (left > 0) {
     const size_t fragment = std::min(left, kFragmentSize);
     const int bits = TableBits(fragment);
