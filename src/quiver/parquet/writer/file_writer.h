@@ -117,6 +117,7 @@ class ParquetFileWriter {
   // starts or the file closes, so at most one group is in flight.
   struct InFlight;
   Status StartRowGroup();
+  Status EncodeChunk(int i, InFlight& f, size_t index);
   Status FinishRowGroup();
   Status WritePageIndex();
 
@@ -128,6 +129,8 @@ class ParquetFileWriter {
   // Per leaf, what its last chunks tell the next (dictionary size, PLAIN streak); each is used
   // by one encoding task at a time, as one row group is in flight.
   std::vector<writer::ColumnChunkHistory> history_;
+  // Per leaf, how long its last chunk took to encode: the next group queues the costliest first.
+  std::vector<int64_t> encode_ns_;
   std::vector<std::shared_ptr<RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
   double pending_bytes_ = 0;
