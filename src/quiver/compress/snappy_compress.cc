@@ -146,6 +146,39 @@ inline size_t MatchLength(const uint8_t* s1, const uint8_t* s2, const uint8_t* l
   return m;
 }
 
+// Extends the 4-byte match at ip (equal to candidate's), writes its copy and moves ip past it;
+// returns the 4 bytes at the new ip (0 once within the margin), the next probe's data. The common
+// short match is found in one 8-byte compare, and the bytes after it are taken from registers
+// already loaded (the second load does not wait for the match's length), which shortens the path
+// to the next probe.
+[[gnu::always_inline]] inline uint32_t ExtendMatch(const uint8_t*& ip, const uint8_t* candidate,
+                                                   const uint8_t* ip_end, const uint8_t* ip_limit,
+                                                   uint8_t*& op) {
+  const size_t offset = static_cast<size_t>(ip - candidate);
+  size_t matched;
+  if (ip_end - ip >= 4 + 16) [[likely]] {
+    const uint64_t a = Load64(candidate + 4);
+    const uint64_t b = Load64(ip + 4);
+    if (a != b) {
+      const uint64_t x = a ^ b;
+      const auto bits = static_cast<size_t>(std::countr_zero(x));
+      // b, or the 8 bytes 4 further when the first 4 matched (a conditional move).
+      const uint64_t c = Load64(ip + 8);
+      const uint64_t after = static_cast<uint32_t>(x) == 0 ? c : b;
+      matched = 4 + (bits >> 3);
+      ip += matched;
+      op = EmitCopyUnder12(op, offset, matched);
+      return static_cast<uint32_t>(after >> (bits & 24));
+    }
+    matched = 12 + MatchLength(candidate + 12, ip + 12, ip_end);
+  } else {
+    matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
+  }
+  ip += matched;
+  op = EmitCopy(op, offset, matched);
+  return ip < ip_limit ? Load32(ip) : 0;
+}
+
 template <bool kFull>
 uint8_t* CompressFragment(const uint8_t* input, size_t n, uint8_t* op, uint16_t* table, uint32_t mask) {
   const uint8_t* ip = input;
@@ -198,37 +231,7 @@ uint8_t* CompressFragment(const uint8_t* input, size_t n, uint8_t* op, uint16_t*
     op = EmitLiteralFast(op, next_emit, static_cast<size_t>(ip - next_emit));
   emit_match:
     for (;;) {
-      // Extend the 4-byte match at ip. The common short match is found in one 8-byte compare,
-      // and the bytes after it are taken from registers already loaded (the second load does
-      // not wait for the match's length), which shortens the path to the next probe.
-      const size_t offset = static_cast<size_t>(ip - candidate);
-      size_t matched;
-      uint32_t data;
-      if (ip_end - ip >= 4 + 16) [[likely]] {
-        const uint64_t a = Load64(candidate + 4);
-        const uint64_t b = Load64(ip + 4);
-        if (a != b) {
-          const uint64_t x = a ^ b;
-          const auto bits = static_cast<size_t>(std::countr_zero(x));
-          // b, or the 8 bytes 4 further when the first 4 matched (a conditional move).
-          const uint64_t c = Load64(ip + 8);
-          const uint64_t after = static_cast<uint32_t>(x) == 0 ? c : b;
-          data = static_cast<uint32_t>(after >> (bits & 24));
-          matched = 4 + (bits >> 3);
-          ip += matched;
-          op = EmitCopyUnder12(op, offset, matched);
-        } else {
-          matched = 12 + MatchLength(candidate + 12, ip + 12, ip_end);
-          ip += matched;
-          data = ip < ip_limit ? Load32(ip) : 0;
-          op = EmitCopy(op, offset, matched);
-        }
-      } else {
-        matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
-        ip += matched;
-        data = ip < ip_limit ? Load32(ip) : 0;
-        op = EmitCopy(op, offset, matched);
-      }
+      const uint32_t data = ExtendMatch(ip, candidate, ip_end, ip_limit, op);
       if (ip >= ip_limit) goto emit_remainder;
       table[Hash<kFull>(Load32(ip - 1), mask)] = static_cast<uint16_t>(ip - input - 1);
       const uint32_t h = Hash<kFull>(data, mask);
@@ -287,34 +290,7 @@ enum class Step { kHit, kMiss, kDone };
   const uint8_t* const ip_end = input + kFragmentSize;
   const uint8_t* const ip_limit = ip_end - kInputMargin;
   const uint8_t* ip = s.ip;
-  const uint8_t* const candidate = s.candidate;
-  const size_t offset = static_cast<size_t>(ip - candidate);
-  size_t matched;
-  uint32_t data;
-  if (ip_end - ip >= 4 + 16) [[likely]] {
-    const uint64_t a = Load64(candidate + 4);
-    const uint64_t b = Load64(ip + 4);
-    if (a != b) {
-      const uint64_t x = a ^ b;
-      const auto bits = static_cast<size_t>(std::countr_zero(x));
-      const uint64_t c = Load64(ip + 8);
-      const uint64_t after = static_cast<uint32_t>(x) == 0 ? c : b;
-      data = static_cast<uint32_t>(after >> (bits & 24));
-      matched = 4 + (bits >> 3);
-      ip += matched;
-      s.op = EmitCopyUnder12(s.op, offset, matched);
-    } else {
-      matched = 12 + MatchLength(candidate + 12, ip + 12, ip_end);
-      ip += matched;
-      data = ip < ip_limit ? Load32(ip) : 0;
-      s.op = EmitCopy(s.op, offset, matched);
-    }
-  } else {
-    matched = 4 + MatchLength(candidate + 4, ip + 4, ip_end);
-    ip += matched;
-    data = ip < ip_limit ? Load32(ip) : 0;
-    s.op = EmitCopy(s.op, offset, matched);
-  }
+  const uint32_t data = ExtendMatch(ip, s.candidate, ip_end, ip_limit, s.op);
   if (ip >= ip_limit) [[unlikely]] {
     s.ip = ip;
     return Step::kDone;
