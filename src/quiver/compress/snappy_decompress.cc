@@ -8,19 +8,19 @@
 // careful one for the tag the fast loop cannot take (a literal longer than 60 bytes, a bad
 // offset, the ends of the buffers), which checks everything and names the failure.
 //
-// The fast loop branches on the tag's kind. A literal's length is in its tag byte and its
-// source is the input; a copy's length and how to form its offset come from a 256-entry table,
-// its input advance from its kind: each step waits for the next tag's place, and taking it from
-// the table put a second load on that wait (DuckDB's lineitem prices decoded in about a fifth
-// less time without it). Copies with 4-byte offsets, which libsnappy never writes, take the careful step. On the DuckDB-written lineitem file, whose PLAIN doubles alternate a 2-3 byte
-// literal with a 5-6 byte copy, the branch is predicted and a literal step is a handful of
-// instructions: the loop is bound by instructions per tag, not by the branch (25% faster than
-// one table-driven step for both kinds, which formed, tested and selected an offset for
-// literals too). A literal or a copy that does not overlap its own output (offset >= length) moves
-// 16 bytes, and 48 more when longer; the bytes past the length are overwritten by the next step.
-// Moving 64 bytes every time (no length branch; tried also as AVX2 and AVX-512 moves) measured
-// no faster on lineitem pages, whose tags are nearly all under 17 bytes: a copy's loads then
-// reach more of the stores still in flight (docs/DESIGN.md).
+// The fast loop branches on the tag's kind. A literal's length is in its tag byte and its source is
+// the input; a copy's length and how to form its offset come from a 256-entry table, its input
+// advance from its kind: each step waits for the next tag's place, and taking it from the table put
+// a second load on that wait (DuckDB's lineitem prices decoded in about a fifth less time without
+// it). Copies with 4-byte offsets, which libsnappy never writes, take the careful step. On the
+// DuckDB-written lineitem file, whose PLAIN doubles alternate a 2-3 byte literal with a 5-6 byte
+// copy, the branch is predicted and a literal step is a handful of instructions: the loop is bound
+// by instructions per tag, not by the branch (25% faster than one table-driven step for both kinds,
+// which formed, tested and selected an offset for literals too). A literal or a copy that does not
+// overlap its own output (offset >= length) moves 16 bytes, and 48 more when longer; the bytes past
+// the length are overwritten by the next step. Moving 64 bytes every time (no length branch; tried
+// also as AVX2 and AVX-512 moves) measured no faster on lineitem pages, whose tags are nearly all
+// under 17 bytes: a copy's loads then reach more of the stores still in flight (docs/DESIGN.md).
 // Overlapping copies (runs, repeating patterns) take a predicted-rare branch that copies in
 // 16-byte steps or spreads a pattern of under 16 bytes with pshufb.
 #include "quiver/compress/snappy_decompress_internal.h"
