@@ -118,6 +118,44 @@ TEST_P(DictionaryTest, GatherOneByteEntries) {
   }
 }
 
+// Short entries gathered at one fixed width: exact bytes and offsets after bytes already in the
+// destination, every length 0..16 at width 16 and 0..32 at width 32, in no order.
+TEST(DictionaryEncoding, GatherShortByteArrays) {
+  for (int width : {16, 32}) {
+    std::vector<std::string> entries;
+    for (int len = 0; len <= width; ++len) {
+      std::string e(static_cast<size_t>(len), ' ');
+      for (size_t i = 0; i < e.size(); ++i) e[i] = static_cast<char>('A' + (e.size() * 7 + i) % 50);
+      entries.push_back(e);
+    }
+    std::vector<int32_t> dict_offsets{0};
+    std::string dict_data;
+    for (const std::string& e : entries) {
+      dict_data += e;
+      dict_offsets.push_back(static_cast<int32_t>(dict_data.size()));
+    }
+    dict_data.append(32, '\xee');  // the 32 readable bytes past the entries
+    const int64_t n = 777;
+    std::vector<int32_t> idx(n);
+    for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<int32_t>((i * 13 + i / 7) % static_cast<int64_t>(entries.size()));
+    std::string expect = "pre";
+    std::vector<int32_t> expect_off;
+    for (int64_t i = 0; i < n; ++i) {
+      expect += entries[static_cast<size_t>(idx[i])];
+      expect_off.push_back(static_cast<int32_t>(expect.size()));
+    }
+    std::vector<uint8_t> dst(expect.size() + 32, 0);
+    std::memcpy(dst.data(), "pre", 3);
+    std::vector<int32_t> off(n, -1);
+    const int64_t end = DictionaryDecoder::GatherShortByteArrays(
+        width, dict_offsets.data(), reinterpret_cast<const uint8_t*>(dict_data.data()), idx.data(), n, off.data(),
+        dst.data(), 3);
+    ASSERT_EQ(end, static_cast<int64_t>(expect.size())) << "width " << width;
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(dst.data()), expect.size()), expect) << "width " << width;
+    EXPECT_EQ(off, expect_off) << "width " << width;
+  }
+}
+
 TEST_P(DictionaryTest, ByteArraysAndFixed) {
   auto words = testing::RandomStrings(50, 1, 30);
   words[3] = "";

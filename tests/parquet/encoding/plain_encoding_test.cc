@@ -123,6 +123,36 @@ TEST(PlainEncoding, ByteArrayErrors) {
             "PLAIN BYTE_ARRAY value 1 at byte 5: length prefix runs past the page end (2)");
 }
 
+// Lengths on both sides of the fixed 48-byte copies (0..70), long values before short ones, and
+// the last values with fewer than 48 page bytes after them: exact values after bytes already in
+// the output.
+TEST(PlainEncoding, ByteArrayEveryShortLength) {
+  std::vector<std::string> values;
+  for (int round = 0; round < 3; ++round) {
+    for (int len = 0; len <= 70; ++len) {
+      std::string v(static_cast<size_t>(len), ' ');
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<char>('!' + (len * 5 + round + static_cast<int>(i)) % 90);
+      values.push_back(v);
+    }
+  }
+  std::reverse(values.begin() + 71, values.begin() + 142);  // long values before short ones too
+  StringInput in(values);
+  BufferBuilder out;
+  const auto n = static_cast<int64_t>(values.size());
+  ASSERT_TRUE(PlainEncodeByteArrays(in.offsets.data(), in.bytes(), n, &out).ok());
+  PlainByteArrayDecoder dec;
+  dec.Reset(out.data(), out.size());
+  Strings s;
+  ASSERT_TRUE(s.data.Append("head", 4).ok());
+  ASSERT_TRUE(s.offsets.AppendValue<int32_t>(0).ok());
+  ASSERT_TRUE(s.offsets.AppendValue<int32_t>(4).ok());
+  ASSERT_TRUE(dec.Decode(n, &s.offsets, &s.data).ok());
+  auto expect = values;
+  expect.insert(expect.begin(), "head");
+  EXPECT_EQ(s.all(), expect);
+  EXPECT_EQ(dec.bytes_left(), 0);
+}
+
 TEST(PlainEncoding, ByteArrayRoundTrip) {
   auto values = testing::RandomStrings(3000, 5, 40);
   StringInput in(values);

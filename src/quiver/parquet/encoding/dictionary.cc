@@ -288,6 +288,26 @@ int64_t DictionaryDecoder::GatherByteArrays(const int32_t* dict_offsets, const u
   return pos;
 }
 
+template <int W>
+static int64_t GatherShort(const int32_t* dict_offsets, const uint8_t* dict_data, const int32_t* idx, int64_t n,
+                           int32_t* off, uint8_t* dst, int64_t pos) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t start = dict_offsets[idx[i]];
+    std::memcpy(dst + pos, dict_data + start, 16);
+    if constexpr (W == 32) std::memcpy(dst + pos + 16, dict_data + start + 16, 16);
+    pos += dict_offsets[idx[i] + 1] - start;
+    off[i] = static_cast<int32_t>(pos);
+  }
+  return pos;
+}
+
+int64_t DictionaryDecoder::GatherShortByteArrays(int width, const int32_t* dict_offsets, const uint8_t* dict_data,
+                                                 const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst,
+                                                 int64_t pos) {
+  return width <= 16 ? GatherShort<16>(dict_offsets, dict_data, idx, n, off, dst, pos)
+                     : GatherShort<32>(dict_offsets, dict_data, idx, n, off, dst, pos);
+}
+
 int64_t DictionaryDecoder::GatherUniformByteArrays(int32_t len, const uint8_t* dict_data, int64_t dict_readable,
                                                    const int32_t* idx, int64_t n, int32_t* off, uint8_t* dst,
                                                    int64_t pos) {

@@ -63,6 +63,12 @@ class DictionaryDecoder {
   // Returns the new end position.
   static int64_t GatherByteArrays(const int32_t* dict_offsets, const uint8_t* dict_data, int64_t dict_readable,
                                   const int32_t* idx, int64_t n, int32_t* offsets, uint8_t* dst, int64_t pos);
+  // GatherByteArrays for a dictionary whose entries hold at most `width` (16 or 32) bytes, each
+  // with `width` bytes readable from its start: every value one fixed copy of `width` bytes, no
+  // branch on its length (l_shipinstruct's entries of 4-17 bytes chose between one and two
+  // 16-byte copies at random). Same room and result.
+  static int64_t GatherShortByteArrays(int width, const int32_t* dict_offsets, const uint8_t* dict_data,
+                                       const int32_t* idx, int64_t n, int32_t* offsets, uint8_t* dst, int64_t pos);
   // GatherByteArrays for a dictionary whose entries all hold `len` bytes (entry e at e * len):
   // no offsets read per value, one-byte entries (flags, codes) through the active level's
   // gather8. Same room and result.

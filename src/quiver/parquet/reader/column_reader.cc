@@ -215,6 +215,7 @@ class FlatDecoder {
   bool has_dictionary_ = false;
   int64_t dict_size_ = 0;
   int32_t uniform_len_ = -1;  // BYTE_ARRAY: the length every dictionary entry has, -1 if they differ
+  int short_width_ = 0;       // BYTE_ARRAY: 16 or 32 when no dictionary entry is longer, else 0
   BufferBuilder dict_values_;
   BufferBuilder dict_offsets_;
   // Dictionary-encoded BYTE_ARRAY pages: their checked indices wait in PendingIndices() until
@@ -278,9 +279,14 @@ Status FlatDecoder::OnDictionary(const Page& page) {
       // Entries of one length (flags, codes) are gathered without reading their offsets.
       const auto* off = reinterpret_cast<const int32_t*>(dict_offsets_.data());
       uniform_len_ = page.num_values > 0 ? off[1] - off[0] : -1;
+      int32_t longest = 0;
+      for (int64_t e = 0; e < page.num_values; ++e) longest = std::max(longest, off[e + 1] - off[e]);
       for (int64_t e = 1; e < page.num_values && uniform_len_ >= 0; ++e) {
         if (off[e + 1] - off[e] != uniform_len_) uniform_len_ = -1;
       }
+      // Entries of up to 32 bytes are copied in one fixed width (the gathers read from
+      // dict_values_ with 32 bytes readable past its end).
+      short_width_ = longest <= 16 ? 16 : longest <= 32 ? 32 : 0;
     }
   }
   dict_size_ = page.num_values;
@@ -731,6 +737,10 @@ Status FlatDecoder::FlushDictionaryStrings() {
           ? enc::DictionaryDecoder::GatherUniformByteArrays(uniform_len_, dict_values_.data(), dict_values_.size() + 32,
                                                             PendingIndices().data(), n, off, values_.mutable_data(),
                                                             values_.size())
+      : short_width_ > 0
+          ? enc::DictionaryDecoder::GatherShortByteArrays(short_width_, reinterpret_cast<const int32_t*>(dict_offsets_.data()),
+                                                          dict_values_.data(), PendingIndices().data(), n, off,
+                                                          values_.mutable_data(), values_.size())
           : enc::DictionaryDecoder::GatherByteArrays(reinterpret_cast<const int32_t*>(dict_offsets_.data()),
                                                      dict_values_.data(), dict_values_.size() + 32,
                                                      PendingIndices().data(), n, off, values_.mutable_data(),
