@@ -540,6 +540,55 @@ TEST(CsvReader, ReadAheadTailLongerThanTheHeadroom) {
   }
 }
 
+// Pieces read ahead are first parsed as if they began outside quotes. Past 4.5 MB of rows
+// without quotes, quoted fields of a few hundred bytes that begin and end with a delimiter
+// (",...\n...,") put piece starts inside quotes where the opposite reading has no stray quote
+// to notice: read as unquoted, such a piece splits into other rows, or fails on their field
+// count. The guess is found wrong from the state the piece before ends in, and the rows and
+// the line of an error past them are what the text says.
+TEST(CsvReader, GuessedQuoteStatesOfPiecesReadAheadAreChecked) {
+  std::string text = "id,note,n\n";
+  std::string expected;
+  int64_t lines = 1;
+  int i = 0;
+  for (; text.size() < (size_t{9} << 19); ++i) {
+    text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
+    expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
+    ++lines;
+  }
+  for (const int quoted_from = i; i < quoted_from + 3000; ++i) {
+    std::string note = ",";
+    for (int w = 0; w < 20 + i % 17; ++w) note += fmt::format("w{}{}", w, w % 5 == 4 ? "\n" : ",");
+    note += ",";
+    text += fmt::format("{},\"{}\",{}\n", i, note, i % 13);
+    expected += fmt::format("{}|{}|{}\n", i, note, i % 13);
+    lines += 1 + static_cast<int64_t>(std::count(note.begin(), note.end(), '\n'));
+  }
+  const int64_t bad_line = lines + 1;
+  std::string bad = text + fmt::format("{},fine,x13\n", i);
+  for (int j = 1; j < 20; ++j) bad += fmt::format("{},fine,{}\n", i + j, j);
+  auto types = ParseColumnTypes("id=int64,note=string,n=int64");
+  ASSERT_TRUE(types.ok());
+  struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    for (int threads : {1, 2}) {
+      SetSplitLevelForTesting(level);
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = 4096;
+      o.column_types = *types;
+      auto b = Read(text, o);
+      ASSERT_TRUE(b.ok()) << b.status().ToString() << " " << SimdLevelName(level) << " threads " << threads;
+      EXPECT_EQ(Rows(**b), expected) << SimdLevelName(level) << " threads " << threads;
+      // The bad value follows "<id>,fine," on the first line past `text`.
+      const size_t bad_byte = text.size() + std::to_string(i).size() + 6;
+      EXPECT_EQ(Read(bad, o).status().message(),
+                fmt::format("t.csv:{}:3 'n': cannot convert to int64, got \"x13\" (byte {})", bad_line, bad_byte))
+          << SimdLevelName(level) << " threads " << threads;
+    }
+  }
+}
+
 // UTF-16 input decodes to fewer bytes than the file holds, and each read needs room for whole
 // characters: across many blocks past the 4 MiB read on open (with and without read-ahead)
 // it reads as its UTF-8 twin.

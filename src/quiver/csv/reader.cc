@@ -60,6 +60,10 @@ struct PositionBuffer {
 struct Chunk : AssembledRows {
   uint32_t begin = 0, end = 0;
   uint64_t start_in_quote = 0;
+  // The split's quote state at `end` (end_known: the split got there), which the next chunk's
+  // guessed start state is checked against.
+  uint64_t end_in_quote = 0;
+  bool end_known = false;
   int64_t line_breaks = 0;  // in [begin, end)
   bool anomaly = false;
 
@@ -118,7 +122,7 @@ class CsvReader::Impl {
     stats_.bytes_read += block_.bytes_read - before;
     return st;
   }
-  void ReadAhead(int half, int64_t want, uint64_t in_state);
+  void ReadAhead(int half, int64_t want, uint64_t in_state, bool guess);
   Status AdoptReadAhead(int64_t want, bool* speculated);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
@@ -161,11 +165,14 @@ class CsvReader::Impl {
 
   BlockBuffer block_;  // buf, start/end of the unread bytes, eof; the ring and its current half
   // The next block, read into the other half by a pool task while the current one is parsed.
-  // The task also takes the quote parity of each 1 MiB piece as it lands and queues the parse
-  // of every chunk but the first, assuming the quote state `in_state` at its first new byte
-  // (the state at the end of the current block). The assumption is checked once the current
-  // block's unfinished row is known; if it fails, that work is dropped and done again. A read
-  // error is reported when the block is taken up, after the current block's rows.
+  // The task queues the parse of every chunk but the first as its 1 MiB piece lands, assuming
+  // the quote state `in_state` at its first new byte (the state at the end of the current
+  // block). The assumption is checked once the current block's unfinished row is known; if it
+  // fails, that work is dropped and done again. Each piece's start state comes from the quote
+  // parities of the pieces before it, or, while guess_quotes_ holds, is guessed to be outside
+  // quotes (no pass over the piece before its parse); the guesses are checked against the
+  // state each chunk's split ends in. A read error is reported when the block is taken up,
+  // after the current block's rows.
   struct Ahead {
     bool pending = false;
     int64_t end = 0;
@@ -173,7 +180,11 @@ class CsvReader::Impl {
     Status status;
     uint64_t in_state = 0, out_state = 0;
     bool speculated = false;  // chunks 1.. of the half were queued
+    bool guessed = false;     // their start states were guessed, not taken from parities
   } ahead_;
+  // Pieces read ahead start outside quotes until a guess fails: files without quoted line
+  // breaks or delimiters near piece ends are then never read an extra time for parities.
+  bool guess_quotes_ = true;
   uint64_t end_state_ = 0;  // the quote state at block_.end, from the current block's parities
   Status failed_;           // a reported problem: the read does not go on
   bool row_fills_block_ = false;
@@ -194,10 +205,10 @@ class CsvReader::Impl {
 };
 
 // On a pool thread, while the current block is parsed: `want` bytes of the next block (or
-// what is left) into ring half `half`, after its headroom, in pieces of one chunk. Each
-// piece's quote parity is taken while it is still in cache; the pieces after the first become
-// chunks whose parse is queued at once (see Ahead).
-void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
+// what is left) into ring half `half`, after its headroom, in pieces of one chunk. Unless
+// `guess`, each piece's quote parity is taken while it is still in cache; the pieces after
+// the first become chunks whose parse is queued at once (see Ahead).
+void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool guess) {
   // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
   const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
   const SplitKernels& k = Kernels();
@@ -252,7 +263,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
     c.end = static_cast<uint32_t>(end);
     c.start_in_quote = state ? ~uint64_t{0} : 0;
     if (pieces > 0) chunks[pieces - 1].end = c.begin;
-    if (split_.quote != 0) {
+    if (split_.quote != 0 && !guess) {
       uint64_t esc = 0;
       state ^= k.quote_parity(data + piece, static_cast<size_t>(end - piece), split_, &esc);
     }
@@ -268,6 +279,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
   ahead_.status = std::move(status);
   ahead_.in_state = in_state;
   ahead_.out_state = state;
+  ahead_.guessed = guess && split_.quote != 0;
 }
 
 // The block read ahead becomes the unread data, after the current block's unfinished tail,
@@ -484,6 +496,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.count = 0;
   c.line_breaks = 0;
   c.anomaly = false;
+  c.end_known = false;
   c.rows.clear();
   c.fields.clear();
   c.unfinished = -1;
@@ -532,6 +545,22 @@ void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
   }
   end_state_ = state;
 }
+
+namespace {
+
+// Whether a chunk's guessed start state differs from the state the chunk before it ended in,
+// walking from chunk 0 (whose state is known) up to where the block's read stops anyway (an
+// anomaly sends it to the state machine; a failing problem ends the read there).
+bool QuoteGuessFailed(const std::vector<Chunk>& chunks, OnError on_error) {
+  for (size_t i = 1; i < chunks.size(); ++i) {
+    const Chunk& prev = chunks[i - 1];
+    if (prev.anomaly || (prev.problem && on_error == OnError::kFail)) return false;
+    if (!prev.end_known || prev.end_in_quote != chunks[i].start_in_quote) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 // Queues the parse of chunk i of the current block, which ends at `len`.
 void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
@@ -589,6 +618,10 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, bool first, ui
     const int next = stop < len || !block_end ? data[stop] : at_end ? -1 : '\n';
     const SplitResult r = k.split(data + at, stop - at, next, split_, &carry, c.pos.data.get());
     if (at < c.end) c.line_breaks += r.line_breaks;
+    if (stop == c.end) {
+      c.end_in_quote = carry.in_quote;
+      c.end_known = true;
+    }
     if (r.anomaly) {
       c.anomaly = true;  // the block is read again by the state machine
       return;
@@ -711,6 +744,7 @@ Status CsvReader::Impl::ProcessBlock() {
   const uint32_t len = static_cast<uint32_t>(block_.end);
   const bool at_end = block_.eof;
   std::vector<Chunk>& chunks = chunks_[block_.cur];
+  const bool guessed = speculated && ahead_.guessed;
   if (speculated) {
     chunks[0].begin = begin;
     chunks[0].start_in_quote = 0;
@@ -723,8 +757,8 @@ Status CsvReader::Impl::ProcessBlock() {
   if (block_.ring && !block_.eof) {
     ahead_.pending = true;
     read_group_->Submit(
-        [this, half = 1 - block_.cur, target, state = end_state_] {
-          ReadAhead(half, target, state);
+        [this, half = 1 - block_.cur, target, state = guess_quotes_ ? 0 : end_state_, guess = guess_quotes_] {
+          ReadAhead(half, target, state, guess);
           return Status::OK();
         },
         /*urgent=*/true);
@@ -738,7 +772,11 @@ Status CsvReader::Impl::ProcessBlock() {
     // end of its last row: a longer row sends the block through again.
     bool short_sighted = false;
     for (size_t i = 1; speculated && i + 1 < chunks.size(); ++i) short_sighted |= chunks[i].unfinished >= 0;
-    if (short_sighted) {
+    // So does a guessed start state that the chunk before did not end in; the next blocks
+    // then take parities.
+    const bool misguessed = guessed && QuoteGuessFailed(chunks, opts_.on_error);
+    if (misguessed) guess_quotes_ = false;
+    if (short_sighted || misguessed) {
       SetUpChunks(begin, len);
       for (size_t i = 0; i < chunks.size(); ++i) SubmitChunk(i, len, at_end);
       QUIVER_RETURN_NOT_OK(groups_[block_.cur]->Wait());
