@@ -60,8 +60,8 @@ struct PositionBuffer {
 struct Chunk : AssembledRows {
   uint32_t begin = 0, end = 0;
   uint64_t start_in_quote = 0;
-  // The split's quote state at `end` (end_known: the split got there), which the next chunk's
-  // guessed start state is checked against.
+  // The split's quote state at `end` (end_known: the split got there); xor start_in_quote, the
+  // chunk's quote parity, from which the next chunk's true start state follows.
   uint64_t end_in_quote = 0;
   bool end_known = false;
   int64_t line_breaks = 0;  // in [begin, end)
@@ -79,8 +79,11 @@ struct Chunk : AssembledRows {
 
 namespace {
 std::atomic<int> g_split_level{-1};  // -1: none set
+std::atomic<bool> g_quote_guess{true};
 
 }  // namespace
+
+void SetQuoteGuessForTesting(bool guess) { g_quote_guess.store(guess); }
 
 void SetSplitLevelForTesting(std::optional<SimdLevel> level) {
   g_split_level.store(level ? static_cast<int>(*level) : -1);
@@ -123,6 +126,8 @@ class CsvReader::Impl {
     return st;
   }
   void ReadAhead(int half, int64_t want, uint64_t in_state, bool guess);
+  void QueueAheadChunk(int half, size_t i, uint32_t len, bool block_end, bool at_end);
+  Status CheckGuessedStates(uint32_t len, bool at_end);
   Status AdoptReadAhead(int64_t want, bool* speculated);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
@@ -184,8 +189,10 @@ class CsvReader::Impl {
   } ahead_;
   // Pieces read ahead start outside quotes until a guess fails: files without quoted line
   // breaks or delimiters near piece ends are then never read an extra time for parities.
-  bool guess_quotes_ = true;
-  uint64_t end_state_ = 0;  // the quote state at block_.end, from the current block's parities
+  bool guess_quotes_ = g_quote_guess.load();
+  // The quote state at block_.end: the parity of the current block from block_.start (0 or 1),
+  // from its parities or, on a guessed block, once CheckGuessedStates has run.
+  uint64_t end_state_ = 0;
   Status failed_;           // a reported problem: the read does not go on
   bool row_fills_block_ = false;
   bool finished_ = false;
@@ -225,17 +232,8 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool 
   // Chunk i (i >= 1) is queued once piece i + 1 is in, so that it can finish its last row
   // there; it may look up to `len` (exclusive), where the bytes read so far end but for one.
   auto queue = [&](size_t i, uint32_t len, bool block_end, bool at_end) {
-    Chunk* c = &chunks[i];
     ahead_.speculated = true;
-    groups_[half]->Submit([this, c, &k, len, block_end, at_end] {
-      Status st = StartChunk(*c);
-      if (!st.ok()) {
-        c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
-        return Status::OK();
-      }
-      ParseChunk(*c, k, false, len, at_end, block_end);
-      return Status::OK();
-    });
+    QueueAheadChunk(half, i, len, block_end, at_end);
   };
   uint64_t state = in_state;
   int64_t end = first;
@@ -282,6 +280,21 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool 
   ahead_.guessed = guess && split_.quote != 0;
 }
 
+// Queues the parse of chunk i (i >= 1) of the block read ahead into ring half `half`, which
+// may look up to `len` (block_end: the block's end; at_end: the input's).
+void CsvReader::Impl::QueueAheadChunk(int half, size_t i, uint32_t len, bool block_end, bool at_end) {
+  Chunk* c = &chunks_[half][i];
+  groups_[half]->Submit([this, c, len, block_end, at_end] {
+    Status st = StartChunk(*c);
+    if (!st.ok()) {
+      c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
+      return Status::OK();
+    }
+    ParseChunk(*c, Kernels(), false, len, at_end, block_end);
+    return Status::OK();
+  });
+}
+
 // The block read ahead becomes the unread data, after the current block's unfinished tail,
 // which is copied into the headroom in front of it. When the tail is longer than that, both
 // move into a linear buffer of at least `want` bytes. *speculated: chunks 1.. of the block
@@ -326,7 +339,9 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
     uint64_t esc = 0;
     tail_state = k.quote_parity(block_.buf->data() + first - tail, static_cast<size_t>(tail), split_, &esc);
   }
-  if (ahead_.speculated && tail_state != ahead_.in_state) drop_speculation();
+  // Parities would have read the block ahead from the state the current block ends in
+  // (end_state_ once its guesses are checked); guessed chunks are then checked one by one.
+  if (ahead_.speculated && tail_state != (ahead_.guessed ? end_state_ : ahead_.in_state)) drop_speculation();
   *speculated = ahead_.speculated;
   block_.cur = other;
   block_.start = first - tail;
@@ -546,21 +561,40 @@ void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
   end_state_ = state;
 }
 
-namespace {
-
-// Whether a chunk's guessed start state differs from the state the chunk before it ended in,
-// walking from chunk 0 (whose state is known) up to where the block's read stops anyway (an
-// anomaly sends it to the state machine; a failing problem ends the read there).
-bool QuoteGuessFailed(const std::vector<Chunk>& chunks, OnError on_error) {
-  for (size_t i = 1; i < chunks.size(); ++i) {
-    const Chunk& prev = chunks[i - 1];
-    if (prev.anomaly || (prev.problem && on_error == OnError::kFail)) return false;
-    if (!prev.end_known || prev.end_in_quote != chunks[i].start_in_quote) return true;
+// The chunks read ahead of the current block were parsed from guessed quote states. The true
+// state of each follows from the chunk before: its start state xor its quote parity, which
+// its split ends in (a split that stopped short has the parity taken). A chunk guessed wrong
+// is parsed again from its true state with the bounds the read-ahead gave it, so the block's
+// chunks, and so its batches, are what they are when parities are taken first. A wrong guess
+// turns guessing off for the read.
+Status CsvReader::Impl::CheckGuessedStates(uint32_t len, bool at_end) {
+  std::vector<Chunk>& chunks = chunks_[block_.cur];
+  const SplitKernels& k = Kernels();
+  uint64_t state = 0;
+  bool wrong = false;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    Chunk& c = chunks[i];
+    uint64_t parity;
+    if (c.end_known) {
+      parity = (c.end_in_quote ^ c.start_in_quote) != 0 ? 1 : 0;
+    } else {
+      uint64_t esc = 0;
+      parity = c.end > c.begin ? k.quote_parity(base() + c.begin, c.end - c.begin, split_, &esc) : 0;
+    }
+    const uint64_t start = state ? ~uint64_t{0} : 0;
+    if (c.start_in_quote != start) {
+      c.start_in_quote = start;
+      wrong = true;
+      const bool last = i + 1 == chunks.size();
+      QueueAheadChunk(block_.cur, i, last ? len : chunks[i + 1].end - 1, last, last && at_end);
+    }
+    state ^= parity;
   }
-  return false;
+  end_state_ = state;
+  if (!wrong) return Status::OK();
+  guess_quotes_ = false;
+  return groups_[block_.cur]->Wait();
 }
-
-}  // namespace
 
 // Queues the parse of chunk i of the current block, which ends at `len`.
 void CsvReader::Impl::SubmitChunk(size_t i, uint32_t len, bool at_end) {
@@ -751,6 +785,11 @@ Status CsvReader::Impl::ProcessBlock() {
   } else {
     SetUpChunks(begin, len);
   }
+  // Guessing has just been turned off: the next block is read ahead from this one's state.
+  if (guessed && !guess_quotes_ && split_.quote != 0) {
+    uint64_t esc = 0;
+    end_state_ = Kernels().quote_parity(base() + begin, len - begin, split_, &esc);
+  }
 
   // The next block is read into the other half on the pool, ahead of this block's chunks, so
   // that its chunks are queued before this block's last ones finish.
@@ -768,15 +807,12 @@ Status CsvReader::Impl::ProcessBlock() {
   if (!anomaly) {
     for (size_t i = 0; i < (speculated ? 1 : chunks.size()); ++i) SubmitChunk(i, len, at_end);
     QUIVER_RETURN_NOT_OK(groups_[block_.cur]->Wait());
+    if (guessed) QUIVER_RETURN_NOT_OK(CheckGuessedStates(len, at_end));
     // A chunk queued before the block was read whole could only look one piece ahead for the
     // end of its last row: a longer row sends the block through again.
     bool short_sighted = false;
     for (size_t i = 1; speculated && i + 1 < chunks.size(); ++i) short_sighted |= chunks[i].unfinished >= 0;
-    // So does a guessed start state that the chunk before did not end in; the next blocks
-    // then take parities.
-    const bool misguessed = guessed && QuoteGuessFailed(chunks, opts_.on_error);
-    if (misguessed) guess_quotes_ = false;
-    if (short_sighted || misguessed) {
+    if (short_sighted) {
       SetUpChunks(begin, len);
       for (size_t i = 0; i < chunks.size(); ++i) SubmitChunk(i, len, at_end);
       QUIVER_RETURN_NOT_OK(groups_[block_.cur]->Wait());
