@@ -1,6 +1,6 @@
 // CsvReader::Impl runs the reader's stages (block_buffer, schema_detect, the splitter,
 // row_assembly, convert_rows, problem_report) over blocks: chunks in parallel, and the next
-// block read and speculatively parsed while the current one is. About 840 lines: the
+// block read and speculatively parsed while the current one is. About 920 lines: the
 // read-ahead's speculation and the chunk scheduling share the ring's halves, chunks and task
 // groups, so they stay in one class.
 #include "quiver/csv/reader.h"
