@@ -419,7 +419,7 @@ Status CsvReader::Impl::Init() {
   const uint8_t* data = block_.buf->data() + block_.start;
   size_t avail = static_cast<size_t>(std::min<int64_t>(block_.end - block_.start, kSniffBytes));
   bool avail_is_all = block_.eof && static_cast<int64_t>(avail) == block_.end - block_.start;
-  const SampleRows sampled = SplitSample(data, avail, avail_is_all, machine_, opts_.infer_rows);
+  const SampleRows sampled = SplitSample(data, avail, avail_is_all, machine_, opts_.infer_rows, Kernels());
   const auto& rows = sampled.rows;
   ncols_ = CountColumns(sampled, opts_);
   bool header = DecideHeader(data, sampled, ncols_, syntax_, opts_);
