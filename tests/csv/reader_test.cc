@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <tuple>
 
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/csv/split_level_internal.h"
@@ -537,6 +538,128 @@ TEST(CsvReader, ReadAheadTailLongerThanTheHeadroom) {
     EXPECT_EQ(Rows(**b), expected) << "threads " << threads;
     EXPECT_EQ(st.bytes_read, static_cast<int64_t>(text.size()));
     EXPECT_EQ(st.rows_read, 60);
+  }
+}
+
+// Pieces read ahead are first parsed as if they began outside quotes. Past 4.5 MB of rows
+// without quotes, quoted fields of a few hundred bytes that begin and end with a delimiter
+// (",...\n...,") put piece starts inside quotes where the opposite reading has no stray quote
+// to notice: read as unquoted, such a piece splits into other rows, or fails on their field
+// count. The guess is found wrong from the state the piece before ends in, and the rows and
+// the line of an error past them are what the text says.
+TEST(CsvReader, GuessedQuoteStatesOfPiecesReadAheadAreChecked) {
+  std::string text = "id,note,n\n";
+  std::string expected;
+  int64_t lines = 1;
+  int i = 0;
+  for (; text.size() < (size_t{9} << 19); ++i) {
+    text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
+    expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
+    ++lines;
+  }
+  for (const int quoted_from = i; i < quoted_from + 3000; ++i) {
+    std::string note = ",";
+    for (int w = 0; w < 20 + i % 17; ++w) note += fmt::format("w{}{}", w, w % 5 == 4 ? "\n" : ",");
+    note += ",";
+    text += fmt::format("{},\"{}\",{}\n", i, note, i % 13);
+    expected += fmt::format("{}|{}|{}\n", i, note, i % 13);
+    lines += 1 + static_cast<int64_t>(std::count(note.begin(), note.end(), '\n'));
+  }
+  const int64_t bad_line = lines + 1;
+  std::string bad = text + fmt::format("{},fine,x13\n", i);
+  for (int j = 1; j < 20; ++j) bad += fmt::format("{},fine,{}\n", i + j, j);
+  auto types = ParseColumnTypes("id=int64,note=string,n=int64");
+  ASSERT_TRUE(types.ok());
+  struct ResetLevel { ~ResetLevel() { SetSplitLevelForTesting(std::nullopt); } } reset_level;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    for (int threads : {1, 2}) {
+      SetSplitLevelForTesting(level);
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = 4096;
+      o.column_types = *types;
+      auto b = Read(text, o);
+      ASSERT_TRUE(b.ok()) << b.status().ToString() << " " << SimdLevelName(level) << " threads " << threads;
+      EXPECT_EQ(Rows(**b), expected) << SimdLevelName(level) << " threads " << threads;
+      // The bad value follows "<id>,fine," on the first line past `text`.
+      const size_t bad_byte = text.size() + std::to_string(i).size() + 6;
+      EXPECT_EQ(Read(bad, o).status().message(),
+                fmt::format("t.csv:{}:3 'n': cannot convert to int64, got \"x13\" (byte {})", bad_line, bad_byte))
+          << SimdLevelName(level) << " threads " << threads;
+    }
+  }
+}
+
+// A wrong guess must not change how a block is cut into chunks: each chunk is one batch, and
+// batches decide a Parquet file's pages. Past 4.5 MB of rows without quotes, quoted fields
+// with line breaks and delimiters put piece starts and block ends inside quotes; read batch by
+// batch, with guesses and with parities taken first, the two give the same batches (rows per
+// batch and values), the rows the text says, and the same error for a bad value among them.
+TEST(CsvReader, WrongQuoteGuessesKeepTheBatchesOfParities) {
+  std::string text = "id,note,n\n";
+  std::string expected;
+  int i = 0;
+  for (; text.size() < (size_t{9} << 19); ++i) {
+    text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
+    expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
+  }
+  for (const int quoted_from = i; i < quoted_from + 3000; ++i) {
+    std::string note = ",";
+    for (int w = 0; w < 20 + i % 17; ++w) note += fmt::format("w{}{}", w, w % 5 == 4 ? "\n" : ",");
+    text += i % 3 == 0 ? fmt::format("{},\"{}\",{}\n", i, note, i % 13) : fmt::format("{},plain {},{}\n", i, i, i % 13);
+    expected += i % 3 == 0 ? fmt::format("{}|{}|{}\n", i, note, i % 13) : fmt::format("{}|plain {}|{}\n", i, i, i % 13);
+  }
+  std::string bad = text;
+  for (int j = 0; j < 600; ++j) bad += fmt::format("{},\"a\nb,{}\",{}\n", i + j, j, j == 500 ? "x" : "1");
+  auto types = ParseColumnTypes("id=int64,note=string,n=int64");
+  ASSERT_TRUE(types.ok());
+  // Each batch's row count and rows, and the error the read ends with.
+  auto batches = [&](const std::string& input, bool guess) {
+    SetQuoteGuessForTesting(guess);
+    CsvOptions o;
+    o.threads = 2;
+    o.block_size = 4096;
+    o.column_types = *types;
+    auto r = CsvReader::OpenBuffer(Bytes(input), o, "t.csv");
+    SetQuoteGuessForTesting(true);
+    std::string out;
+    size_t count = 0;
+    if (!r.ok()) return std::make_tuple(out, count, r.status().ToString());
+    for (;;) {
+      auto b = (*r)->Next();
+      if (!b.ok()) return std::make_tuple(out, count, b.status().ToString());
+      if (!*b) break;
+      out += fmt::format("-- {} rows\n", (*b)->num_rows()) + Rows(**b);
+      ++count;
+    }
+    return std::make_tuple(out, count, std::string("OK"));
+  };
+  auto rows_of = [](const std::string& batched) {
+    std::string rows;
+    for (size_t at = 0; at < batched.size();) {
+      const size_t eol = batched.find('\n', at);
+      const std::string line = batched.substr(at, eol - at + 1);
+      if (line.rfind("-- ", 0) != 0) rows += line;
+      at = eol + 1;
+    }
+    return rows;
+  };
+  struct Reset { ~Reset() { SetSplitLevelForTesting(std::nullopt); SetQuoteGuessForTesting(true); } } reset;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    SetSplitLevelForTesting(level);
+    const auto [with_parities, n_parities, st_parities] = batches(text, false);
+    const auto [with_guesses, n_guesses, st_guesses] = batches(text, true);
+    EXPECT_EQ(st_parities, "OK") << SimdLevelName(level);
+    EXPECT_EQ(st_guesses, "OK") << SimdLevelName(level);
+    EXPECT_GT(n_parities, 100u) << SimdLevelName(level);
+    EXPECT_EQ(n_guesses, n_parities) << SimdLevelName(level);
+    EXPECT_TRUE(testing::SameText(with_guesses, with_parities)) << SimdLevelName(level);
+    EXPECT_TRUE(testing::SameText(rows_of(with_parities), expected)) << SimdLevelName(level);
+    const auto [bad_parities, bn_parities, bst_parities] = batches(bad, false);
+    const auto [bad_guesses, bn_guesses, bst_guesses] = batches(bad, true);
+    EXPECT_TRUE(testing::SameText(bad_guesses, bad_parities)) << SimdLevelName(level);
+    EXPECT_EQ(bst_guesses, bst_parities) << SimdLevelName(level);
+    EXPECT_NE(bst_parities.find("cannot convert to int64, got \"x\""), std::string::npos) << bst_parities;
   }
 }
 

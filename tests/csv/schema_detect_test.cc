@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "quiver/columnar/type.h"
+#include "quiver/core/simd_dispatch.h"
+#include "quiver/csv/splitter_internal.h"
 
 namespace quiver::csv {
 namespace {
@@ -30,7 +32,7 @@ FieldSyntax Syntax() {
 }
 
 SampleRows Sample(const std::string& text, int64_t max_rows = 100, char comment = '\0') {
-  return SplitSample(Bytes(text), text.size(), true, Machine(comment), max_rows);
+  return SplitSample(Bytes(text), text.size(), true, Machine(comment), max_rows, ActiveSplitKernels());
 }
 
 std::vector<std::string> RowText(const std::string& text, const std::vector<FieldSpan>& row) {
@@ -49,6 +51,34 @@ TEST(SchemaDetect, SampleLeavesOutBlankAndCommentLinesAndCutsCr) {
   EXPECT_EQ(s.row_ends, (std::vector<uint32_t>{4, 15, 19}));
   // At most max_rows + 1 rows.
   EXPECT_EQ(Sample(text, 1, '#').rows.size(), 2u);
+}
+
+// The sample is split by the fast split at every SIMD level where it reads as the lenient
+// machine does, and by the machine where it would not: a stray quote, text after a closing
+// quote, a quote left open at the end (read again as text from after it). Rows are "|"-joined
+// fields, each row followed by its end offset.
+TEST(SchemaDetect, SampleSplitReadsAsTheLenientMachineAtEveryLevel) {
+  auto rows = [](const std::string& text, const SplitKernels& k, bool all = true) {
+    SampleRows s = SplitSample(Bytes(text), text.size(), all, Machine(), 100, k);
+    std::string out;
+    for (size_t r = 0; r < s.rows.size(); ++r) {
+      for (const std::string& f : RowText(text, s.rows[r])) out += f + "|";
+      out += std::to_string(s.row_ends[r]) + "\n";
+    }
+    return out;
+  };
+  for (SimdLevel level : SupportedSimdLevels()) {
+    const SplitKernels& k = GetSplitKernels(level);
+    const std::string name(SimdLevelName(level));
+    EXPECT_EQ(rows("a,\"b,\n\"\"c\"\"\"\r\n\r1,2\r3,\"\"\n4,5", k),
+              "a|\"b,\n\"\"c\"\"\"|13\n1|2|18\n3|\"\"|23\n4|5|27\n") << name;
+    // Not the whole input: the row cut at the sample's end is left out, quoted or not.
+    EXPECT_EQ(rows("a,b\nc,\"d\ne", k, false), "a|b|3\n") << name;
+    EXPECT_EQ(rows("a,b\nc,d", k, false), "a|b|3\n") << name;
+    EXPECT_EQ(rows("a\"b,c\nd,e\n", k), "a\"b|c|5\nd|e|9\n") << name;
+    EXPECT_EQ(rows("\"a\"b,c\nd,e\n", k), "\"a\"b|c|6\nd|e|10\n") << name;
+    EXPECT_EQ(rows("x,\"abc\ny,z\n", k), "x|\"abc|6\ny|z|10\n") << name;
+  }
 }
 
 TEST(SchemaDetect, ColumnCountIsTheCommonWidthUnlessTheFirstRowSaysOtherwise) {

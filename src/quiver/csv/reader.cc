@@ -1,6 +1,6 @@
 // CsvReader::Impl runs the reader's stages (block_buffer, schema_detect, the splitter,
 // row_assembly, convert_rows, problem_report) over blocks: chunks in parallel, and the next
-// block read and speculatively parsed while the current one is. About 840 lines: the
+// block read and speculatively parsed while the current one is. About 920 lines: the
 // read-ahead's speculation and the chunk scheduling share the ring's halves, chunks and task
 // groups, so they stay in one class.
 #include "quiver/csv/reader.h"
@@ -60,6 +60,10 @@ struct PositionBuffer {
 struct Chunk : AssembledRows {
   uint32_t begin = 0, end = 0;
   uint64_t start_in_quote = 0;
+  // The split's quote state at `end` (end_known: the split got there); xor start_in_quote, the
+  // chunk's quote parity, from which the next chunk's true start state follows.
+  uint64_t end_in_quote = 0;
+  bool end_known = false;
   int64_t line_breaks = 0;  // in [begin, end)
   bool anomaly = false;
 
@@ -75,8 +79,11 @@ struct Chunk : AssembledRows {
 
 namespace {
 std::atomic<int> g_split_level{-1};  // -1: none set
+std::atomic<bool> g_quote_guess{true};
 
 }  // namespace
+
+void SetQuoteGuessForTesting(bool guess) { g_quote_guess.store(guess); }
 
 void SetSplitLevelForTesting(std::optional<SimdLevel> level) {
   g_split_level.store(level ? static_cast<int>(*level) : -1);
@@ -118,7 +125,9 @@ class CsvReader::Impl {
     stats_.bytes_read += block_.bytes_read - before;
     return st;
   }
-  void ReadAhead(int half, int64_t want, uint64_t in_state);
+  void ReadAhead(int half, int64_t want, uint64_t in_state, bool guess);
+  void QueueAheadChunk(int half, size_t i, uint32_t len, bool block_end, bool at_end);
+  Status CheckGuessedStates(uint32_t len, bool at_end);
   Status AdoptReadAhead(int64_t want, bool* speculated);
   Status ProcessBlock();
   Status StartChunk(Chunk& c);
@@ -161,11 +170,14 @@ class CsvReader::Impl {
 
   BlockBuffer block_;  // buf, start/end of the unread bytes, eof; the ring and its current half
   // The next block, read into the other half by a pool task while the current one is parsed.
-  // The task also takes the quote parity of each 1 MiB piece as it lands and queues the parse
-  // of every chunk but the first, assuming the quote state `in_state` at its first new byte
-  // (the state at the end of the current block). The assumption is checked once the current
-  // block's unfinished row is known; if it fails, that work is dropped and done again. A read
-  // error is reported when the block is taken up, after the current block's rows.
+  // The task queues the parse of every chunk but the first as its 1 MiB piece lands, assuming
+  // the quote state `in_state` at its first new byte (the state at the end of the current
+  // block). The assumption is checked once the current block's unfinished row is known; if it
+  // fails, that work is dropped and done again. Each piece's start state comes from the quote
+  // parities of the pieces before it, or, while guess_quotes_ holds, is guessed to be outside
+  // quotes (no pass over the piece before its parse); the guesses are checked against the
+  // state each chunk's split ends in. A read error is reported when the block is taken up,
+  // after the current block's rows.
   struct Ahead {
     bool pending = false;
     int64_t end = 0;
@@ -173,8 +185,14 @@ class CsvReader::Impl {
     Status status;
     uint64_t in_state = 0, out_state = 0;
     bool speculated = false;  // chunks 1.. of the half were queued
+    bool guessed = false;     // their start states were guessed, not taken from parities
   } ahead_;
-  uint64_t end_state_ = 0;  // the quote state at block_.end, from the current block's parities
+  // Pieces read ahead start outside quotes until a guess fails: files without quoted line
+  // breaks or delimiters near piece ends are then never read an extra time for parities.
+  bool guess_quotes_ = g_quote_guess.load();
+  // The quote state at block_.end: the parity of the current block from block_.start (0 or 1),
+  // from its parities or, on a guessed block, once CheckGuessedStates has run.
+  uint64_t end_state_ = 0;
   Status failed_;           // a reported problem: the read does not go on
   bool row_fills_block_ = false;
   bool finished_ = false;
@@ -194,10 +212,10 @@ class CsvReader::Impl {
 };
 
 // On a pool thread, while the current block is parsed: `want` bytes of the next block (or
-// what is left) into ring half `half`, after its headroom, in pieces of one chunk. Each
-// piece's quote parity is taken while it is still in cache; the pieces after the first become
-// chunks whose parse is queued at once (see Ahead).
-void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
+// what is left) into ring half `half`, after its headroom, in pieces of one chunk. Unless
+// `guess`, each piece's quote parity is taken while it is still in cache; the pieces after
+// the first become chunks whose parse is queued at once (see Ahead).
+void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool guess) {
   // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
   const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
   const SplitKernels& k = Kernels();
@@ -214,17 +232,8 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
   // Chunk i (i >= 1) is queued once piece i + 1 is in, so that it can finish its last row
   // there; it may look up to `len` (exclusive), where the bytes read so far end but for one.
   auto queue = [&](size_t i, uint32_t len, bool block_end, bool at_end) {
-    Chunk* c = &chunks[i];
     ahead_.speculated = true;
-    groups_[half]->Submit([this, c, &k, len, block_end, at_end] {
-      Status st = StartChunk(*c);
-      if (!st.ok()) {
-        c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
-        return Status::OK();
-      }
-      ParseChunk(*c, k, false, len, at_end, block_end);
-      return Status::OK();
-    });
+    QueueAheadChunk(half, i, len, block_end, at_end);
   };
   uint64_t state = in_state;
   int64_t end = first;
@@ -252,7 +261,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
     c.end = static_cast<uint32_t>(end);
     c.start_in_quote = state ? ~uint64_t{0} : 0;
     if (pieces > 0) chunks[pieces - 1].end = c.begin;
-    if (split_.quote != 0) {
+    if (split_.quote != 0 && !guess) {
       uint64_t esc = 0;
       state ^= k.quote_parity(data + piece, static_cast<size_t>(end - piece), split_, &esc);
     }
@@ -268,6 +277,22 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state) {
   ahead_.status = std::move(status);
   ahead_.in_state = in_state;
   ahead_.out_state = state;
+  ahead_.guessed = guess && split_.quote != 0;
+}
+
+// Queues the parse of chunk i (i >= 1) of the block read ahead into ring half `half`, which
+// may look up to `len` (block_end: the block's end; at_end: the input's).
+void CsvReader::Impl::QueueAheadChunk(int half, size_t i, uint32_t len, bool block_end, bool at_end) {
+  Chunk* c = &chunks_[half][i];
+  groups_[half]->Submit([this, c, len, block_end, at_end] {
+    Status st = StartChunk(*c);
+    if (!st.ok()) {
+      c->problem = ChunkProblem{c->begin, -1, st.message(), {}, ProblemKind::kOther, st.code()};
+      return Status::OK();
+    }
+    ParseChunk(*c, Kernels(), false, len, at_end, block_end);
+    return Status::OK();
+  });
 }
 
 // The block read ahead becomes the unread data, after the current block's unfinished tail,
@@ -314,7 +339,9 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
     uint64_t esc = 0;
     tail_state = k.quote_parity(block_.buf->data() + first - tail, static_cast<size_t>(tail), split_, &esc);
   }
-  if (ahead_.speculated && tail_state != ahead_.in_state) drop_speculation();
+  // Parities would have read the block ahead from the state the current block ends in
+  // (end_state_ once its guesses are checked); guessed chunks are then checked one by one.
+  if (ahead_.speculated && tail_state != (ahead_.guessed ? end_state_ : ahead_.in_state)) drop_speculation();
   *speculated = ahead_.speculated;
   block_.cur = other;
   block_.start = first - tail;
@@ -392,7 +419,7 @@ Status CsvReader::Impl::Init() {
   const uint8_t* data = block_.buf->data() + block_.start;
   size_t avail = static_cast<size_t>(std::min<int64_t>(block_.end - block_.start, kSniffBytes));
   bool avail_is_all = block_.eof && static_cast<int64_t>(avail) == block_.end - block_.start;
-  const SampleRows sampled = SplitSample(data, avail, avail_is_all, machine_, opts_.infer_rows);
+  const SampleRows sampled = SplitSample(data, avail, avail_is_all, machine_, opts_.infer_rows, Kernels());
   const auto& rows = sampled.rows;
   ncols_ = CountColumns(sampled, opts_);
   bool header = DecideHeader(data, sampled, ncols_, syntax_, opts_);
@@ -484,6 +511,7 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   c.count = 0;
   c.line_breaks = 0;
   c.anomaly = false;
+  c.end_known = false;
   c.rows.clear();
   c.fields.clear();
   c.unfinished = -1;
@@ -531,6 +559,41 @@ void CsvReader::Impl::SetUpChunks(uint32_t begin, uint32_t end) {
     }
   }
   end_state_ = state;
+}
+
+// The chunks read ahead of the current block were parsed from guessed quote states. The true
+// state of each follows from the chunk before: its start state xor its quote parity, which
+// its split ends in (a split that stopped short has the parity taken). A chunk guessed wrong
+// is parsed again from its true state with the bounds the read-ahead gave it, so the block's
+// chunks, and so its batches, are what they are when parities are taken first. A wrong guess
+// turns guessing off for the read.
+Status CsvReader::Impl::CheckGuessedStates(uint32_t len, bool at_end) {
+  std::vector<Chunk>& chunks = chunks_[block_.cur];
+  const SplitKernels& k = Kernels();
+  uint64_t state = 0;
+  bool wrong = false;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    Chunk& c = chunks[i];
+    uint64_t parity;
+    if (c.end_known) {
+      parity = (c.end_in_quote ^ c.start_in_quote) != 0 ? 1 : 0;
+    } else {
+      uint64_t esc = 0;
+      parity = c.end > c.begin ? k.quote_parity(base() + c.begin, c.end - c.begin, split_, &esc) : 0;
+    }
+    const uint64_t start = state ? ~uint64_t{0} : 0;
+    if (c.start_in_quote != start) {
+      c.start_in_quote = start;
+      wrong = true;
+      const bool last = i + 1 == chunks.size();
+      QueueAheadChunk(block_.cur, i, last ? len : chunks[i + 1].end - 1, last, last && at_end);
+    }
+    state ^= parity;
+  }
+  end_state_ = state;
+  if (!wrong) return Status::OK();
+  guess_quotes_ = false;
+  return groups_[block_.cur]->Wait();
 }
 
 // Queues the parse of chunk i of the current block, which ends at `len`.
@@ -589,6 +652,10 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, bool first, ui
     const int next = stop < len || !block_end ? data[stop] : at_end ? -1 : '\n';
     const SplitResult r = k.split(data + at, stop - at, next, split_, &carry, c.pos.data.get());
     if (at < c.end) c.line_breaks += r.line_breaks;
+    if (stop == c.end) {
+      c.end_in_quote = carry.in_quote;
+      c.end_known = true;
+    }
     if (r.anomaly) {
       c.anomaly = true;  // the block is read again by the state machine
       return;
@@ -711,11 +778,17 @@ Status CsvReader::Impl::ProcessBlock() {
   const uint32_t len = static_cast<uint32_t>(block_.end);
   const bool at_end = block_.eof;
   std::vector<Chunk>& chunks = chunks_[block_.cur];
+  const bool guessed = speculated && ahead_.guessed;
   if (speculated) {
     chunks[0].begin = begin;
     chunks[0].start_in_quote = 0;
   } else {
     SetUpChunks(begin, len);
+  }
+  // Guessing has just been turned off: the next block is read ahead from this one's state.
+  if (guessed && !guess_quotes_ && split_.quote != 0) {
+    uint64_t esc = 0;
+    end_state_ = Kernels().quote_parity(base() + begin, len - begin, split_, &esc);
   }
 
   // The next block is read into the other half on the pool, ahead of this block's chunks, so
@@ -723,8 +796,8 @@ Status CsvReader::Impl::ProcessBlock() {
   if (block_.ring && !block_.eof) {
     ahead_.pending = true;
     read_group_->Submit(
-        [this, half = 1 - block_.cur, target, state = end_state_] {
-          ReadAhead(half, target, state);
+        [this, half = 1 - block_.cur, target, state = guess_quotes_ ? 0 : end_state_, guess = guess_quotes_] {
+          ReadAhead(half, target, state, guess);
           return Status::OK();
         },
         /*urgent=*/true);
@@ -734,6 +807,7 @@ Status CsvReader::Impl::ProcessBlock() {
   if (!anomaly) {
     for (size_t i = 0; i < (speculated ? 1 : chunks.size()); ++i) SubmitChunk(i, len, at_end);
     QUIVER_RETURN_NOT_OK(groups_[block_.cur]->Wait());
+    if (guessed) QUIVER_RETURN_NOT_OK(CheckGuessedStates(len, at_end));
     // A chunk queued before the block was read whole could only look one piece ahead for the
     // end of its last row: a longer row sends the block through again.
     bool short_sighted = false;

@@ -11,12 +11,23 @@
 
 namespace quiver::csv {
 
-SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const MachineConfig& machine, int64_t max_rows) {
-  std::unique_ptr<uint32_t[]> pos(new uint32_t[n + 1]);
-  MachineConfig mc = machine;
-  mc.lenient = true;
-  MachineState ms;
-  MachineResult mr = SplitWithStateMachine(data, n, -1, n_is_all, mc, &ms, pos.get());
+SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const MachineConfig& machine, int64_t max_rows,
+                       const SplitKernels& kernels) {
+  std::unique_ptr<uint32_t[]> pos(new uint32_t[n + kSplitOutputSlack]);
+  // The fast split, where it reads the sample as the machine would: no comment lines, no
+  // quote out of place (which leniency reads otherwise), none left open at the sample's end.
+  // It takes a fraction of the machine's time, which is spent before any block is parsed.
+  SplitCarry carry;
+  MachineResult mr;
+  const SplitResult fast = machine.comment == '\0' ? kernels.split(data, n, -1, machine.split, &carry, pos.get()) : SplitResult{};
+  if (machine.comment == '\0' && !fast.anomaly && carry.in_quote == 0) {
+    mr.count = fast.count;
+  } else {
+    MachineConfig mc = machine;
+    mc.lenient = true;
+    MachineState ms;
+    mr = SplitWithStateMachine(data, n, -1, n_is_all, mc, &ms, pos.get());
+  }
   SampleRows out;
   uint32_t s = 0;
   std::vector<FieldSpan> cur;

@@ -15,6 +15,7 @@
 #include "quiver/csv/convert_internal.h"
 #include "quiver/csv/date_format.h"
 #include "quiver/csv/options.h"
+#include "quiver/csv/splitter_internal.h"
 #include "quiver/csv/state_machine_internal.h"
 
 namespace quiver::csv {
@@ -25,9 +26,11 @@ struct SampleRows {
   std::vector<uint32_t> row_ends;  // each row's terminator (or the end of the sample)
 };
 
-// Up to max_rows + 1 rows of data[0, n), split by the state machine leniently (a sample only
-// has to be indicative). `n_is_all`: the input ends at n, so a last row without a line end counts.
-SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const MachineConfig& machine, int64_t max_rows);
+// Up to max_rows + 1 rows of data[0, n), split as the state machine reads them leniently (a
+// sample only has to be indicative): by `kernels`' split where the two agree, else by the
+// machine. `n_is_all`: the input ends at n, so a last row without a line end counts.
+SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const MachineConfig& machine, int64_t max_rows,
+                       const SplitKernels& kernels);
 
 // The most common row width, or the first row's when it differs other than by empty trailing
 // cells (a trailing delimiter after a header) on a strict read; the names' count when given;
