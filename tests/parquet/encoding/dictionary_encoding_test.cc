@@ -770,7 +770,9 @@ void ExpectEncodesAsReference(const std::vector<T>& values, int64_t max_bytes, i
   EXPECT_TRUE(std::ranges::equal(enc.indices(), ref.indices));
   ASSERT_EQ(enc.dictionary().size(), ref.dict.size());
   // Bit patterns (NaN payloads, -0.0); an empty dictionary's data may be null, which memcmp may not get.
-  if (!ref.dict.empty()) EXPECT_EQ(std::memcmp(enc.dictionary().data(), ref.dict.data(), ref.dict.size() * sizeof(T)), 0);
+  if (!ref.dict.empty()) {
+    EXPECT_EQ(std::memcmp(enc.dictionary().data(), ref.dict.data(), ref.dict.size() * sizeof(T)), 0);
+  }
   // The written page holds the same entries.
   BufferBuilder page;
   ASSERT_TRUE(enc.WriteDictionaryPage(&page).ok());
