@@ -44,6 +44,15 @@ struct Parts {
   std::unique_ptr<ValueWriter> values;
 };
 
+// A union has no Parquet leaf type: asked for one, the mapping says so rather than handing back
+// an unset physical type (the file writer rejects unions before it gets here).
+TEST(LeafTypeFor, UnionHasNoParquetType) {
+  const TypePtr u = dense_union({Field{"a", int32()}, Field{"b", utf8()}});
+  const Result<LeafType> l = LeafTypeFor(*u);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.status().message(), "Parquet has no union type, so " + u->ToString() + " cannot be written");
+}
+
 TEST(ValueWriter, DictionaryHoldsEachValueOnceInFirstSeenOrder) {
   Parts p(field("x", int64()));
   ASSERT_TRUE(p.values->Start(/*dictionary=*/true, 4, 0, 0).ok());

@@ -129,6 +129,8 @@ Result<LeafType> LeafTypeFor(const DataType& type) {
     case TypeId::kStruct:
     case TypeId::kMap:
       return Status::NotImplemented(fmt::format("the Parquet writer takes flat columns; {} is nested", type.ToString()));
+    case TypeId::kDenseUnion:
+      return Status::NotImplemented(fmt::format("Parquet has no union type, so {} cannot be written", type.ToString()));
   }
   return l;
 }
