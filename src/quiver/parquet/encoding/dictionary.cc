@@ -235,9 +235,8 @@ Status DictionaryDecoder::DecodeIndices(int32_t* out, int64_t n) {
   const int64_t got = rle_.GetBatch(out, n);
   const auto* u = reinterpret_cast<const uint32_t*>(out);
   uint32_t max = 0;
-  // Unrolled: the one-vector-per-turn loop GCC makes otherwise ran at half speed in builds
-  // where it landed across a 32-byte boundary (Q6's samples in it doubled with code moved by
-  // an unrelated change).
+  // Unrolled: as one 16-byte step per turn, the loop's speed depended on where the linker put
+  // it (half speed with its compare and branch across a 32-byte boundary).
 #pragma GCC unroll 4
   for (int64_t i = 0; i < got; ++i) max = u[i] > max ? u[i] : max;
   if (max >= dict_size_) [[unlikely]] {

@@ -40,7 +40,7 @@ Status PlainByteArrayDecoder::Decode(int64_t n, BufferBuilder* offsets, BufferBu
   if (offsets->size() == 0) QUIVER_RETURN_NOT_OK(offsets->AppendValue<int32_t>(0));
   QUIVER_RETURN_NOT_OK(offsets->Reserve(n * 4));
   // Every value's bytes come from the page, so what is left of it bounds the growth (even when
-  // the page is corrupt); 32 bytes of slack take the fixed-size copies below. The bound is
+  // the page is corrupt); 48 bytes of slack take the fixed-size copies below. The bound is
   // capacity only: the 4-byte prefixes' share of it is never written.
   QUIVER_RETURN_NOT_OK(values->Reserve(n == 0 ? 0 : end_ - data_ + 48));
   const int64_t base = values->size();

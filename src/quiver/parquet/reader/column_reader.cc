@@ -276,16 +276,16 @@ Status FlatDecoder::OnDictionary(const Page& page) {
   } else {
     QUIVER_RETURN_NOT_OK(DecodeDictionary(page, &dict_values_, &dict_offsets_));
     if (physical_ == Type::BYTE_ARRAY) {
-      // Entries of one length (flags, codes) are gathered without reading their offsets.
-      const auto* off = reinterpret_cast<const int32_t*>(dict_offsets_.data());
-      uniform_len_ = page.num_values > 0 ? off[1] - off[0] : -1;
-      int32_t longest = 0;
-      for (int64_t e = 0; e < page.num_values; ++e) longest = std::max(longest, off[e + 1] - off[e]);
-      for (int64_t e = 1; e < page.num_values && uniform_len_ >= 0; ++e) {
-        if (off[e + 1] - off[e] != uniform_len_) uniform_len_ = -1;
-      }
-      // Entries of up to 32 bytes are copied in one fixed width (the gathers read from
+      // Entries of one length (flags, codes) are gathered without reading their offsets, and
+      // entries of up to 32 bytes are copied in one fixed width (the gathers read from
       // dict_values_ with 32 bytes readable past its end).
+      const auto* off = reinterpret_cast<const int32_t*>(dict_offsets_.data());
+      int32_t shortest = std::numeric_limits<int32_t>::max(), longest = 0;
+      for (int64_t e = 0; e < page.num_values; ++e) {
+        shortest = std::min(shortest, off[e + 1] - off[e]);
+        longest = std::max(longest, off[e + 1] - off[e]);
+      }
+      uniform_len_ = page.num_values > 0 && shortest == longest ? longest : -1;
       short_width_ = longest <= 16 ? 16 : longest <= 32 ? 32 : 0;
     }
   }
