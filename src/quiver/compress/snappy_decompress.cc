@@ -58,7 +58,7 @@ inline uint32_t Load32(const uint8_t* p) {
 
 // What the fast loop needs of a copy's tag byte: its offset is (the 4 bytes after the tag &
 // offset_mask) + offset_high. Literal tags have no entry (all zero): the loop reads their length
-// from the tag.
+// from the tag. Nor do copies with 4-byte offsets, which the fast loop leaves to the careful step.
 struct TagEntry {
   uint8_t len;
   uint16_t offset_high;
@@ -74,7 +74,7 @@ constexpr std::array<TagEntry, 256> MakeTagTable() {
         e = {static_cast<uint8_t>(4 + ((tag >> 2) & 7)), static_cast<uint16_t>((tag >> 5) << 8), 0xff};
         break;
       case 2: e = {static_cast<uint8_t>((tag >> 2) + 1), 0, 0xffff}; break;
-      default: e = {static_cast<uint8_t>((tag >> 2) + 1), 0, 0xffffffff}; break;
+      default: break;
     }
   }
   return t;
