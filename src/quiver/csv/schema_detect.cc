@@ -17,12 +17,15 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
   // The fast split, where it reads the sample as the machine would: no comment lines, no
   // quote out of place (which leniency reads otherwise), none left open at the sample's end.
   // It takes a fraction of the machine's time, which is spent before any block is parsed.
-  SplitCarry carry;
   MachineResult mr;
-  const SplitResult fast = machine.comment == '\0' ? kernels.split(data, n, -1, machine.split, &carry, pos.get()) : SplitResult{};
-  if (machine.comment == '\0' && !fast.anomaly && carry.in_quote == 0) {
+  bool split = false;
+  if (machine.comment == '\0') {
+    SplitCarry carry;
+    const SplitResult fast = kernels.split(data, n, -1, machine.split, &carry, pos.get());
+    split = !fast.anomaly && carry.in_quote == 0;
     mr.count = fast.count;
-  } else {
+  }
+  if (!split) {
     MachineConfig mc = machine;
     mc.lenient = true;
     MachineState ms;
