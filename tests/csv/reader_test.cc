@@ -541,6 +541,19 @@ TEST(CsvReader, ReadAheadTailLongerThanTheHeadroom) {
   }
 }
 
+// The header "id,note,n" and rows "<i>,plain note <i>,<i % 13>" until `text` holds 4.5 MB (past
+// the 4 MiB read on open, so that later rows are read ahead in pieces), with their "|"-joined
+// rows in `expected`; returns the next id.
+int PlainRowsPast4Mb(std::string* text, std::string* expected) {
+  *text = "id,note,n\n";
+  int i = 0;
+  for (; text->size() < (size_t{9} << 19); ++i) {
+    *text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
+    *expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
+  }
+  return i;
+}
+
 // Pieces read ahead are first parsed as if they began outside quotes. Past 4.5 MB of rows
 // without quotes, quoted fields of a few hundred bytes that begin and end with a delimiter
 // (",...\n...,") put piece starts inside quotes where the opposite reading has no stray quote
@@ -548,15 +561,9 @@ TEST(CsvReader, ReadAheadTailLongerThanTheHeadroom) {
 // count. The guess is found wrong from the state the piece before ends in, and the rows and
 // the line of an error past them are what the text says.
 TEST(CsvReader, GuessedQuoteStatesOfPiecesReadAheadAreChecked) {
-  std::string text = "id,note,n\n";
-  std::string expected;
-  int64_t lines = 1;
-  int i = 0;
-  for (; text.size() < (size_t{9} << 19); ++i) {
-    text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
-    expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
-    ++lines;
-  }
+  std::string text, expected;
+  int i = PlainRowsPast4Mb(&text, &expected);
+  int64_t lines = 1 + i;  // the header and one line per row
   for (const int quoted_from = i; i < quoted_from + 3000; ++i) {
     std::string note = ",";
     for (int w = 0; w < 20 + i % 17; ++w) note += fmt::format("w{}{}", w, w % 5 == 4 ? "\n" : ",");
@@ -596,13 +603,8 @@ TEST(CsvReader, GuessedQuoteStatesOfPiecesReadAheadAreChecked) {
 // batch, with guesses and with parities taken first, the two give the same batches (rows per
 // batch and values), the rows the text says, and the same error for a bad value among them.
 TEST(CsvReader, WrongQuoteGuessesKeepTheBatchesOfParities) {
-  std::string text = "id,note,n\n";
-  std::string expected;
-  int i = 0;
-  for (; text.size() < (size_t{9} << 19); ++i) {
-    text += fmt::format("{},plain note {},{}\n", i, i, i % 13);
-    expected += fmt::format("{}|plain note {}|{}\n", i, i, i % 13);
-  }
+  std::string text, expected;
+  int i = PlainRowsPast4Mb(&text, &expected);
   for (const int quoted_from = i; i < quoted_from + 3000; ++i) {
     std::string note = ",";
     for (int w = 0; w < 20 + i % 17; ++w) note += fmt::format("w{}{}", w, w % 5 == 4 ? "\n" : ",");
