@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -805,6 +806,76 @@ TEST(DictionaryEncoding, FixedWidthEncodersMatchReference) {
   CheckFixedEncoderShapes<int64_t>();
   CheckFixedEncoderShapes<float>();
   CheckFixedEncoderShapes<double>();
+}
+
+// Integer keys spanning a short range are looked up in a table indexed by key - base, widened
+// as keys fall outside it and given up for the hash table (for the rest of the chunk) once the
+// span is too wide. Each chunk is a list of Put slices through one encoder restarted between
+// chunks, and must encode as the reference does, at the full limit and one entry short of it.
+template <typename T>
+void ExpectChunksEncodeAsReference(const std::vector<std::vector<std::vector<T>>>& chunks, const std::string& what) {
+  for (const bool short_limit : {false, true}) {
+    DictionaryEncoder<T> kept(int64_t{1} << 20);
+    std::unique_ptr<DictionaryEncoder<T>> limited;
+    int64_t last = 0;
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      SCOPED_TRACE(fmt::format("{} chunk {}{}", what, c, short_limit ? " limit one short" : ""));
+      std::vector<T> all;
+      for (const auto& slice : chunks[c]) all.insert(all.end(), slice.begin(), slice.end());
+      const int64_t distinct = static_cast<int64_t>(EncodeByReference(all, int64_t{1} << 40).dict.size());
+      const int64_t limit = short_limit ? (distinct - 1) * static_cast<int64_t>(sizeof(T)) : int64_t{1} << 20;
+      const ReferenceDictionary<T> ref = EncodeByReference(all, limit);
+      DictionaryEncoder<T>* enc = &kept;
+      if (short_limit) {
+        limited = std::make_unique<DictionaryEncoder<T>>(limit);
+        enc = limited.get();
+      }
+      enc->Restart(last);
+      int64_t at = 0;
+      for (const auto& slice : chunks[c]) {
+        int64_t consumed = -1;
+        ASSERT_TRUE(enc->Put(slice.data(), static_cast<int64_t>(slice.size()), &consumed).ok());
+        at += consumed;
+        if (enc->full()) break;
+        ASSERT_EQ(consumed, static_cast<int64_t>(slice.size()));
+      }
+      EXPECT_EQ(enc->full(), ref.full);
+      EXPECT_EQ(at, static_cast<int64_t>(ref.indices.size()));
+      EXPECT_TRUE(std::ranges::equal(enc->indices(), ref.indices));
+      EXPECT_EQ(enc->dictionary(), ref.dict);
+      BufferBuilder page;
+      ASSERT_TRUE(enc->FlushIndices(&page).ok());
+      last = enc->dict_size();
+    }
+  }
+}
+
+template <typename T>
+void CheckDirectTableEdges() {
+  constexpr T kMin = std::numeric_limits<T>::min(), kMax = std::numeric_limits<T>::max();
+  std::vector<T> spread;  // 0..69999 in steps of 7: a span past the 65,536 places a first chunk gets
+  for (T v = 0; v < 70000; v += 7) spread.push_back(v);
+  std::vector<T> ramp;  // ascending, past the table at every doubling
+  for (T v = 0; v < 20000; ++v) ramp.push_back(v / 3);
+  const std::vector<std::vector<std::vector<T>>> chunks = {
+      // The first slice sets base 1000 and 4,096 places: 5095 is the last, 5096 past it, 999 below.
+      {{1000, 1001, 1099, 1000}, {5095, 5096, 999, 1000, 5095, 5096, 999}, {-5, 5, -5, 1001}},
+      // Restarted: the last chunk's keys are gone from the table (5095 is new here).
+      {{5095, 5095, 1000, 7}},
+      // Keys past the widest direct table in the middle of a slice: the rest go to the hash table.
+      {{1, 2, 3}, spread, {3, 2, 1, 69999, 70000}},
+      // Restarted after hashing: direct again; then the type's extremes (a span that overflows).
+      {{10, 11, 10}, {kMin, kMax, 10, kMin, 11, kMax, 0}},
+      {{kMax, kMax - 1, kMax}, {kMin, kMin + 1}},
+      {ramp, {0, 1, 19999 / 3, 70000, 70000 + 4096}},
+      {{kMin + 5, kMin + 4, kMin + 5}},
+  };
+  ExpectChunksEncodeAsReference<T>(chunks, sizeof(T) == 4 ? "int32" : "int64");
+}
+
+TEST(DictionaryEncoding, DirectTableEdgesEncodeAsReference) {
+  CheckDirectTableEdges<int32_t>();
+  CheckDirectTableEdges<int64_t>();
 }
 
 TEST(DictionaryEncoding, IndexBitWidth) {

@@ -523,7 +523,7 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
 
 template <typename T>
 DictionaryEncoder<T>::DictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(1024, Slot{0, -1}), indices_(pool) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(kDirect ? 0 : 1024, Slot{0, -1}), indices_(pool) {}
 
 template <typename T>
 void DictionaryEncoder<T>::Rehash() {
@@ -555,15 +555,35 @@ size_t SlotsFor(int64_t entries, int64_t limit_entries) {
 template <typename T>
 void DictionaryEncoder<T>::Reserve(int64_t entries) {
   const size_t slots = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
-  if (!dict_.empty() || slots <= slots_.size()) return;
-  slots_.assign(slots, Slot{0, -1});
-  shift_ = 64 - std::countr_zero(slots);
+  if constexpr (kDirect) {
+    // The hash table is only sized here: a chunk whose keys span a short range never makes it.
+    if (!dict_.empty() || slots <= want_slots_) return;
+    want_slots_ = slots;
+    expect_entries_ = entries;
+  } else {
+    if (!dict_.empty() || slots <= slots_.size()) return;
+    slots_.assign(slots, Slot{0, -1});
+    shift_ = 64 - std::countr_zero(slots);
+  }
   dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
 }
 
 template <typename T>
 void DictionaryEncoder<T>::Restart(int64_t entries) {
   const size_t want = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  if constexpr (kDirect) {
+    // The direct table is emptied entry by entry (a chunk of l_orderkey's uses 30,000 of its
+    // places); the hash table, when the last chunk used it, only when this one does.
+    ClearDirect();
+    dict_.clear();
+    indices_.clear();
+    full_ = false;
+    want_slots_ = want;
+    expect_entries_ = entries;
+    hashing_ = false;
+    dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
+    return;
+  }
   dict_.clear();
   indices_.clear();
   full_ = false;
@@ -637,23 +657,155 @@ int64_t DictionaryEncoder<T>::PutValues(const T* values, int64_t n, int32_t* out
   return n;
 }
 
+// Adds the value at `offset` in the direct table: its entry + 1, 0 when the dictionary is full.
+template <typename T>
+int32_t DictionaryEncoder<T>::InsertDirect(T value, Bits offset) {
+  if (static_cast<int64_t>(dict_.size() + 1) * static_cast<int64_t>(sizeof(T)) > max_bytes_) return 0;
+  dict_.push_back(value);
+  const auto e = static_cast<int32_t>(dict_.size());
+  direct_[offset] = e;
+  return e;
+}
+
+namespace {
+
+// Values [i, n) to out[i, n) through a direct table (entry + 1 of key base + k at k) while each
+// is in its range and found: a loop without calls, so that everything stays in registers.
+// Returns where it stopped. kPrefetch (a table past 1 MB; smaller ones stay in L2, where the
+// prefetch's own instructions cost more than they save): the place kDistance values ahead is
+// prefetched.
+template <bool kPrefetch, typename Bits>
+int64_t DirectHits(const Bits* values, int64_t i, int64_t n, const int32_t* table, Bits base, Bits size,
+                   int32_t* out) {
+  constexpr int64_t kDistance = 16;
+  const int64_t ahead = kPrefetch ? n - kDistance : n;
+  for (; i < n; ++i) {
+    if (kPrefetch && i < ahead) {
+      const Bits next = static_cast<Bits>(values[i + kDistance] - base);
+      __builtin_prefetch(table + std::min<Bits>(next, size - 1));
+    }
+    const Bits u = static_cast<Bits>(values[i] - base);
+    if (u >= size) [[unlikely]] break;
+    const int32_t e = table[u];
+    if (e == 0) [[unlikely]] break;
+    out[i] = e - 1;
+  }
+  return i;
+}
+
+}  // namespace
+
+// Values [0, n) to out[0, n) through the direct table; returns how many before one outside its
+// range or the dictionary filled.
+template <typename T>
+template <bool kPrefetch>
+int64_t DictionaryEncoder<T>::PutDirect(const T* values, int64_t n, int32_t* out) {
+  const auto* keys = reinterpret_cast<const Bits*>(values);
+  const Bits size = static_cast<Bits>(direct_.size());
+  int64_t i = 0;
+  while (true) {
+    i = DirectHits<kPrefetch>(keys, i, n, direct_.data(), direct_base_, size, out);
+    if (i == n) return n;
+    const Bits u = static_cast<Bits>(keys[i] - direct_base_);
+    if (u >= size) return i;
+    const int32_t e = InsertDirect(values[i], u);
+    if (e == 0) return i;
+    out[i++] = e - 1;
+  }
+}
+
+template <typename T>
+void DictionaryEncoder<T>::ClearDirect() {
+  if (hashing_ || direct_.empty()) return;
+  for (const T& v : dict_) direct_[static_cast<Bits>(std::bit_cast<Bits>(v) - direct_base_)] = 0;
+}
+
+template <typename T>
+void DictionaryEncoder<T>::StartHashing() {
+  const size_t want = std::max(want_slots_, SlotsFor(static_cast<int64_t>(dict_.size()) + 1,
+                                                     max_bytes_ / static_cast<int64_t>(sizeof(T))));
+  if (slots_.size() < want || slots_.size() > 4 * want) {
+    slots_.assign(want, Slot{0, -1});
+    slots_.shrink_to_fit();
+  } else if (slots_dirty_) {
+    std::fill(slots_.begin(), slots_.end(), Slot{0, -1});
+  }
+  shift_ = 64 - std::countr_zero(slots_.size());
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = 0; i < dict_.size(); ++i) {
+    const Bits key = std::bit_cast<Bits>(dict_[i]);
+    size_t s = SlotOf(key, shift_);
+    while (slots_[s].index >= 0) s = (s + 1) & mask;
+    slots_[s] = Slot{key, static_cast<int32_t>(i)};
+  }
+  ClearDirect();
+  hashing_ = true;
+  slots_dirty_ = true;
+}
+
+template <typename T>
+void DictionaryEncoder<T>::Redirect(const T* values, int64_t n) {
+  T lo = values[0], hi = values[0];
+  for (int64_t i = 1; i < n; ++i) {
+    lo = values[i] < lo ? values[i] : lo;
+    hi = hi < values[i] ? values[i] : hi;
+  }
+  for (const T& v : dict_) {
+    lo = v < lo ? v : lo;
+    hi = hi < v ? v : hi;
+  }
+  // Up to 8 places per entry (32 bytes, what a hash table half full of 16-byte slots takes),
+  // counting the entries the last chunk had; never past 4 MB.
+  constexpr uint64_t kFloor = uint64_t{1} << 16, kCeiling = uint64_t{1} << 20;
+  const uint64_t entries = static_cast<uint64_t>(std::max<int64_t>(expect_entries_, static_cast<int64_t>(dict_.size())));
+  const uint64_t limit = std::clamp<uint64_t>(8 * entries, kFloor, kCeiling);
+  const uint64_t span = static_cast<Bits>(std::bit_cast<Bits>(hi) - std::bit_cast<Bits>(lo));  // < 2^bits
+  if (span >= limit) {
+    StartHashing();
+    return;
+  }
+  uint64_t size = direct_.size();
+  if (span >= size) size = std::min(limit, std::max<uint64_t>(2 * (span + 1), 4096));
+  ClearDirect();
+  if (direct_.size() < size) direct_.resize(static_cast<size_t>(size), 0);
+  direct_base_ = std::bit_cast<Bits>(lo);
+  for (size_t i = 0; i < dict_.size(); ++i) {
+    direct_[static_cast<Bits>(std::bit_cast<Bits>(dict_[i]) - direct_base_)] = static_cast<int32_t>(i + 1);
+  }
+}
+
 template <typename T>
 Status DictionaryEncoder<T>::Put(const T* values, int64_t n, int64_t* consumed) {
   *consumed = 0;
   if (n == 0) return Status::OK();
   const int64_t start = indices_.size();
   QUIVER_ASSIGN_OR_RETURN(int32_t* out, indices_.Extend(n));
-  // Runs judged from the first values: a quarter of them equal to the one before.
-  const int64_t sample = std::min<int64_t>(n, 64);
-  int64_t repeats = 0;
-  for (int64_t i = 1; i < sample; ++i) repeats += values[i] == values[i - 1] ? 1 : 0;
-  const bool runs = repeats * 4 >= sample;
-  const bool prefetch = slots_.size() * sizeof(Slot) > (32 << 10);
-  int64_t done;
-  if (runs) {
-    done = prefetch ? PutValues<true, true>(values, n, out) : PutValues<true, false>(values, n, out);
-  } else {
-    done = prefetch ? PutValues<false, true>(values, n, out) : PutValues<false, false>(values, n, out);
+  int64_t done = 0;
+  if constexpr (kDirect) {
+    while (!hashing_ && done < n) {
+      const bool ahead = direct_.size() * sizeof(int32_t) > (1 << 20);
+      done += ahead ? PutDirect<true>(values + done, n - done, out + done)
+                    : PutDirect<false>(values + done, n - done, out + done);
+      if (done == n) break;
+      // Stopped inside the table's range: the dictionary is full.
+      if (static_cast<Bits>(std::bit_cast<Bits>(values[done]) - direct_base_) < direct_.size()) break;
+      Redirect(values + done, n - done);
+    }
+  }
+  if (hashing_ && done < n) {
+    // Runs judged from the first values: a quarter of them equal to the one before.
+    const T* v = values + done;
+    const int64_t m = n - done;
+    const int64_t sample = std::min<int64_t>(m, 64);
+    int64_t repeats = 0;
+    for (int64_t i = 1; i < sample; ++i) repeats += v[i] == v[i - 1] ? 1 : 0;
+    const bool runs = repeats * 4 >= sample;
+    const bool prefetch = slots_.size() * sizeof(Slot) > (32 << 10);
+    if (runs) {
+      done += prefetch ? PutValues<true, true>(v, m, out + done) : PutValues<true, false>(v, m, out + done);
+    } else {
+      done += prefetch ? PutValues<false, true>(v, m, out + done) : PutValues<false, false>(v, m, out + done);
+    }
   }
   if (done < n) full_ = true;
   indices_.Resize(start + done);

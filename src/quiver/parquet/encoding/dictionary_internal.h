@@ -203,6 +203,10 @@ class DictionaryEncoder {
 
  private:
   using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  // Integers whose keys span a short range (dates, l_suppkey, a chunk of l_orderkey) are
+  // looked up in a table indexed by key - base instead of hashed: no multiply, no key compare,
+  // and 4 bytes per key of the range rather than 32-64 bytes of slots per entry.
+  static constexpr bool kDirect = std::is_integral_v<T>;
   // The key sits in the slot, so a probe touches one cache line, not the dictionary too.
   struct Slot {
     Bits key;
@@ -210,13 +214,30 @@ class DictionaryEncoder {
   };
   template <bool kRuns, bool kPrefetch>
   int64_t PutValues(const T* values, int64_t n, int32_t* out);
+  template <bool kPrefetch>
+  int64_t PutDirect(const T* values, int64_t n, int32_t* out);
+  [[gnu::noinline]] int32_t InsertDirect(T value, Bits offset);
+  // Values from `values[0, n)` on fall outside the direct table: widens it over them and the
+  // entries, or moves the entries to the hash table when that range is too wide.
+  [[gnu::noinline]] void Redirect(const T* values, int64_t n);
+  // The entries into the hash table (sized for them and for what Restart expected), which
+  // takes the rest of the chunk.
+  void StartHashing();
+  void ClearDirect();
   [[gnu::noinline]] int32_t FindOrInsert(Bits key, size_t s);
   void Rehash();
   int64_t max_bytes_;
   MemoryPool* pool_;
   std::vector<T> dict_;
-  std::vector<Slot> slots_;  // power-of-two size, linear probing, at most half full
+  std::vector<Slot> slots_;  // power-of-two size, linear probing, at most half full; when hashing_
   int shift_ = 64 - 10;      // 64 - log2(slots_.size())
+  size_t want_slots_ = 1024;   // the table's size when the chunk starts hashing
+  int64_t expect_entries_ = 0; // what Restart or Reserve expected
+  bool hashing_ = !kDirect;  // the entries are in slots_, not direct_
+  bool slots_dirty_ = false; // slots_ holds a previous chunk's entries
+  // entry + 1 of the key base + i at i, 0 when none; all zero except the entries' keys.
+  std::vector<int32_t> direct_;
+  Bits direct_base_ = 0;
   IndexBuffer indices_;
   bool full_ = false;
 };
