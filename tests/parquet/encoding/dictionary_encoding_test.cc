@@ -322,6 +322,38 @@ TEST_P(DictionaryTest, IndexRunsRoundTrip) {
   }
 }
 
+// Literal stretches of 0 to 100 indices between runs (the packing's 16-index steps, the group
+// of 8 after them and the zero-padded last group), at every width the packing's SIMD kernel
+// takes and the ones around it: the level's bytes are the scalar's and decode back.
+TEST_P(DictionaryTest, IndexPackingSameBytesAtEveryLevel) {
+  std::mt19937 rng(24);
+  for (int width = 0; width <= 17; ++width) {
+    const uint32_t limit = width == 0 ? 1 : (1u << width);
+    std::vector<int32_t> idx;
+    for (int lits = 0; lits <= 100; ++lits) {
+      for (int j = 0; j < lits; ++j) {
+        // Mostly random; every 5th the largest index, so each bit of the width is used.
+        const uint32_t v = j % 5 == 4 ? limit - 1 : rng() % limit;
+        idx.push_back(static_cast<int32_t>(j > 0 && static_cast<int32_t>(v) == idx.back() ? (v + 1) % limit : v));
+      }
+      idx.insert(idx.end(), 9, static_cast<int32_t>(rng() % limit));
+    }
+    for (int64_t n : {static_cast<int64_t>(idx.size()), static_cast<int64_t>(idx.size()) - 12, int64_t{37}}) {
+      SCOPED_TRACE(fmt::format("width {} n {}", width, n));
+      BufferBuilder want, got;
+      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &want, default_memory_pool(), SimdLevel::kScalar).ok());
+      ASSERT_TRUE(EncodeDictionaryIndices(idx.data(), n, width, &got, default_memory_pool(), GetParam()).ok());
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), static_cast<size_t>(want.size())), 0);
+      std::vector<int32_t> back(static_cast<size_t>(n));
+      DictionaryDecoder dec(GetParam());
+      ASSERT_TRUE(dec.Reset(got.data(), got.size(), limit).ok());
+      ASSERT_TRUE(dec.DecodeIndices(back.data(), n).ok());
+      EXPECT_EQ(back, std::vector<int32_t>(idx.begin(), idx.begin() + n));
+    }
+  }
+}
+
 // The run search's SIMD kernels write the scalar one's bytes: runs of 7 to 17 starting at every
 // place of a 64-index window (where the kernels' blocks meet), in exact-size buffers (ASan
 // catches a read past the last index).

@@ -368,10 +368,61 @@ int DictionaryIndexBitWidth(int64_t dict_size) {
 
 namespace {
 
-// Bit-packs idx[0, n) (n a multiple of 8; `avail` of them real, the rest written as zeros) LSB
-// first at `width` bits each; returns the end. `dst` has 8 bytes of slack.
-uint8_t* PackIndices(const int32_t* idx, int64_t n, int64_t avail, int width, uint8_t* dst) {
+// Packs whole groups of 8 indices of `width` (1..16) bits from idx[0, n), 16 indices a step
+// while 16 are left; returns how many it packed, *dst moved past their bytes (it may write 16
+// bytes past them).
+using PackGroupsFn = int64_t (*)(const int32_t* idx, int64_t n, int width, uint8_t** dst);
+
+#if QUIVER_X86
+// Indices narrowed to bytes (width <= 8) or 16-bit words (up to 16) by one truncating move, then
+// each word of 8 bytes or 4 words gathered to its low width bits per index by PEXT: the scalar
+// packing's bytes with two instructions per 8 indices instead of a shift and an OR each.
+// (AVX-512 level only: every CPU with AVX-512 has a fast PEXT, not every AVX2 one.)
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,bmi2"))) int64_t PackGroupsAvx512(const int32_t* idx,
+                                                                                              int64_t n, int width,
+                                                                                              uint8_t** dst) {
+  uint8_t* d = *dst;
   int64_t i = 0;
+  const auto all = static_cast<__mmask16>(0xFFFF);
+  const uint64_t low = (uint64_t{1} << width) - 1;
+  if (width <= 8) {
+    const uint64_t mask = 0x0101010101010101ULL * low;
+    for (; i + 16 <= n; i += 16) {
+      const __m128i b = _mm512_maskz_cvtepi32_epi8(all, _mm512_loadu_si512(idx + i));
+      const uint64_t w0 = _pext_u64(static_cast<uint64_t>(_mm_cvtsi128_si64(b)), mask);
+      const uint64_t w1 = _pext_u64(static_cast<uint64_t>(_mm_extract_epi64(b, 1)), mask);
+      std::memcpy(d, &w0, 8);
+      std::memcpy(d + width, &w1, 8);
+      d += 2 * width;
+    }
+  } else {
+    const uint64_t mask = 0x0001000100010001ULL * low;
+    const int half = 4 * width;  // bits of 4 indices: 36..64
+    for (; i + 16 <= n; i += 16) {
+      const __m256i h = _mm512_maskz_cvtepi32_epi16(all, _mm512_loadu_si512(idx + i));
+      alignas(32) uint64_t q[4];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(q), h);
+      for (int g = 0; g < 2; ++g) {
+        const uint64_t lo = _pext_u64(q[2 * g], mask);
+        const uint64_t hi = _pext_u64(q[2 * g + 1], mask);
+        const unsigned __int128 both = static_cast<unsigned __int128>(lo) | (static_cast<unsigned __int128>(hi) << half);
+        std::memcpy(d, &both, 16);
+        d += width;
+      }
+    }
+  }
+  *dst = d;
+  return i;
+}
+#endif
+
+// Bit-packs idx[0, n) (n a multiple of 8; `avail` of them real, the rest written as zeros) LSB
+// first at `width` bits each; returns the end. `dst` has 16 bytes of slack. `groups`, when set,
+// packs the leading whole groups at widths 1..16.
+uint8_t* PackIndices(const int32_t* idx, int64_t n, int64_t avail, int width, uint8_t* dst,
+                     PackGroupsFn groups = nullptr) {
+  int64_t i = 0;
+  if (groups != nullptr && width >= 1 && width <= 16) i = groups(idx, avail & ~int64_t{7}, width, &dst);
   // Whole groups of 8 at widths up to 8 fill one word each (most dictionaries: up to 256
   // entries), up to 16 two words: no carry from one group into the next.
   if (width <= 16) {
@@ -457,6 +508,14 @@ EqualNext64Fn EqualNext64For(SimdLevel level) {
   return &EqualNext64Scalar;
 }
 
+PackGroupsFn PackGroupsFor(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+#if QUIVER_X86
+  if (level == SimdLevel::kAvx512) return &PackGroupsAvx512;
+#endif
+  return nullptr;
+}
+
 }  // namespace
 
 // One pass over whole runs: a stretch of 8 or more equal indices (after the values needed to
@@ -465,6 +524,7 @@ EqualNext64Fn EqualNext64For(SimdLevel level) {
 Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width, BufferBuilder* out,
                                MemoryPool* pool, SimdLevel level) {
   const EqualNext64Fn equal_next = EqualNext64For(level);
+  const PackGroupsFn pack_groups = PackGroupsFor(level);
   const int64_t bound = 1 + (n / 8 + 1) * bit_width + (n / 8 + 2) * 24 + 16;  // 16: PackIndices' slack
   QUIVER_RETURN_NOT_OK(out->Reserve(bound));
   uint8_t* const begin = out->mutable_data() + out->size();
@@ -477,7 +537,7 @@ Status EncodeDictionaryIndices(const int32_t* indices, int64_t n, int bit_width,
     int k = 0;
     AppendUleb128(static_cast<uint64_t>(groups) << 1 | 1, dst, &k);
     dst += k;
-    dst = PackIndices(indices + from, groups * 8, to - from, bit_width, dst);
+    dst = PackIndices(indices + from, groups * 8, to - from, bit_width, dst, pack_groups);
   };
   int64_t lit = 0;  // first index not yet written
   int64_t i = 0;
