@@ -2,10 +2,13 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -300,6 +303,84 @@ TEST(Arena, HugePageBlocksAreAlignedAndHuge) {
   }
   arena.Reset();
   EXPECT_EQ(t.current_bytes(), 0);
+}
+
+// The populated small-page pool: each allocation a mapping of its own whose every page is
+// present as soon as it is handed out (one MADV_POPULATE_WRITE, no fault per page later), on
+// 4 KiB pages (no AnonHugePages), 64-byte aligned, charged to the process tracker by the
+// whole mapping, content kept by Reallocate, and nothing charged once freed.
+TEST(PagePools, PopulatedSmallPagesArePresentAtOnceAndNotHuge) {
+  MemoryPool* pool = populated_small_page_memory_pool();
+  EXPECT_STREQ(pool->backend_name(), "small-page-mmap");
+  const int64_t before = MemoryTracker::Process()->current_bytes();
+  const int64_t size = (3 << 20) + 100;
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(pool->Allocate(size, &p).ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kAlignment, 0u);
+  const int64_t mapped = (size + kAlignment + 4095) & ~int64_t{4095};
+  EXPECT_EQ(pool->UsableSize(p), mapped - kAlignment);
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes() - before, mapped);
+  uint8_t* base = p - kAlignment;
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(base) % 4096, 0u);
+  std::vector<unsigned char> present(static_cast<size_t>(mapped / 4096));
+  ASSERT_EQ(mincore(base, static_cast<size_t>(mapped), present.data()), 0);
+  int64_t missing = 0;
+  for (unsigned char v : present) missing += (v & 1) == 0;
+  EXPECT_EQ(missing, 0) << "of " << present.size() << " pages";
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool in_range = false;
+  int64_t huge_kb = -1;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base);
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      in_range = at >= lo && at < hi;
+    } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
+      huge_kb = std::atoll(line.c_str() + 14);
+    }
+  }
+  EXPECT_EQ(huge_kb, 0);
+  std::memset(p, 0x3c, static_cast<size_t>(size));
+  ASSERT_TRUE(pool->Reallocate(size * 2, &p).ok());
+  EXPECT_EQ(p[0], 0x3c);
+  EXPECT_EQ(p[size - 1], 0x3c);
+  pool->Free(p);
+  EXPECT_EQ(MemoryTracker::Process()->current_bytes(), before);
+}
+
+// The streaming setup (the CLI's) leaves mimalloc on 4 KiB pages unless QUIVER_LARGE_OS_PAGES=1:
+// a block it maps after the setup has no huge pages where THP is given only on madvise.
+TEST(MemoryPool, StreamingSetupKeepsSmallPagesUnlessAsked) {
+  if (std::string_view(default_memory_pool()->backend_name()) != "mimalloc") {
+    GTEST_SKIP() << "not built with mimalloc";
+  }
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode((std::istreambuf_iterator<char>(thp)), std::istreambuf_iterator<char>());
+  if (mode.find("[madvise]") == std::string::npos) GTEST_SKIP() << "THP mode " << mode;
+  const char* env = std::getenv("QUIVER_LARGE_OS_PAGES");
+  if (env != nullptr && std::string_view(env) == "1") GTEST_SKIP() << "QUIVER_LARGE_OS_PAGES=1";
+  ConfigureAllocatorForStreaming();
+  const int64_t size = int64_t{40} << 20;  // past mimalloc's large objects: a segment of its own
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(default_memory_pool()->Allocate(size, &p).ok());
+  std::memset(p, 0x11, static_cast<size_t>(size));
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool in_range = false;
+  int64_t huge_kb = 0;
+  const uintptr_t lo_at = reinterpret_cast<uintptr_t>(p), hi_at = lo_at + static_cast<uintptr_t>(size);
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      in_range = lo < hi_at && hi > lo_at;
+    } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
+      huge_kb += std::atoll(line.c_str() + 14);
+    }
+  }
+  EXPECT_EQ(p[size - 1], 0x11);
+  EXPECT_EQ(huge_kb, 0);
+  default_memory_pool()->Free(p);
 }
 
 TEST(Arena, LimitSurfacesAsOutOfMemory) {

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include <sys/mman.h>
 
 namespace quiver::csv {
 namespace {
@@ -107,6 +110,26 @@ TEST(BlockBuffer, WithoutThreadsAKnownLargeInputStaysLinear) {
   ASSERT_TRUE(b.Fill(4096).ok());
   EXPECT_FALSE(b.ring);
   EXPECT_EQ(Unread(b), text);  // up to a block and its headroom at once
+}
+
+// A ring of megabytes is a small-page mapping written in as it is made (core/arena.h), not
+// huge pages that first touches would fault in from the host: the half nothing was read into
+// yet is already present, page by page.
+TEST(BlockBuffer, ARingOfMegabytesIsPresentBeforeItIsRead) {
+  const std::string text = Pattern(3 << 20);
+  PieceSource src(text, 1 << 20, true);
+  BlockBuffer b = Over(&src, 1 << 20, /*ring_allowed=*/true);
+  ASSERT_TRUE(b.Fill(1 << 20).ok());
+  ASSERT_TRUE(b.ring);
+  EXPECT_EQ(Unread(b), text.substr(0, static_cast<size_t>(b.end)));
+  EXPECT_LE(b.end, b.half);  // the second half untouched
+  const auto page = reinterpret_cast<uintptr_t>(b.buf->data() + b.half + 4095) & ~uintptr_t{4095};
+  const size_t pages = static_cast<size_t>(b.half - 8192) / 4096;
+  std::vector<unsigned char> present(pages);
+  ASSERT_EQ(mincore(reinterpret_cast<void*>(page), pages * 4096, present.data()), 0);
+  size_t missing = 0;
+  for (unsigned char v : present) missing += (v & 1) == 0;
+  EXPECT_EQ(missing, 0u) << "of " << pages << " pages";
 }
 
 }  // namespace

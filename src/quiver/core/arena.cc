@@ -10,20 +10,24 @@ namespace quiver {
 
 namespace {
 
+// Each allocation a mapping of its own, on the page size chosen, optionally written in at once.
 // Allocations start one cache line into their mapping; the line before holds the mapping size.
-class HugePagePool final : public MemoryPool {
+class MappedPagePool final : public MemoryPool {
  public:
+  MappedPagePool(PageSize pages, bool populate) : pages_(pages), populate_(populate) {}
   Status Allocate(int64_t size, uint8_t** out) override {
     if (size < 0) return Status::Invalid(fmt::format("negative allocation size {}", size));
     if (size > (int64_t{1} << 48)) return Status::OutOfMemory(fmt::format("cannot map {} bytes", size));
-    const int64_t n = (size + kAlignment + Arena::kHugePageSize - 1) & ~(Arena::kHugePageSize - 1);
+    const int64_t page = pages_ == PageSize::kHuge ? kHugePageBytes : kSmallPageBytes;
+    const int64_t n = (size + kAlignment + page - 1) & ~(page - 1);
     MemoryTracker* tracker = this->tracker();
     if (!tracker->TryConsume(n)) return Status::OutOfMemory(tracker->LimitReport(n));
-    uint8_t* base = MapPages(n, PageSize::kHuge);
+    uint8_t* base = MapPages(n, pages_);
     if (base == nullptr) {
       tracker->Release(n);
       return Status::OutOfMemory(fmt::format("mmap of {} bytes failed", n));
     }
+    if (populate_) PopulatePages(base, n);
     std::memcpy(base, &n, sizeof(n));
     *out = base + kAlignment;
     return Status::OK();
@@ -46,7 +50,7 @@ class HugePagePool final : public MemoryPool {
   }
   int64_t UsableSize(const uint8_t* ptr) const override { return MappingSize(ptr) - kAlignment; }
   MemoryTracker* tracker() const override { return default_memory_pool()->tracker(); }
-  const char* backend_name() const override { return "huge-page-mmap"; }
+  const char* backend_name() const override { return pages_ == PageSize::kHuge ? "huge-page-mmap" : "small-page-mmap"; }
 
  private:
   static int64_t MappingSize(const uint8_t* ptr) {
@@ -54,12 +58,20 @@ class HugePagePool final : public MemoryPool {
     std::memcpy(&n, ptr - kAlignment, sizeof(n));
     return n;
   }
+
+  const PageSize pages_;
+  const bool populate_;
 };
 
 }  // namespace
 
 MemoryPool* huge_page_memory_pool() {
-  static HugePagePool* pool = new HugePagePool();
+  static MappedPagePool* pool = new MappedPagePool(PageSize::kHuge, false);
+  return pool;
+}
+
+MemoryPool* populated_small_page_memory_pool() {
+  static MappedPagePool* pool = new MappedPagePool(PageSize::kSmall, true);
   return pool;
 }
 

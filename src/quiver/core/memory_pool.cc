@@ -158,8 +158,11 @@ void ConfigureAllocatorForStreaming() {
   // again for the next batch. An hour is for good, for a stream.
   mi_option_set(mi_option_decommit_delay, 3600 * 1000);
   mi_option_set(mi_option_segment_decommit_delay, 3600 * 1000);
+  // 4 KiB pages unless asked: a huge page needs a free 2 MiB block, which a VM reporting free
+  // memory to its host gets back page by page on first touch, where 4 KiB pages come from the
+  // fragments the guest keeps (docs/DESIGN.md, "Fresh memory").
   const char* lp = std::getenv("QUIVER_LARGE_OS_PAGES");
-  if (lp == nullptr || std::string_view(lp) != "0") mi_option_enable(mi_option_large_os_pages);
+  if (lp != nullptr && std::string_view(lp) == "1") mi_option_enable(mi_option_large_os_pages);
 #endif
 }
 

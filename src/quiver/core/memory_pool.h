@@ -47,11 +47,13 @@ class TrackedMemoryPool final : public MemoryPool {
 MemoryPool* default_memory_pool();
 
 // For programs that stream large data (the quiver CLI, benchmarks): tells mimalloc to keep
-// freed pages (no decommit, not even delayed) and to use 2 MiB pages, so that buffers freed
-// after one batch serve the next without page faults (which serialise threads on the
-// kernel's memory map lock). A library does not call this on its host's behalf. No-op with the system allocator.
-// QUIVER_LARGE_OS_PAGES=0 keeps 4 KiB pages. (A whole-file Parquet read's output does not come
-// from here: its arenas map 4 KiB pages of their own, parquet/reader/output_arena_internal.h.)
+// freed pages (no decommit, not even delayed), so that buffers freed after one batch serve the
+// next without page faults (which serialise threads on the kernel's memory map lock). A
+// library does not call this on its host's behalf. No-op with the system allocator.
+// QUIVER_LARGE_OS_PAGES=1 asks for 2 MiB pages; by default they stay 4 KiB, which a VM that
+// reports free memory to its host hands out for less (docs/DESIGN.md, "Fresh memory").
+// (A whole-file Parquet read's output does not come from here: its arenas map 4 KiB pages of
+// their own, parquet/reader/output_arena_internal.h.)
 void ConfigureAllocatorForStreaming();
 
 }  // namespace quiver

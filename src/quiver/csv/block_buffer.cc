@@ -8,7 +8,7 @@
 namespace quiver::csv {
 
 Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size) {
-  return Buffer::Allocate(size, size >= Arena::kHugePageSize ? huge_page_memory_pool() : default_memory_pool());
+  return Buffer::Allocate(size, size >= Arena::kHugePageSize ? populated_small_page_memory_pool() : default_memory_pool());
 }
 
 Status BlockBuffer::Fill(int64_t target) {

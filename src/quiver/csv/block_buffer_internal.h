@@ -21,8 +21,10 @@ inline constexpr int64_t kBlockHeadroom = int64_t{64} << 10;
 // characters.
 inline constexpr int64_t kMinRead = 64;
 
-// Block buffers of megabytes live for the whole read: on 2 MiB huge pages one fault maps what
-// would take 512 faults of 4 KB pages (each one expensive under virtualisation).
+// Block buffers of megabytes live for the whole read and are filled over and over: mappings of
+// 4 KiB pages written in by one call as they are made (populated_small_page_memory_pool), since
+// huge pages, which need free 2 MiB blocks, come back from a VM's host page by page on the
+// first reads, on the one thread that reads the first block before any other work exists.
 Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size);
 
 struct BlockBuffer {
