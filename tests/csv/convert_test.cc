@@ -276,6 +276,44 @@ TEST(CsvConvert, FirstBadRowNullTokensAndQuotesAtEveryLevel) {
 // UTF-8 check that the loop skips when every byte it read was ASCII: a valid non-ASCII value,
 // a non-ASCII byte just past a value, and invalid bytes deep in a long value or cut between
 // two values must each still be found.
+// Columns of one-byte values (the AVX-512 level takes 16 per step): every value and offset at
+// every level, a lone quote character among them (its own text), a tail short of 16 rows, and
+// a byte that is not UTF-8 reported at its row.
+TEST(CsvConvert, OneByteStringsAtEveryLevel) {
+  const FieldSyntax syn = FieldSyntax::From(Plain(), Dialect{});
+  for (SimdLevel level : SupportedSimdLevels()) {
+    SCOPED_TRACE(std::string(SimdLevelName(level)));
+    auto convert = [&](Column& col, ConvertError* err) {
+      int64_t nulled = 0;
+      return ConvertColumn(utf8(), col.data(), col.spans.data(), static_cast<int64_t>(col.spans.size()), syn, false,
+                           &nulled, err, default_memory_pool(), level);
+    };
+    Column col;
+    std::vector<std::string> want;
+    for (int r = 0; r < 107; ++r) {
+      const std::string v = r == 37 ? "\"" : std::string(1, static_cast<char>('A' + (r * 7) % 26));
+      col.Add(v);
+      want.push_back(v);
+    }
+    ConvertError err;
+    auto arr = convert(col, &err);
+    ASSERT_TRUE(arr.ok()) << arr.status().ToString();
+    ASSERT_EQ(err.failure, ConvertFailure::kNone);
+    ASSERT_EQ(arr->length(), 107);
+    const BinaryArray strings(*arr);
+    for (int64_t r = 0; r < 107; ++r) {
+      EXPECT_EQ(std::string(strings.GetView(r)), want[static_cast<size_t>(r)]) << "row " << r;
+      EXPECT_EQ(arr->data()->values<int32_t>(1)[r + 1], r + 1) << "row " << r;
+    }
+    Column bad;
+    for (int r = 0; r < 40; ++r) bad.Add(r == 21 ? "\xC3" : "n");
+    ConvertError e;
+    EXPECT_TRUE(convert(bad, &e).ok());
+    EXPECT_EQ(e.failure, ConvertFailure::kInvalidUtf8);
+    EXPECT_EQ(e.row, 21);
+  }
+}
+
 TEST(CsvConvert, StringsAroundTheCopyMovesAndTheirUtf8Check) {
   const FieldSyntax syn = FieldSyntax::From(Plain(), Dialect{});
   auto convert = [&](Column& col, ConvertError* err) {

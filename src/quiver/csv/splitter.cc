@@ -379,14 +379,37 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
+#define QUIVER_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+// Field j's span (64-bit lane j of lo, hi: 8 per register) stored to its column straight
+// from the registers. Registers stored to the stack and read back 8 bytes at a time stall at
+// the first load from a register's upper half (the store is not forwarded to it on this
+// Intel core): that one load held over half the kernel's samples.
+template <size_t kCols>
+QUIVER_AVX512 inline void StoreSpans(__m512i lo, __m512i hi, FieldSpan* out, size_t stride) {
+  for (size_t q = 0; q < (kCols + 1) / 2; ++q) {
+    const __m512i v = q < 4 ? lo : hi;
+    __m128i x;
+    switch (q % 4) {
+      case 0: x = _mm512_castsi512_si128(v); break;
+      case 1: x = _mm512_extracti32x4_epi32(v, 1); break;
+      case 2: x = _mm512_extracti32x4_epi32(v, 2); break;
+      default: x = _mm512_extracti32x4_epi32(v, 3); break;
+    }
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * q * stride), x);
+    if (2 * q + 1 < kCols) _mm_storeh_pd(reinterpret_cast<double*>(out + (2 * q + 1) * stride), _mm_castsi128_pd(x));
+  }
+}
+
 // A row's positions in one load, its flags checked at once (a row end exactly at the last
-// field), its spans built in two registers in field order and stored to the stack, then copied
-// to their columns with plain 8-byte stores: on Zen 4 the two 8-lane scatters this replaced
-// took about 17 cycles each, a third of the kernel's time.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAvx512(
-    const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data, FieldSpan* columns,
+// field), its spans built in two registers in field order and stored to their columns with
+// plain 8-byte stores (on Zen 4 two 8-lane scatters took about 17 cycles each). Compiled per
+// field count, so the stores are unrolled and no register is extracted for naught.
+template <size_t kCols>
+QUIVER_AVX512 bool ScatterRowsN(
+    const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit, const uint8_t* data, FieldSpan* columns,
     size_t stride, size_t* rows_io, std::vector<RowSpan>* row_spans, int64_t* rows_seen, size_t* idx_io,
     uint32_t* row_start_io) {
+  constexpr size_t nc = kCols;
   const __mmask16 lanes = static_cast<__mmask16>((1u << nc) - 1);
   const __mmask16 want = static_cast<__mmask16>(1u << (nc - 1));
   // Spans in field order: 32-bit lane 2j is field j's start, 2j + 1 its end (index 16 + j
@@ -397,7 +420,6 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
   const __m512i position = _mm512_set1_epi32(static_cast<int>(kPositionMask));
   const __m512i base = _mm512_set1_epi32(static_cast<int>(offset));
   const __m512i one = _mm512_set1_epi32(1);
-  alignas(64) FieldSpan spans[16];
   size_t idx = *idx_io;
   size_t rows = *rows_io;
   uint32_t row_start = *row_start_io;
@@ -414,12 +436,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
     const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
     const __m512i starts =
         _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
-    _mm512_store_si512(spans, _mm512_permutex2var_epi32(starts, order_lo, ends));
-    _mm512_store_si512(spans + 8, _mm512_permutex2var_epi32(starts, order_hi, ends));
-    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
-    if (end > row_start && data[end - 1] == '\r') spans[nc - 1].end = std::max(spans[nc - 1].start, end - 1);
     FieldSpan* out = columns + rows;
-    for (size_t j = 0; j < nc; ++j) out[j * stride] = spans[j];
+    StoreSpans<kCols>(_mm512_permutex2var_epi32(starts, order_lo, ends),
+                      nc > 8 ? _mm512_permutex2var_epi32(starts, order_hi, ends) : _mm512_setzero_si512(), out, stride);
+    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
+    if (end > row_start && data[end - 1] == '\r') [[unlikely]] {
+      FieldSpan& last = out[(nc - 1) * stride];
+      last.end = std::max(last.start, end - 1);
+    }
     row_out[taken++] = RowSpan{row_start, end};
     ++rows;
     idx += nc;
@@ -437,6 +461,21 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) bool ScatterRowsAv
   return past;
 }
 
+// One call per slice: the field count chooses the loop.
+bool ScatterRowsAvx512(const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit, const uint8_t* data,
+                       FieldSpan* columns, size_t stride, size_t* rows_io, std::vector<RowSpan>* row_spans,
+                       int64_t* rows_seen, size_t* idx_io, uint32_t* row_start_io) {
+  switch (nc) {
+#define QUIVER_SCATTER_CASE(k) \
+    case k: return ScatterRowsN<k>(pos, n, offset, limit, data, columns, stride, rows_io, row_spans, rows_seen, idx_io, row_start_io);
+    QUIVER_SCATTER_CASE(2) QUIVER_SCATTER_CASE(3) QUIVER_SCATTER_CASE(4) QUIVER_SCATTER_CASE(5) QUIVER_SCATTER_CASE(6)
+    QUIVER_SCATTER_CASE(7) QUIVER_SCATTER_CASE(8) QUIVER_SCATTER_CASE(9) QUIVER_SCATTER_CASE(10) QUIVER_SCATTER_CASE(11)
+    QUIVER_SCATTER_CASE(12) QUIVER_SCATTER_CASE(13) QUIVER_SCATTER_CASE(14) QUIVER_SCATTER_CASE(15) QUIVER_SCATTER_CASE(16)
+#undef QUIVER_SCATTER_CASE
+    default: return false;
+  }
+}
+#undef QUIVER_AVX512
 #pragma GCC diagnostic pop
 
 const SplitKernels kScalar{SplitScalar, ParityScalar, nullptr, SimdLevel::kScalar};
