@@ -6,12 +6,12 @@
 # use, then runs every job ROUNDS times, the engines one after another within each round (so
 # they meet the same machine state), each in a fresh process under /usr/bin/time, all holding
 # the build lock so no build competes. bench/report.py writes the page from the results.
-#   ROUNDS (3), DATA (build/bench-data: the generated files, kept for the next run), SIZES ("1000000 8000000"),
+#   ROUNDS (5), DATA (build/bench-data: the generated files, kept for the next run), SIZES ("1000000 8000000"),
 #   MESSY_SIZE (1000000: the size that also gets the quote-heavy variant)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 DATA=${DATA:-build/bench-data}
 SIZES=${SIZES:-"1000000 8000000"}
 MESSY_SIZE=${MESSY_SIZE:-1000000}
@@ -69,7 +69,7 @@ PY
 orc_jobs() {
   local size=$1 r=$2 csv=$3 orc=$DATA/li$1.orc
   [ -x "$ORC_BIN/orc_read_bench" ] || return 0
-  [ -s "$orc" ] || "$Q" convert "$csv" "$orc" --compression zlib >/dev/null 2>&1
+  [ -s "$orc" ] || { "$Q" convert "$csv" "$orc" --compression zlib >/dev/null 2>&1 && sync; }
   run "$size" orcread quiver-1t "$r" "$Q" cat "$orc" --format none --threads 1
   run "$size" orcread quiver-2t "$r" "$Q" cat "$orc" --format none --threads 2
   run "$size" orcread apache-orc "$r" "$ORC_BIN/orc_read_bench" "$orc"
@@ -86,6 +86,9 @@ measure() {
       messy=$DATA/messy$size.csv
       [ -s "$messy" ] || "$Q" gen lineitem --rows "$size" --messy -o "$messy"
     fi
+    # The files just generated are still being written back to disk; that is not the work
+    # measured, so it is done before the first round rather than during it.
+    sync
     for ((r = 1; r <= ROUNDS; r++)); do
       run "$size" csv2pq quiver "$r" "$Q" convert "$csv" "$TMP/q.parquet"
       run "$size" csv2pq duckdb "$r" $P duckdb csv2pq "$csv" "$TMP/d.parquet"
