@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,24 @@ namespace quiver {
 namespace {
 
 MemoryTracker::Options Exact(int64_t limit = MemoryTracker::kNoLimit) { return {limit, 0}; }
+
+// The AnonHugePages (kB) of the mappings that overlap [lo, hi), from /proc/self/smaps; -1 when
+// no mapping does.
+int64_t AnonHugePagesKb(uintptr_t lo_at, uintptr_t hi_at) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool in_range = false;
+  int64_t huge_kb = -1;
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      in_range = lo < hi_at && hi > lo_at;
+    } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
+      huge_kb = std::max<int64_t>(huge_kb, 0) + std::atoll(line.c_str() + 14);
+    }
+  }
+  return huge_kb;
+}
 
 TEST(MemoryTracker, ExactCountsWithoutQuanta) {
   MemoryTracker op("op", MemoryTracker::Process(), Exact());
@@ -286,20 +305,8 @@ TEST(Arena, HugePageBlocksAreAlignedAndHuge) {
   std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode((std::istreambuf_iterator<char>(thp)), std::istreambuf_iterator<char>());
   if (mode.find("[never]") == std::string::npos && !mode.empty()) {
-    std::ifstream smaps("/proc/self/smaps");
-    std::string line;
-    bool in_range = false;
-    int64_t huge_kb = -1;
     const uintptr_t at = reinterpret_cast<uintptr_t>(first);
-    while (std::getline(smaps, line)) {
-      uintptr_t lo = 0, hi = 0;
-      if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
-        in_range = at >= lo && at < hi;
-      } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
-        huge_kb = std::atoll(line.c_str() + 14);
-      }
-    }
-    EXPECT_GE(huge_kb, 2048) << "THP mode " << mode;
+    EXPECT_GE(AnonHugePagesKb(at, at + 1), 2048) << "THP mode " << mode;
   }
   arena.Reset();
   EXPECT_EQ(t.current_bytes(), 0);
@@ -327,20 +334,8 @@ TEST(PagePools, PopulatedSmallPagesArePresentAtOnceAndNotHuge) {
   int64_t missing = 0;
   for (unsigned char v : present) missing += (v & 1) == 0;
   EXPECT_EQ(missing, 0) << "of " << present.size() << " pages";
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool in_range = false;
-  int64_t huge_kb = -1;
   const uintptr_t at = reinterpret_cast<uintptr_t>(base);
-  while (std::getline(smaps, line)) {
-    uintptr_t lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
-      in_range = at >= lo && at < hi;
-    } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
-      huge_kb = std::atoll(line.c_str() + 14);
-    }
-  }
-  EXPECT_EQ(huge_kb, 0);
+  EXPECT_EQ(AnonHugePagesKb(at, at + static_cast<uintptr_t>(mapped)), 0);
   std::memset(p, 0x3c, static_cast<size_t>(size));
   ASSERT_TRUE(pool->Reallocate(size * 2, &p).ok());
   EXPECT_EQ(p[0], 0x3c);
@@ -365,21 +360,9 @@ TEST(MemoryPool, StreamingSetupKeepsSmallPagesUnlessAsked) {
   uint8_t* p = nullptr;
   ASSERT_TRUE(default_memory_pool()->Allocate(size, &p).ok());
   std::memset(p, 0x11, static_cast<size_t>(size));
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool in_range = false;
-  int64_t huge_kb = 0;
-  const uintptr_t lo_at = reinterpret_cast<uintptr_t>(p), hi_at = lo_at + static_cast<uintptr_t>(size);
-  while (std::getline(smaps, line)) {
-    uintptr_t lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
-      in_range = lo < hi_at && hi > lo_at;
-    } else if (in_range && line.rfind("AnonHugePages:", 0) == 0) {
-      huge_kb += std::atoll(line.c_str() + 14);
-    }
-  }
   EXPECT_EQ(p[size - 1], 0x11);
-  EXPECT_EQ(huge_kb, 0);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  EXPECT_EQ(AnonHugePagesKb(at, at + static_cast<uintptr_t>(size)), 0);
   default_memory_pool()->Free(p);
 }
 
