@@ -586,17 +586,33 @@ DictionaryEncoder<T>::DictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool
     : max_bytes_(max_dictionary_bytes), pool_(pool), slots_(kDirect ? 0 : 1024, Slot{0, -1}), indices_(pool) {}
 
 template <typename T>
-void DictionaryEncoder<T>::Rehash() {
-  std::vector<Slot> slots(slots_.size() * 2, Slot{0, -1});
-  const size_t mask = slots.size() - 1;
-  --shift_;
+void DictionaryEncoder<T>::PlaceEntries(std::vector<Slot>* slots, int shift) const {
+  const size_t mask = slots->size() - 1;
   for (size_t i = 0; i < dict_.size(); ++i) {
     const Bits key = std::bit_cast<Bits>(dict_[i]);
-    size_t s = SlotOf(key, shift_);
-    while (slots[s].index >= 0) s = (s + 1) & mask;
-    slots[s] = Slot{key, static_cast<int32_t>(i)};
+    size_t s = SlotOf(key, shift);
+    while ((*slots)[s].index >= 0) s = (s + 1) & mask;
+    (*slots)[s] = Slot{key, static_cast<int32_t>(i)};
   }
+}
+
+template <typename T>
+void DictionaryEncoder<T>::Rehash() {
+  std::vector<Slot> slots(slots_.size() * 2, Slot{0, -1});
+  --shift_;
+  PlaceEntries(&slots, shift_);
   slots_.swap(slots);
+}
+
+template <typename T>
+void DictionaryEncoder<T>::EmptySlots(size_t want, bool stale) {
+  if (slots_.size() < want || slots_.size() > 4 * want) {
+    slots_.assign(want, Slot{0, -1});
+    slots_.shrink_to_fit();
+  } else if (stale) {
+    std::fill(slots_.begin(), slots_.end(), Slot{0, -1});
+  }
+  shift_ = 64 - std::countr_zero(slots_.size());
 }
 
 namespace {
@@ -631,28 +647,19 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
 template <typename T>
 void DictionaryEncoder<T>::Restart(int64_t entries) {
   const size_t want = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
-  if constexpr (kDirect) {
-    // The direct table is emptied entry by entry (a chunk of l_orderkey's uses 30,000 of its
-    // places); the hash table, when the last chunk used it, only when this one does.
-    ClearDirect();
-    dict_.clear();
-    indices_.clear();
-    full_ = false;
-    want_slots_ = want;
-    expect_entries_ = entries;
-    hashing_ = false;
-    dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
-    return;
-  }
+  // The direct table is emptied entry by entry (a chunk of l_orderkey's uses 30,000 of its
+  // places), so before the entries go; the hash table of integers, when the last chunk used
+  // it, only when this one does.
+  if constexpr (kDirect) ClearDirect();
   dict_.clear();
   indices_.clear();
   full_ = false;
-  if (slots_.size() < want || slots_.size() > 4 * want) {
-    slots_.assign(want, Slot{0, -1});
-    slots_.shrink_to_fit();
-    shift_ = 64 - std::countr_zero(want);
+  if constexpr (kDirect) {
+    want_slots_ = want;
+    expect_entries_ = entries;
+    hashing_ = false;
   } else {
-    std::fill(slots_.begin(), slots_.end(), Slot{0, -1});
+    EmptySlots(want, /*stale=*/true);
   }
   dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
 }
@@ -784,20 +791,8 @@ template <typename T>
 void DictionaryEncoder<T>::StartHashing() {
   const size_t want = std::max(want_slots_, SlotsFor(static_cast<int64_t>(dict_.size()) + 1,
                                                      max_bytes_ / static_cast<int64_t>(sizeof(T))));
-  if (slots_.size() < want || slots_.size() > 4 * want) {
-    slots_.assign(want, Slot{0, -1});
-    slots_.shrink_to_fit();
-  } else if (slots_dirty_) {
-    std::fill(slots_.begin(), slots_.end(), Slot{0, -1});
-  }
-  shift_ = 64 - std::countr_zero(slots_.size());
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = 0; i < dict_.size(); ++i) {
-    const Bits key = std::bit_cast<Bits>(dict_[i]);
-    size_t s = SlotOf(key, shift_);
-    while (slots_[s].index >= 0) s = (s + 1) & mask;
-    slots_[s] = Slot{key, static_cast<int32_t>(i)};
-  }
+  EmptySlots(want, slots_dirty_);
+  PlaceEntries(&slots_, shift_);
   ClearDirect();
   hashing_ = true;
   slots_dirty_ = true;

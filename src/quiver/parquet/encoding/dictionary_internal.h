@@ -225,7 +225,12 @@ class DictionaryEncoder {
   void StartHashing();
   void ClearDirect();
   [[gnu::noinline]] int32_t FindOrInsert(Bits key, size_t s);
+  // Every entry into an empty place of `slots` (sized for shift), by linear probing.
+  void PlaceEntries(std::vector<Slot>* slots, int shift) const;
   void Rehash();
+  // slots_ made `want` places (or kept, when within 4x of it) with none taken, and shift_ to
+  // match; `stale`: the kept places may still hold a previous chunk's entries.
+  void EmptySlots(size_t want, bool stale);
   int64_t max_bytes_;
   MemoryPool* pool_;
   std::vector<T> dict_;
