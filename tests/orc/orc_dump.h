@@ -75,17 +75,13 @@ inline void OrcDumpValue(const ArrayData& a, int64_t i, std::string* out) {
       gmtime_r(&t, &tm);
       strftime(buf, sizeof(buf), "\"%Y-%m-%d %H:%M:%S.", &tm);
       *out += buf;
-      int zeros = 0;
-      if (nanos == 0) {
-        zeros = 8;
-      } else {
-        while (nanos % 10 == 0) {
-          nanos /= 10;
-          ++zeros;
-        }
-      }
-      std::snprintf(buf, sizeof(buf), "%0*" PRId64 "\"", 9 - zeros, nanos);
-      *out += buf;
+      // Nine digits, then trailing zeros dropped down to one digit.
+      std::snprintf(buf, sizeof(buf), "%09" PRId64, nanos);
+      std::string digits(buf);
+      const size_t last = digits.find_last_not_of('0');
+      digits.resize(last == std::string::npos ? 1 : last + 1);
+      *out += digits;
+      *out += '"';
       return;
     }
     case TypeId::kDecimal128: {

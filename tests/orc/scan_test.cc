@@ -172,7 +172,9 @@ TEST(OrcBloomFilters, JavaEarlyLayoutIsDecodedAndNeverExcludes) {
       int bits = 0;
       for (uint64_t w : f.bitset) bits += std::popcount(w);
       // Stripe 1: one value in each of the numeric columns 1..6, no value in 8, 9 and 11.
-      if (stripe == 1) EXPECT_EQ(bits, column <= 6 ? 4 : 0);
+      if (stripe == 1) {
+        EXPECT_EQ(bits, column <= 6 ? 4 : 0);
+      }
       EXPECT_TRUE(stream::OrcBloomMayContain(f, "bob davidson"));
       EXPECT_TRUE(stream::OrcBloomMayContain(f, "absent"));
       ++filters;

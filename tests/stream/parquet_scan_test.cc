@@ -398,7 +398,9 @@ TEST_F(Scan, StatisticsAndPageIndexSkipAndRowsAreKeptExactly) {
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     if (!*b) break;
     EXPECT_EQ((*b)->num_columns(), 1);
-    if (rows == 0) EXPECT_EQ((*b)->column(0).ToString().substr(0, 13), "[\"v0\", \"v1\", ");  // k = 25000, 25001
+    if (rows == 0) {
+      EXPECT_EQ((*b)->column(0).ToString().substr(0, 13), "[\"v0\", \"v1\", ");  // k = 25000, 25001
+    }
     rows += (*b)->num_rows();
     per_batch.push_back((*b)->num_rows());
   }

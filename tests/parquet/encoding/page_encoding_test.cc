@@ -56,7 +56,9 @@ TEST(PageEncoding, CompressedPageBytesDoNotDependOnTheGuessOrTheRoom) {
         SCOPED_TRACE(::testing::Message() << compress::CodecName(codec) << " guess " << guess << " room " << room);
         BufferBuilder out, scratch;
         ASSERT_TRUE(out.Append(prefix).ok());
-        if (room) ASSERT_TRUE(out.Reserve(int64_t{1} << 20).ok());
+        if (room) {
+          ASSERT_TRUE(out.Reserve(int64_t{1} << 20).ok());
+        }
         const int64_t capacity = out.capacity();
         auto size = AppendCompressedPage(
             codec, compress::kDefaultCompressionLevel,
@@ -67,7 +69,9 @@ TEST(PageEncoding, CompressedPageBytesDoNotDependOnTheGuessOrTheRoom) {
         EXPECT_EQ(*size, compressed);
         // Straight into the chunk: no scratch used, no growth.
         EXPECT_EQ(scratch.size() == 0, room);
-        if (room) EXPECT_EQ(out.capacity(), capacity);
+        if (room) {
+          EXPECT_EQ(out.capacity(), capacity);
+        }
       }
     }
   }
