@@ -630,7 +630,7 @@ size_t SlotsFor(int64_t entries, int64_t limit_entries) {
 
 template <typename T>
 void DictionaryEncoder<T>::Reserve(int64_t entries) {
-  const size_t slots = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  const size_t slots = SlotsFor(entries, MaxEntries());
   if constexpr (kDirect) {
     // The hash table is only sized here: a chunk whose keys span a short range never makes it.
     if (!dict_.empty() || slots <= want_slots_) return;
@@ -641,12 +641,12 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
     slots_.assign(slots, Slot{0, -1});
     shift_ = 64 - std::countr_zero(slots);
   }
-  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
+  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, MaxEntries())));
 }
 
 template <typename T>
 void DictionaryEncoder<T>::Restart(int64_t entries) {
-  const size_t want = SlotsFor(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)));
+  const size_t want = SlotsFor(entries, MaxEntries());
   // The direct table is emptied entry by entry (a chunk of l_orderkey's uses 30,000 of its
   // places), so before the entries go; the hash table of integers, when the last chunk used
   // it, only when this one does.
@@ -661,7 +661,7 @@ void DictionaryEncoder<T>::Restart(int64_t entries) {
   } else {
     EmptySlots(want, /*stale=*/true);
   }
-  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, max_bytes_ / static_cast<int64_t>(sizeof(T)))));
+  dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, MaxEntries())));
 }
 
 // Key `key`, not found at its first slot `s`: its index further along the chain, or added as a
@@ -789,8 +789,7 @@ void DictionaryEncoder<T>::ClearDirect() {
 
 template <typename T>
 void DictionaryEncoder<T>::StartHashing() {
-  const size_t want = std::max(want_slots_, SlotsFor(static_cast<int64_t>(dict_.size()) + 1,
-                                                     max_bytes_ / static_cast<int64_t>(sizeof(T))));
+  const size_t want = std::max(want_slots_, SlotsFor(static_cast<int64_t>(dict_.size()) + 1, MaxEntries()));
   EmptySlots(want, slots_dirty_);
   PlaceEntries(&slots_, shift_);
   ClearDirect();

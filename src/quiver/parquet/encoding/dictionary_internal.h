@@ -231,6 +231,8 @@ class DictionaryEncoder {
   // slots_ made `want` places (or kept, when within 4x of it) with none taken, and shift_ to
   // match; `stale`: the kept places may still hold a previous chunk's entries.
   void EmptySlots(size_t want, bool stale);
+  // The most entries the byte limit allows.
+  int64_t MaxEntries() const { return max_bytes_ / static_cast<int64_t>(sizeof(T)); }
   int64_t max_bytes_;
   MemoryPool* pool_;
   std::vector<T> dict_;
