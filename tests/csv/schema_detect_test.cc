@@ -9,6 +9,7 @@
 
 #include "quiver/columnar/type.h"
 #include "quiver/core/simd_dispatch.h"
+#include "quiver/core/thread_pool.h"
 #include "quiver/csv/splitter_internal.h"
 
 namespace quiver::csv {
@@ -153,6 +154,50 @@ TEST(SchemaDetect, HeaderLinesJoinedWhenTheirFieldsMakeTheColumns) {
   EXPECT_FALSE(JoinHeaderLines(Bytes(pre), pre.size(), Machine(), syntax, 4, &names, &start));
   pre = "id,first\nname\n";
   EXPECT_FALSE(JoinHeaderLines(Bytes(pre), pre.size(), Machine(), syntax, 5, &names, &start));
+}
+
+// Columns typed a column per task on a pool give the types of one thread's pass: every value
+// of a column counts, short rows leave the missing cells null, a late value changes a type.
+TEST(SchemaDetect, RowsInferredOnAPoolAsOnOneThread) {
+  const FieldSyntax syntax = Syntax();
+  std::string text = "i,f,z,d,s,t,b,short\n";
+  for (int r = 0; r < 3000; ++r) {
+    text += std::to_string(r) + ",";                                  // int64 throughout
+    text += (r == 2500 ? std::string("2.5") : std::to_string(r)) + ",";  // double from row 2500 on
+    text += (r == 2999 ? std::string("007") : std::to_string(r + 10)) + ",";  // a leading zero last: text
+    text += "02/" + std::to_string(13 + r % 10) + "/2024,";            // one non-ISO date format
+    text += "x" + std::to_string(r) + ",";
+    text += "2024-01-02T03:04:05" + std::string(r == 1000 ? "+01:00" : "") + ",";  // one offset: UTC
+    text += std::string(r % 2 ? "true" : "false");
+    if (r % 3 == 0) text += ",42";  // the last cell only on every third row
+    text += "\n";
+  }
+  SampleRows s = Sample(text, 5000);
+  ASSERT_EQ(s.rows.size(), 3001u);
+  const std::vector<std::string> want = {"int64", "double", "string", "date32", "string", "timestamp[us, tz=UTC]",
+                                         "bool", "int64"};
+  ThreadPool two(2), three(3);
+  for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two, &three}) {
+    SCOPED_TRACE(pool ? pool->num_threads() : 0);
+    TypeInferrer t = InferRows(Bytes(text), s, 1, 8, syntax, pool);
+    for (int c = 0; c < 8; ++c) EXPECT_EQ(t.TypeOf(c)->ToString(), want[static_cast<size_t>(c)]) << c;
+    ASSERT_NE(t.FormatOf(3), nullptr);
+    EXPECT_EQ(t.FormatOf(3)->pattern(), "%m/%d/%Y");
+    // From row 0 on, the header's names are values too: every column is text.
+    TypeInferrer all = InferRows(Bytes(text), s, 0, 8, syntax, pool);
+    for (int c = 0; c < 8; ++c) EXPECT_EQ(all.TypeOf(c)->ToString(), "string") << c;
+    // The types handed in are the types ResolveTypes infers itself.
+    CsvOptions o;
+    const std::vector<std::string> names = {"i", "f", "z", "d", "s", "t", "b", "short"};
+    ColumnTypes given, own;
+    ASSERT_TRUE(ResolveTypes(Bytes(text), s, 1, names, syntax, o, "f.csv", &given, &t).ok());
+    ASSERT_TRUE(ResolveTypes(Bytes(text), s, 1, names, syntax, o, "f.csv", &own, nullptr, pool).ok());
+    for (int c = 0; c < 8; ++c) {
+      EXPECT_EQ(given.fields[static_cast<size_t>(c)].type->ToString(), want[static_cast<size_t>(c)]) << c;
+      EXPECT_EQ(own.fields[static_cast<size_t>(c)].type->ToString(), want[static_cast<size_t>(c)]) << c;
+    }
+    EXPECT_TRUE(DecideHeader(Bytes(text), s, 8, syntax, o, &t));
+  }
 }
 
 TEST(SchemaDetect, TypesFromTheSampleAfterTheHeaderOrAsGiven) {

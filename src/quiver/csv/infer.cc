@@ -13,8 +13,7 @@ bool HasLeadingZero(std::string_view s) {
 }
 }  // namespace
 
-void TypeInferrer::AddValue(int col, std::string_view text) {
-  Candidates& c = cols_[static_cast<size_t>(col)];
+void TypeInferrer::AddTo(Candidates& c, std::string_view text) const {
   c.any = true;
   int64_t i;
   double d;
@@ -49,6 +48,21 @@ void TypeInferrer::Add(const uint8_t* data, const FieldSpan* fields, int64_t row
       if (syntax_.Text(data, fields[r * ncols + c], false, &text, &quoted)) AddValue(c, text);
     }
   }
+}
+
+void TypeInferrer::AddColumn(int col, const uint8_t* data, const std::vector<std::vector<FieldSpan>>& rows,
+                             size_t first) {
+  // A local copy: columns next to each other on other threads would otherwise share its cache
+  // line, written at every value.
+  Candidates c = cols_[static_cast<size_t>(col)];
+  const size_t k = static_cast<size_t>(col);
+  for (size_t r = first; r < rows.size(); ++r) {
+    if (k >= rows[r].size()) continue;  // missing: null
+    std::string_view text;
+    bool quoted;
+    if (syntax_.Text(data, rows[r][k], false, &text, &quoted)) AddTo(c, text);
+  }
+  cols_[static_cast<size_t>(col)] = c;
 }
 
 TypePtr TypeInferrer::TypeOf(int col) const {

@@ -20,7 +20,10 @@ class TypeInferrer {
   }
   // Rows laid out row-major, `ncols` fields each.
   void Add(const uint8_t* data, const FieldSpan* fields, int64_t rows);
-  void AddValue(int col, std::string_view text);
+  void AddValue(int col, std::string_view text) { AddTo(cols_[static_cast<size_t>(col)], text); }
+  // Column `col` of rows[first..]: fields past a row's end are missing (null). Only this
+  // column's state is touched, so different columns may be added on different threads.
+  void AddColumn(int col, const uint8_t* data, const std::vector<std::vector<FieldSpan>>& rows, size_t first);
   // The narrowest type that holds every value seen (string when nothing was seen).
   TypePtr TypeOf(int col) const;
   // The format of a date or timestamp column whose values are not ISO (null otherwise): the
@@ -37,6 +40,8 @@ class TypeInferrer {
     bool offset = false;  // a timestamp carried a UTC offset
     uint64_t formats = 0;  // the candidate formats every value fits, by bit
   };
+  void AddTo(Candidates& c, std::string_view text) const;
+
   const FieldSyntax& syntax_;
   const std::vector<DateFormat>& formats_;
   std::vector<Candidates> cols_;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 #include "quiver/columnar/concatenate.h"
 #include "quiver/core/arena.h"
@@ -422,7 +423,13 @@ Status CsvReader::Impl::Init() {
   const SampleRows sampled = SplitSample(data, avail, avail_is_all, machine_, opts_.infer_rows, Kernels());
   const auto& rows = sampled.rows;
   ncols_ = CountColumns(sampled, opts_);
-  bool header = DecideHeader(data, sampled, ncols_, syntax_, opts_);
+  // The types of the sampled rows after the first, inferred once: what the first row is
+  // weighed against to decide the header, and the columns' types when it is the header.
+  std::optional<TypeInferrer> after_first;
+  if (!opts_.header && opts_.column_names.empty() && !rows.empty()) {
+    after_first.emplace(InferRows(data, sampled, 1, ncols_, syntax_, pool_));
+  }
+  bool header = DecideHeader(data, sampled, ncols_, syntax_, opts_, after_first ? &*after_first : nullptr);
   // Lenient: a header spread over the last lines that sniffing took for a preamble, when the
   // first row after them is data.
   std::vector<std::string> joined;
@@ -485,7 +492,9 @@ Status CsvReader::Impl::Init() {
   // A joined header lies before the rows: every sampled row is data.
   const size_t header_rows = header && joined.empty() ? 1 : 0;
   ColumnTypes types;
-  QUIVER_RETURN_NOT_OK(ResolveTypes(data, sampled, header_rows, names_, syntax_, opts_, name_, &types));
+  QUIVER_RETURN_NOT_OK(ResolveTypes(data, sampled, header_rows, names_, syntax_, opts_, name_, &types,
+                                    header_rows == 1 && after_first && static_cast<int>(names_.size()) == ncols_ ? &*after_first : nullptr,
+                                    pool_));
   inferred_ = std::move(types.inferred);
   formats_ = std::move(types.formats);
   explicit_formats_ = std::move(types.explicit_formats);

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 
@@ -87,16 +89,35 @@ std::vector<FieldSpan> PadRow(const std::vector<FieldSpan>& row, int ncols) {
   return out;
 }
 
+TypeInferrer InferRows(const uint8_t* data, const SampleRows& sample, size_t first, int ncols, const FieldSyntax& syntax,
+                       ThreadPool* pool) {
+  TypeInferrer t(ncols, syntax);
+  if (first >= sample.rows.size()) return t;
+  if (pool == nullptr || ncols < 2) {
+    for (int c = 0; c < ncols; ++c) t.AddColumn(c, data, sample.rows, first);
+    return t;
+  }
+  // Columns taken one at a time: their costs differ (text tries every parser and format).
+  std::atomic<int> next{0};
+  TaskGroup group(pool);
+  for (int k = std::min(ncols, pool->num_threads()); k > 0; --k) {
+    group.Submit([&] {
+      for (int c; (c = next.fetch_add(1, std::memory_order_relaxed)) < ncols;) t.AddColumn(c, data, sample.rows, first);
+      return Status::OK();
+    });
+  }
+  (void)group.Wait();  // the tasks cannot fail
+  return t;
+}
+
 bool DecideHeader(const uint8_t* data, const SampleRows& sample, int ncols, const FieldSyntax& syntax,
-                  const CsvOptions& options) {
+                  const CsvOptions& options, const TypeInferrer* after_first) {
   const auto& rows = sample.rows;
   if (options.header) return *options.header;
   if (!options.column_names.empty() || rows.empty()) return false;
-  TypeInferrer body(ncols, syntax);
-  for (size_t r = 1; r < rows.size(); ++r) {
-    auto f = PadRow(rows[r], ncols);
-    body.Add(data, f.data(), 1);
-  }
+  std::optional<TypeInferrer> own;
+  if (after_first == nullptr) after_first = &own.emplace(InferRows(data, sample, 1, ncols, syntax, nullptr));
+  const TypeInferrer& body = *after_first;
   auto first = PadRow(rows[0], ncols);
   bool contradicts = false, all_string = true, any_null = false;
   std::set<std::string> seen;
@@ -233,13 +254,14 @@ bool JoinHeaderLines(const uint8_t* data, size_t preamble, const MachineConfig& 
 
 Status ResolveTypes(const uint8_t* data, const SampleRows& sample, size_t header_rows,
                     const std::vector<std::string>& names, const FieldSyntax& syntax, const CsvOptions& options,
-                    const std::string& file, ColumnTypes* out) {
+                    const std::string& file, ColumnTypes* out, const TypeInferrer* inferred, ThreadPool* pool) {
   const int ncols = static_cast<int>(names.size());
-  TypeInferrer inferrer(ncols, syntax);
-  for (size_t r = header_rows; r < sample.rows.size(); ++r) {
-    auto f = PadRow(sample.rows[r], ncols);
-    inferrer.Add(data, f.data(), 1);
+  std::optional<TypeInferrer> own;
+  if (inferred == nullptr) {
+    own.emplace(options.infer_types ? InferRows(data, sample, header_rows, ncols, syntax, pool) : TypeInferrer(ncols, syntax));
+    inferred = &*own;
   }
+  const TypeInferrer& inferrer = *inferred;
   for (int c = 0; c < ncols; ++c) {
     const std::string& name = names[static_cast<size_t>(c)];
     TypePtr t = options.infer_types ? inferrer.TypeOf(c) : utf8();

@@ -12,8 +12,10 @@
 
 #include "quiver/columnar/schema.h"
 #include "quiver/core/status.h"
+#include "quiver/core/thread_pool.h"
 #include "quiver/csv/convert_internal.h"
 #include "quiver/csv/date_format.h"
+#include "quiver/csv/infer_internal.h"
 #include "quiver/csv/options.h"
 #include "quiver/csv/splitter_internal.h"
 #include "quiver/csv/state_machine_internal.h"
@@ -40,10 +42,17 @@ int CountColumns(const SampleRows& sample, const CsvOptions& options);
 // The row cut or padded with missing fields to `ncols`.
 std::vector<FieldSpan> PadRow(const std::vector<FieldSpan>& row, int ncols);
 
+// Each column's candidate types over the sampled rows from `first` on, a column per task on
+// `pool` (null: on the calling thread): the sample is typed before any block is parsed, with
+// the other threads idle.
+TypeInferrer InferRows(const uint8_t* data, const SampleRows& sample, size_t first, int ncols, const FieldSyntax& syntax,
+                       ThreadPool* pool);
+
 // Whether the first sampled row is a header: as the options say, else when its cells
 // contradict the types of the rows after it or read as distinct text over text columns.
+// `after_first`: those types when already inferred (InferRows from row 1), else inferred here.
 bool DecideHeader(const uint8_t* data, const SampleRows& sample, int ncols, const FieldSyntax& syntax,
-                  const CsvOptions& options);
+                  const CsvOptions& options, const TypeInferrer* after_first = nullptr);
 
 // The one clean-up of a header cell: quotes and escapes removed, surrounding spaces and tabs
 // trimmed (as other engines do). A missing or null cell is empty.
@@ -77,9 +86,12 @@ struct ColumnTypes {
 };
 // Fails when a format names a column that is not a date or timestamp, a format does not
 // compile, or column_types / column_formats name a column the file does not have (`file`
-// names the input in those messages).
+// names the input in those messages). `inferred`: the sampled rows after the header already
+// inferred (InferRows from `header_rows`, as DecideHeader's rows after the first are when the
+// first is the header), else they are inferred here on `pool`.
 Status ResolveTypes(const uint8_t* data, const SampleRows& sample, size_t header_rows,
                     const std::vector<std::string>& names, const FieldSyntax& syntax, const CsvOptions& options,
-                    const std::string& file, ColumnTypes* out);
+                    const std::string& file, ColumnTypes* out, const TypeInferrer* inferred = nullptr,
+                    ThreadPool* pool = nullptr);
 
 }  // namespace quiver::csv

@@ -385,8 +385,20 @@ Status ParquetFileWriter::EncodeChunk(int i, InFlight& f, size_t index) {
 }
 
 Status ParquetFileWriter::StartRowGroup() {
-  QUIVER_RETURN_NOT_OK(FinishRowGroup());
-  if (pending_rows_ == 0) return Status::OK();
+  // The group in flight is encoded (each column's history is then past it) before the next
+  // one's chunks are queued, and written after: the calling thread's writes, and the page
+  // cache drops they start, overlap the pool's encoding instead of leaving it idle.
+  std::unique_ptr<InFlight> done = std::move(in_flight_);
+  if (done) {
+    QUIVER_RETURN_NOT_OK(done->group.Wait());
+    done->batches.clear();  // the rows are encoded: free them before the next group's encode
+  }
+  if (pending_rows_ > 0) QueueRowGroup(row_groups_.size() + (done ? 1 : 0));
+  if (done) QUIVER_RETURN_NOT_OK(WriteRowGroup(*done));
+  return Status::OK();
+}
+
+void ParquetFileWriter::QueueRowGroup(size_t index) {
   const int ncols = static_cast<int>(leaves_.size());
   auto g = std::make_unique<InFlight>(options_.thread_pool);
   static_cast<ColumnChunkOptions&>(g->options) = options_;
@@ -398,7 +410,6 @@ Status ParquetFileWriter::StartRowGroup() {
   pending_bytes_ = 0;
   g->chunks.reserve(static_cast<size_t>(ncols));
   for (int i = 0; i < ncols; ++i) g->chunks.emplace_back(chunk_pool_);
-  const size_t index = row_groups_.size();
   InFlight* f = g.get();
   in_flight_ = std::move(g);
   // Costliest first, by the time each column's last chunk took: in column order a long chunk
@@ -417,7 +428,6 @@ Status ParquetFileWriter::StartRowGroup() {
       return st;
     });
   }
-  return Status::OK();
 }
 
 Status ParquetFileWriter::FinishRowGroup() {
@@ -425,12 +435,16 @@ Status ParquetFileWriter::FinishRowGroup() {
   std::unique_ptr<InFlight> g = std::move(in_flight_);
   QUIVER_RETURN_NOT_OK(g->group.Wait());
   g->batches.clear();  // the rows are encoded: free them before writing
+  return WriteRowGroup(*g);
+}
+
+Status ParquetFileWriter::WriteRowGroup(InFlight& g) {
   const int ncols = static_cast<int>(leaves_.size());
   RowGroupMeta rg;
-  rg.num_rows = g->rows;
+  rg.num_rows = g.rows;
   rg.file_offset = out_->Tell();
   for (int i = 0; i < ncols; ++i) {
-    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
+    EncodedColumnChunk& c = g.chunks[static_cast<size_t>(i)];
     ColumnChunkMeta info = std::move(c.meta);
     info.file_offset = out_->Tell();
     if (!options_.page_index) info.pages = {};
@@ -449,7 +463,7 @@ Status ParquetFileWriter::FinishRowGroup() {
   // the footer): each is written and freed as soon as its group is, never held to the end.
   BufferBuilder buf(options_.pool);
   for (int i = 0; i < ncols; ++i) {
-    EncodedColumnChunk& c = g->chunks[static_cast<size_t>(i)];
+    EncodedColumnChunk& c = g.chunks[static_cast<size_t>(i)];
     if (!c.bloom_filter) continue;
     buf.Clear();
     QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));
@@ -469,7 +483,7 @@ Status ParquetFileWriter::FinishRowGroup() {
     for (const auto& p : c.pages) memory_ += heap(p.min) + heap(p.max);
   }
   row_groups_.push_back(std::move(rg));
-  rows_written_ += g->rows;
+  rows_written_ += g.rows;
   return Status::OK();
 }
 

@@ -114,11 +114,15 @@ class ParquetFileWriter {
   ParquetFileWriter() = default;
   // A full row group's column chunks are encoded on the pool while Write returns for the next
   // rows; the group is written (in column order, from the calling thread) when the next one
-  // starts or the file closes, so at most one group is in flight.
+  // starts or the file closes, so at most one group is encoding. The next group's chunks are
+  // queued before the finished group's bytes are written, so the pool encodes while the
+  // calling thread writes.
   struct InFlight;
   Status StartRowGroup();
+  void QueueRowGroup(size_t index);  // pending_ as group `index`, in flight, its chunks queued
   Status EncodeChunk(int i, InFlight& f, size_t index);
   Status FinishRowGroup();
+  Status WriteRowGroup(InFlight& g);
   Status WritePageIndex();
 
   io::OutputStream* out_ = nullptr;
