@@ -46,7 +46,8 @@ void BM_Split(benchmark::State& state) {
     return;
   }
   const auto& buf = Lineitem(messy);
-  const SplitKernels& k = GetSplitKernels(level);
+  const bool compress_bytes = state.range(2) != 0;
+  const SplitKernels& k = GetSplitKernels(level, compress_bytes);
   // Chunks of 8 MiB (the reader's are 1 MiB, whose positions stay in L2: this is the harder
   // case); the output array is reused.
   const size_t chunk = 8 << 20;
@@ -62,7 +63,8 @@ void BM_Split(benchmark::State& state) {
     benchmark::DoNotOptimize(total);
   }
   state.SetBytesProcessed(state.iterations() * buf->size());
-  state.SetLabel(std::string(SimdLevelName(level)) + (messy ? " messy" : " clean"));
+  state.SetLabel(std::string(SimdLevelName(level)) + (messy ? " messy" : " clean") +
+                 (level == SimdLevel::kAvx512 && compress_bytes && SplitCanCompressBytes() ? " vbmi2" : ""));
 }
 
 void BM_ParseTyped(benchmark::State& state) {
@@ -86,7 +88,7 @@ void BM_ParseTyped(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * buf->size());
 }
 
-BENCHMARK(BM_Split)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Split)->ArgsProduct({{0, 1, 2}, {0, 1}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseTyped)->ArgsProduct({{1, 2}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -15,11 +15,29 @@ struct Split {
   std::vector<uint32_t> pos;
   int64_t lines = 0;
   bool anomaly = false;
+  bool cr = false;
   uint64_t in_quote = 0;
 };
 
-Split RunKernel(SimdLevel level, const std::string& text, const SplitConfig& cfg, size_t piece = 0) {
-  const SplitKernels& k = GetSplitKernels(level);
+// Every split this CPU runs: each level, and at AVX-512 on a CPU with VBMI2 also the 32-bit
+// compress write of AVX-512 CPUs without it.
+struct Variant {
+  SimdLevel level;
+  bool compress_bytes;
+  std::string name;
+};
+std::vector<Variant> Variants() {
+  std::vector<Variant> v;
+  for (SimdLevel level : SupportedSimdLevels()) {
+    const bool bytes = level == SimdLevel::kAvx512 && SplitCanCompressBytes();
+    v.push_back({level, true, std::string(SimdLevelName(level)) + (bytes ? "+vbmi2" : "")});
+    if (bytes) v.push_back({level, false, std::string(SimdLevelName(level))});
+  }
+  return v;
+}
+
+Split RunKernel(const Variant& variant, const std::string& text, const SplitConfig& cfg, size_t piece = 0) {
+  const SplitKernels& k = GetSplitKernels(variant.level, variant.compress_bytes);
   Split s;
   SplitCarry carry;
   std::vector<uint32_t> out(text.size() + kSplitOutputSlack);
@@ -33,6 +51,7 @@ Split RunKernel(SimdLevel level, const std::string& text, const SplitConfig& cfg
     for (size_t i = 0; i < r.count; ++i) s.pos.push_back(out[i] + static_cast<uint32_t>(at));
     s.lines += r.line_breaks;
     s.anomaly |= r.anomaly;
+    s.cr |= r.cr;
     if (text.empty()) break;
   }
   s.in_quote = carry.in_quote;
@@ -63,10 +82,10 @@ TEST(Splitter, KnownPositionsOnEveryLevel) {
   const std::string text = "a,\"b,c\"\r\n\"x\"\"y\",z\nlast,\"multi\nline\"\rend";
   //                         0123 4567 8 9 0123456789...
   SplitConfig cfg;
-  for (SimdLevel level : SupportedSimdLevels()) {
+  for (const Variant& level : Variants()) {
     Split s = RunKernel(level, text, cfg);
-    EXPECT_EQ(Describe(s.pos), "1 8$ 15 17$ 22 35$ ") << SimdLevelName(level);
-    EXPECT_EQ(s.lines, 4) << SimdLevelName(level);  // CRLF, LF, the quoted LF, lone CR
+    EXPECT_EQ(Describe(s.pos), "1 8$ 15 17$ 22 35$ ") << level.name;
+    EXPECT_EQ(s.lines, 4) << level.name;  // CRLF, LF, the quoted LF, lone CR
     EXPECT_FALSE(s.anomaly);
     EXPECT_EQ(s.in_quote, 0u);
   }
@@ -75,25 +94,71 @@ TEST(Splitter, KnownPositionsOnEveryLevel) {
   EXPECT_EQ(m.lines, 4);
 }
 
+// Blocks with more positions than one 16-lane store holds (up to 64 in a block of
+// delimiters), row ends among them, whole and in pieces.
+TEST(Splitter, DenseBlocksKeepEveryPosition) {
+  SplitConfig cfg;
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    std::string text;
+    std::vector<uint32_t> want;
+    const size_t len = 1 + rng() % 300;
+    for (size_t i = 0; i < len; ++i) {
+      // Mostly separators: a block holds 16 to 64 of them.
+      const int pick = static_cast<int>(rng() % 10);
+      const char c = pick < 6 ? ',' : pick < 8 ? '\n' : 'x';
+      text += c;
+      if (c == ',') want.push_back(static_cast<uint32_t>(i));
+      if (c == '\n') want.push_back(static_cast<uint32_t>(i) | kRowEndFlag);
+    }
+    for (const Variant& level : Variants()) {
+      for (size_t piece : {size_t{0}, size_t{64}, size_t{100}}) {
+        Split s = RunKernel(level, text, cfg, piece);
+        ASSERT_EQ(Describe(s.pos), Describe(want)) << level.name << " piece " << piece << "\n" << text;
+        ASSERT_FALSE(s.cr);
+      }
+    }
+  }
+  const std::string all(64, ',');
+  for (const Variant& level : Variants()) {
+    Split s = RunKernel(level, all + all + "\n", cfg);
+    ASSERT_EQ(s.pos.size(), 129u) << level.name;
+    for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(s.pos[i], i) << level.name;
+    EXPECT_EQ(s.pos[128], 128u | kRowEndFlag) << level.name;
+  }
+}
+
+// The split says whether its bytes hold a CR anywhere (quoted or not), so that row assembly
+// looks at rows' last bytes only then.
+TEST(Splitter, ReportsCarriageReturns) {
+  SplitConfig cfg;
+  for (const Variant& level : Variants()) {
+    EXPECT_FALSE(RunKernel(level, "a,b\nc,d\n", cfg).cr) << level.name;
+    EXPECT_TRUE(RunKernel(level, "a,b\r\nc,d\n", cfg).cr) << level.name;
+    EXPECT_TRUE(RunKernel(level, std::string(70, 'x') + "\"a\rb\"\n", cfg).cr) << level.name;  // quoted, in the tail
+    EXPECT_TRUE(RunKernel(level, "x\r" + std::string(130, 'y'), cfg).cr) << level.name;       // in a full block
+  }
+}
+
 TEST(Splitter, StrayQuotesAreAnomalies) {
   SplitConfig cfg;
-  for (SimdLevel level : SupportedSimdLevels()) {
-    EXPECT_TRUE(RunKernel(level, "a,5\"10,b\n", cfg).anomaly) << SimdLevelName(level);
-    EXPECT_TRUE(RunKernel(level, "\"a\"b,c\n", cfg).anomaly) << SimdLevelName(level);
-    EXPECT_FALSE(RunKernel(level, "\"a\"\"b\",c\n", cfg).anomaly) << SimdLevelName(level);
+  for (const Variant& level : Variants()) {
+    EXPECT_TRUE(RunKernel(level, "a,5\"10,b\n", cfg).anomaly) << level.name;
+    EXPECT_TRUE(RunKernel(level, "\"a\"b,c\n", cfg).anomaly) << level.name;
+    EXPECT_FALSE(RunKernel(level, "\"a\"\"b\",c\n", cfg).anomaly) << level.name;
     // A quote as the last byte of a block, closing a field: no anomaly either way.
     std::string edge = std::string(62, 'x') + ",\"" + std::string(10, 'y') + "\"\n";
-    EXPECT_FALSE(RunKernel(level, edge, cfg).anomaly) << SimdLevelName(level);
+    EXPECT_FALSE(RunKernel(level, edge, cfg).anomaly) << level.name;
   }
 }
 
 TEST(Splitter, BackslashEscapes) {
   SplitConfig cfg{',', '"', '\\'};
   const std::string text = "\"a\\\"b,c\",d\n\"e\\\\\",f\n";  // "a\"b,c",d  and  "e\\",f
-  for (SimdLevel level : SupportedSimdLevels()) {
+  for (const Variant& level : Variants()) {
     Split s = RunKernel(level, text, cfg);
-    EXPECT_EQ(Describe(s.pos), "8 10$ 16 18$ ") << SimdLevelName(level);
-    EXPECT_FALSE(s.anomaly) << SimdLevelName(level);
+    EXPECT_EQ(Describe(s.pos), "8 10$ 16 18$ ") << level.name;
+    EXPECT_FALSE(s.anomaly) << level.name;
   }
   EXPECT_EQ(Describe(RunMachine(text, cfg).pos), "8 10$ 16 18$ ");
 }
@@ -135,12 +200,12 @@ TEST(Splitter, RandomInputsAgreeAcrossLevelsAndPieces) {
     if (rng() % 2) text += "tail,no,newline";
     Split ref = RunMachine(text, cfg);
     ASSERT_FALSE(ref.anomaly) << text;
-    for (SimdLevel level : SupportedSimdLevels()) {
+    for (const Variant& level : Variants()) {
       for (size_t piece : {size_t{0}, size_t{64}, size_t{7}, size_t{100}}) {
         Split s = RunKernel(level, text, cfg, piece);
-        ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << SimdLevelName(level) << " piece " << piece << "\n" << text;
-        ASSERT_EQ(s.lines, ref.lines) << SimdLevelName(level);
-        ASSERT_FALSE(s.anomaly) << SimdLevelName(level) << " piece " << piece << "\n" << text;
+        ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << level.name << " piece " << piece << "\n" << text;
+        ASSERT_EQ(s.lines, ref.lines) << level.name;
+        ASSERT_FALSE(s.anomaly) << level.name << " piece " << piece << "\n" << text;
       }
     }
   }

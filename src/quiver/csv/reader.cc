@@ -669,7 +669,9 @@ void CsvReader::Impl::ParseChunk(Chunk& c, const SplitKernels& k, bool first, ui
       c.anomaly = true;  // the block is read again by the state machine
       return;
     }
-    done = TakeRows(shape_, k, data, c, rc, c.pos.data.get(), r.count, at, c.end);
+    // A row ending first in the slice ends right after its previous byte.
+    const bool cr = r.cr || (at > 0 && data[at - 1] == '\r');
+    done = TakeRows(shape_, k, data, c, rc, c.pos.data.get(), r.count, at, c.end, cr);
     if (!done && !rc.started && stop >= c.end) done = true;  // no row starts in this chunk
     at = stop;
     if (!done && at >= len) {

@@ -58,7 +58,7 @@ void EmitRow(const RowShape& shape, const uint8_t* data, AssembledRows& c, RowCu
 }  // namespace
 
 bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t* data, AssembledRows& c,
-              RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit) {
+              RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit, bool cr) {
   size_t idx = 0;
   if (!rc.started) {
     // The chunk begins inside a row that an earlier chunk owns: skip to that row's end.
@@ -85,7 +85,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
       // asking: make that room now. Room made earlier may have gone to rows EmitRow kept short
       // (one position each, a whole row's spans), which is why this is checked on every entry.
       c.fields.Reserve((n - idx) / std::max<size_t>(nc, 1) + 1);
-      if (scatter != nullptr && scatter(pos, n, nc, offset, limit, data, c.fields.buf.get(), c.fields.stride,
+      if (scatter != nullptr && scatter(pos, n, nc, offset, limit, data, cr, c.fields.buf.get(), c.fields.stride,
                                         &c.fields.rows, &c.rows, &c.rows_seen, &idx, &row_start)) {
         rc.row_start = rc.field_start = row_start;
         return true;
@@ -107,7 +107,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
         }
         const uint32_t end = offset + (last & kPositionMask);
         FieldSpan& back = out[(nc - 1) * stride];
-        if (end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
+        if (cr && end > row_start && data[end - 1] == '\r') back.end = std::max(back.start, end - 1);
         c.rows.push_back(RowSpan{row_start, end});
         ++c.rows_seen;
         idx += nc;

@@ -100,9 +100,10 @@ struct RowShape {
 // Assembles the rows that end among pos[0, n) (block offsets: `offset` + position) and start
 // before `limit`. True once the walk is past `limit` (the rest belongs to the next chunk) or
 // stopped at a problem. Rows of exactly ncols fields take the kernels' scatter_rows when there
-// is one.
+// is one. `cr` false promises that no byte before a row end here is a CR (none in the slice
+// split nor right before it), so those rows' last bytes are not looked at.
 bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t* data, AssembledRows& out,
-              RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit);
+              RowCursor& rc, const uint32_t* pos, size_t n, uint32_t offset, uint32_t limit, bool cr = true);
 
 // Out of separators: the rest of the block up to `len` is one row, unfinished (its start in
 // out.unfinished) unless the input ends there.

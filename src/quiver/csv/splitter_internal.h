@@ -36,6 +36,7 @@ inline constexpr size_t kSplitOutputSlack = 72;
 struct SplitResult {
   size_t count = 0;         // positions written
   int64_t line_breaks = 0;  // LF plus lone CR bytes anywhere, quoted or not (physical lines)
+  bool cr = false;          // a CR byte anywhere in the chunk, quoted or not
   // A quote that does not sit at a field boundary (a stray quote in an unquoted field, text
   // after a closing quote): the fast interpretation may be wrong, and the caller re-reads
   // the chunk with the byte-by-byte state machine.
@@ -55,11 +56,12 @@ using QuoteParityKernel = uint64_t (*)(const uint8_t* data, size_t n, const Spli
 // Row assembly's fast path (row_assembly_internal.h) for rows of exactly `nc` fields, 2..16:
 // walks pos[*idx, n) (positions relative to `offset`) row by row while the next `nc` positions
 // are one row (a row end exactly at the last), storing field j of each row at
-// columns[j * stride + *rows], its span in `row_spans`, a CR before the row end cut off.
+// columns[j * stride + *rows], its span in `row_spans`, a CR before the row end cut off
+// (looked for only with `cr`: false promises no row's last byte is a CR).
 // Stops before the first other row, or once a row ends at or past `limit` (returning true);
 // `*idx`, `*row_start`, `*rows` and `*rows_seen` advance. `columns` has room for the rows.
 using RowScatterKernel = bool (*)(const uint32_t* pos, size_t n, size_t nc, uint32_t offset, uint32_t limit,
-                                  const uint8_t* data, FieldSpan* columns, size_t stride, size_t* rows,
+                                  const uint8_t* data, bool cr, FieldSpan* columns, size_t stride, size_t* rows,
                                   std::vector<RowSpan>* row_spans, int64_t* rows_seen, size_t* idx, uint32_t* row_start);
 
 struct SplitKernels {
@@ -69,8 +71,14 @@ struct SplitKernels {
   SimdLevel level;
 };
 
+// Whether the CPU has AVX-512 VBMI2 (byte compress), which the AVX-512 split writes its
+// positions with when it can.
+bool SplitCanCompressBytes();
+
 // Kernels for a given level (must be supported by the CPU), and for ActiveSimdLevel().
-const SplitKernels& GetSplitKernels(SimdLevel level);
+// `compress_bytes` false takes the AVX-512 split every AVX-512 CPU runs (32-bit compress),
+// for tests on a CPU that has VBMI2; it changes nothing at the other levels.
+const SplitKernels& GetSplitKernels(SimdLevel level, bool compress_bytes = true);
 const SplitKernels& ActiveSplitKernels();
 
 }  // namespace quiver::csv
