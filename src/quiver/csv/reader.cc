@@ -492,9 +492,10 @@ Status CsvReader::Impl::Init() {
   // A joined header lies before the rows: every sampled row is data.
   const size_t header_rows = header && joined.empty() ? 1 : 0;
   ColumnTypes types;
+  // The rows after the first were typed already when the first is the header.
+  const bool typed = header_rows == 1 && after_first && static_cast<int>(names_.size()) == ncols_;
   QUIVER_RETURN_NOT_OK(ResolveTypes(data, sampled, header_rows, names_, syntax_, opts_, name_, &types,
-                                    header_rows == 1 && after_first && static_cast<int>(names_.size()) == ncols_ ? &*after_first : nullptr,
-                                    pool_));
+                                    typed ? &*after_first : nullptr, pool_));
   inferred_ = std::move(types.inferred);
   formats_ = std::move(types.formats);
   explicit_formats_ = std::move(types.explicit_formats);

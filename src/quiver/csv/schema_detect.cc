@@ -258,7 +258,8 @@ Status ResolveTypes(const uint8_t* data, const SampleRows& sample, size_t header
   const int ncols = static_cast<int>(names.size());
   std::optional<TypeInferrer> own;
   if (inferred == nullptr) {
-    own.emplace(options.infer_types ? InferRows(data, sample, header_rows, ncols, syntax, pool) : TypeInferrer(ncols, syntax));
+    own.emplace(options.infer_types ? InferRows(data, sample, header_rows, ncols, syntax, pool)
+                                    : TypeInferrer(ncols, syntax));
     inferred = &*own;
   }
   const TypeInferrer& inferrer = *inferred;
