@@ -436,23 +436,46 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #define QUIVER_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+// Where a row's spans go: field j at cols[j] + j * stride. The sixteen column addresses come
+// from two bases (columns 0-7 and 8-15) and the strides 1, 3, 5 and 7 times a column's bytes
+// (2, 4 and 6 times them by the address scale), six registers: one offset per column did not
+// fit in the registers beside the loop's own and was reloaded from the stack on every row.
+struct ColumnAddresses {
+  ptrdiff_t s1, s3, s5, s7;  // bytes
+  char* lo;                  // field 0 of the current row
+  char* hi;                  // field 8 of the current row
+  template <size_t j>
+  inline FieldSpan* at() const {
+    char* const b = j < 8 ? lo : hi;
+    constexpr size_t k = j % 8;
+    if constexpr (k == 0) return reinterpret_cast<FieldSpan*>(b);
+    if constexpr (k == 1) return reinterpret_cast<FieldSpan*>(b + s1);
+    if constexpr (k == 2) return reinterpret_cast<FieldSpan*>(b + s1 * 2);
+    if constexpr (k == 3) return reinterpret_cast<FieldSpan*>(b + s3);
+    if constexpr (k == 4) return reinterpret_cast<FieldSpan*>(b + s1 * 4);
+    if constexpr (k == 5) return reinterpret_cast<FieldSpan*>(b + s5);
+    if constexpr (k == 6) return reinterpret_cast<FieldSpan*>(b + s3 * 2);
+    return reinterpret_cast<FieldSpan*>(b + s7);
+  }
+};
+
 // Field j's span (64-bit lane j of lo, hi: 8 per register) stored to its column straight
 // from the registers. Registers stored to the stack and read back 8 bytes at a time stall at
 // the first load from a register's upper half (the store is not forwarded to it on this
 // Intel core): that one load held over half the kernel's samples.
-template <size_t kCols>
-QUIVER_AVX512 inline void StoreSpans(__m512i lo, __m512i hi, FieldSpan* out, size_t stride) {
-  for (size_t q = 0; q < (kCols + 1) / 2; ++q) {
+template <size_t kCols, size_t q = 0>
+QUIVER_AVX512 inline void StoreSpans(__m512i lo, __m512i hi, const ColumnAddresses& a) {
+  if constexpr (q < (kCols + 1) / 2) {
     const __m512i v = q < 4 ? lo : hi;
     __m128i x;
-    switch (q % 4) {
-      case 0: x = _mm512_castsi512_si128(v); break;
-      case 1: x = _mm512_extracti32x4_epi32(v, 1); break;
-      case 2: x = _mm512_extracti32x4_epi32(v, 2); break;
-      default: x = _mm512_extracti32x4_epi32(v, 3); break;
+    if constexpr (q % 4 == 0) {
+      x = _mm512_castsi512_si128(v);
+    } else {
+      x = _mm512_extracti32x4_epi32(v, q % 4);
     }
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * q * stride), x);
-    if (2 * q + 1 < kCols) _mm_storeh_pd(reinterpret_cast<double*>(out + (2 * q + 1) * stride), _mm_castsi128_pd(x));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(a.at<2 * q>()), x);
+    if constexpr (2 * q + 1 < kCols) _mm_storeh_pd(reinterpret_cast<double*>(a.at<2 * q + 1>()), _mm_castsi128_pd(x));
+    StoreSpans<kCols, q + 1>(lo, hi, a);
   }
 }
 
@@ -479,42 +502,51 @@ QUIVER_AVX512 bool ScatterRowsN(
   const __m512i base = _mm512_set1_epi32(static_cast<int>(offset));
   const __m512i one = _mm512_set1_epi32(1);
   size_t idx = *idx_io;
-  size_t rows = *rows_io;
   uint32_t row_start = *row_start_io;
   bool past = false;
   // The row spans go through a local pointer into room made for every row the positions can
   // hold (cut back at the end): push_back stored the vector's end on every row.
   const size_t had = row_spans->size();
   row_spans->resize(had + (n - std::min(idx, n)) / nc);
-  RowSpan* const row_out = row_spans->data() + had;
-  size_t taken = 0;
-  while (idx + nc <= n) {
-    const __m512i v = _mm512_maskz_loadu_epi32(lanes, pos + idx);
-    if (_mm512_test_epi32_mask(v, flag) != want) break;
-    const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
-    const __m512i starts =
-        _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
-    FieldSpan* out = columns + rows;
-    StoreSpans<kCols>(_mm512_permutex2var_epi32(starts, order_lo, ends),
-                      nc > 8 ? _mm512_permutex2var_epi32(starts, order_hi, ends) : _mm512_setzero_si512(), out, stride);
-    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
-    if (kCr && end > row_start && data[end - 1] == '\r') [[unlikely]] {
-      FieldSpan& last = out[(nc - 1) * stride];
-      last.end = std::max(last.start, end - 1);
-    }
-    row_out[taken++] = RowSpan{row_start, end};
-    ++rows;
-    idx += nc;
-    row_start = end + 1;
-    if (row_start >= limit) {
-      past = true;
-      break;
+  RowSpan* const row_begin = row_spans->data() + had;
+  // One pointer per stream (positions, spans, rows) and nothing else counted in the loop: the
+  // row and index counts follow from how far the pointers moved.
+  RowSpan* row_out = row_begin;
+  const uint32_t* p = pos + idx;
+  const uint32_t* const p_last = n >= nc ? pos + (n - nc) : pos;  // the last row's first position
+  const ptrdiff_t s1 = static_cast<ptrdiff_t>(stride * sizeof(FieldSpan));
+  char* const first = reinterpret_cast<char*>(columns + *rows_io);
+  ColumnAddresses a{s1, 3 * s1, 5 * s1, 7 * s1, first, kCols > 8 ? first + 8 * s1 : first};
+  if (idx + nc <= n) {
+    while (p <= p_last) {
+      const __m512i v = _mm512_maskz_loadu_epi32(lanes, p);
+      if (_mm512_test_epi32_mask(v, flag) != want) break;
+      const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
+      const __m512i starts =
+          _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
+      StoreSpans<kCols>(_mm512_permutex2var_epi32(starts, order_lo, ends),
+                        nc > 8 ? _mm512_permutex2var_epi32(starts, order_hi, ends) : _mm512_setzero_si512(), a);
+      const uint32_t end = offset + (p[nc - 1] & kPositionMask);
+      if (kCr && end > row_start && data[end - 1] == '\r') [[unlikely]] {
+        FieldSpan& last = *a.at<kCols - 1>();
+        last.end = std::max(last.start, end - 1);
+      }
+      *row_out++ = RowSpan{row_start, end};
+      p += nc;
+      a.lo += sizeof(FieldSpan);
+      a.hi += sizeof(FieldSpan);
+      row_start = end + 1;
+      if (row_start >= limit) {
+        past = true;
+        break;
+      }
     }
   }
+  const size_t taken = static_cast<size_t>(row_out - row_begin);
   row_spans->resize(had + taken);
   *rows_seen += static_cast<int64_t>(taken);
-  *idx_io = idx;
-  *rows_io = rows;
+  *idx_io = static_cast<size_t>(p - pos);
+  *rows_io += taken;
   *row_start_io = row_start;
   return past;
 }
