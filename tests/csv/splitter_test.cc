@@ -211,6 +211,30 @@ TEST(Splitter, RandomInputsAgreeAcrossLevelsAndPieces) {
   }
 }
 
+// Without a quote character (--quote none) quotes are text: every level, whole or in pieces,
+// splits at every delimiter and line end, quoted or not, and sees no anomaly; also with an
+// escape character set, which then escapes nothing.
+TEST(Splitter, WithoutQuotingQuotesAreText) {
+  std::string text = "\"a,b\",c\n\"x\ny\"z,\"\"\r\n";
+  for (int i = 0; i < 9; ++i) text += "\"q\"\"w,\"" + std::string(static_cast<size_t>(i), 'e') + "\n";
+  for (uint8_t escape : {uint8_t{0}, uint8_t{'\\'}}) {
+    const SplitConfig cfg{',', 0, escape};
+    const Split ref = RunMachine(text, cfg);
+    ASSERT_FALSE(ref.anomaly);
+    ASSERT_EQ(Describe(ref.pos).substr(0, 29), "2 5 7$ 10$ 14 18$ 24 26$ 32 3");
+    for (const Variant& level : Variants()) {
+      for (size_t piece : {size_t{0}, size_t{64}, size_t{7}}) {
+        const Split s = RunKernel(level, text, cfg, piece);
+        EXPECT_EQ(Describe(s.pos), Describe(ref.pos)) << level.name << " piece " << piece;
+        EXPECT_EQ(s.lines, 12) << level.name;
+        EXPECT_FALSE(s.anomaly) << level.name;
+        EXPECT_TRUE(s.cr) << level.name;
+        EXPECT_EQ(s.in_quote, 0u) << level.name;
+      }
+    }
+  }
+}
+
 TEST(Splitter, QuoteParityMatchesTheSplitCarry) {
   std::string text = "\"a\",\"b\n" + std::string(100, 'x') + "\"\"";
   for (SimdLevel level : SupportedSimdLevels()) {

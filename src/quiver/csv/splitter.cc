@@ -45,7 +45,7 @@ inline uint64_t EscapedBits(uint64_t escape, uint64_t* escape_next, int last) {
 template <typename Level, bool kHasEscape>
 inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next_is_boundary_or_quote,
                          uint64_t valid_bits, uint32_t base, SplitCarry* c, uint32_t*& out, int64_t* line_breaks,
-                         uint64_t* cr_seen, bool* anomaly) {
+                         uint64_t* cr_seen, uint64_t* anomaly) {
   uint64_t quote = m.quote;
   if constexpr (kHasEscape) quote &= ~EscapedBits(m.escape, &c->escape_next, 63 - std::countl_zero(valid_bits));
   const uint64_t inside = Level::PrefixXor(quote) ^ c->in_quote;
@@ -64,7 +64,9 @@ inline void ProcessBlock(const BlockMasks& m, uint64_t next_is_lf, uint64_t next
   const uint64_t closers = quote & ~inside;
   const uint64_t prev_ok = (boundary << 1) | c->prev_boundary | (closers << 1) | c->prev_closer;
   const uint64_t next_ok = (boundary >> 1) | (openers >> 1) | (next_is_boundary_or_quote << 63);
-  if (((openers & ~prev_ok) | (closers & ~next_ok)) & valid_bits) [[unlikely]] *anomaly = true;
+  // Gathered without a branch and tested once per chunk: a flag set under a branch became a
+  // conditional move through spare mask registers, a register the loop had too few of.
+  *anomaly |= ((openers & ~prev_ok) | (closers & ~next_ok)) & valid_bits;
   c->prev_boundary = boundary >> 63;
   c->prev_closer = closers >> 63;
   Level::Write(structural, row_end, base, out);
@@ -150,20 +152,23 @@ __attribute__((target("pclmul,sse2"))) inline uint64_t PrefixXorClmul(uint64_t x
   return static_cast<uint64_t>(_mm_cvtsi128_si64(r));
 }
 
-// Per level: Load builds the byte-class masks of 64 bytes (Scalar byte by byte).
+// Per level: Load builds the byte-class masks of 64 bytes (Scalar byte by byte); the quote and
+// escape classes only when the template says the dialect has them, so a loop compiled without
+// them carries no test for them.
 class ScalarLevel {
  public:
   inline explicit ScalarLevel(const SplitConfig& cfg) : cfg_(cfg) {}
+  template <bool kQuote, bool kEscape>
   inline BlockMasks Load(const uint8_t* p) const {
     BlockMasks m{0, 0, 0, 0, 0};
     for (int i = 0; i < 64; ++i) {
       uint8_t b = p[i];
       uint64_t bit = uint64_t{1} << i;
-      if (cfg_.quote != 0 && b == cfg_.quote) m.quote |= bit;
+      if (kQuote && b == cfg_.quote) m.quote |= bit;
       if (b == cfg_.delimiter) m.delim |= bit;
       if (b == '\n') m.lf |= bit;
       if (b == '\r') m.cr |= bit;
-      if (cfg_.escape != 0 && b == cfg_.escape) m.escape |= bit;
+      if (kEscape && b == cfg_.escape) m.escape |= bit;
     }
     return m;
   }
@@ -181,23 +186,22 @@ class Avx2Level {
   __attribute__((target("avx2"))) inline explicit Avx2Level(const SplitConfig& cfg)
       : quote_(_mm256_set1_epi8(static_cast<char>(cfg.quote))),
         delim_(_mm256_set1_epi8(static_cast<char>(cfg.delimiter))),
-        escape_(_mm256_set1_epi8(static_cast<char>(cfg.escape))),
-        has_quote_(cfg.quote != 0),
-        has_escape_(cfg.escape != 0) {}
+        escape_(_mm256_set1_epi8(static_cast<char>(cfg.escape))) {}
   __attribute__((target("avx2"))) static inline uint64_t Eq(__m256i lo, __m256i hi, __m256i v) {
     uint32_t a = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, v)));
     uint32_t b = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, v)));
     return a | (uint64_t{b} << 32);
   }
+  template <bool kQuote, bool kEscape>
   __attribute__((target("avx2"))) inline BlockMasks Load(const uint8_t* p) const {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
     BlockMasks m;
-    m.quote = has_quote_ ? Eq(lo, hi, quote_) : 0;
+    m.quote = kQuote ? Eq(lo, hi, quote_) : 0;
     m.delim = Eq(lo, hi, delim_);
     m.lf = Eq(lo, hi, _mm256_set1_epi8('\n'));
     m.cr = Eq(lo, hi, _mm256_set1_epi8('\r'));
-    m.escape = has_escape_ ? Eq(lo, hi, escape_) : 0;
+    m.escape = kEscape ? Eq(lo, hi, escape_) : 0;
     return m;
   }
   __attribute__((target("pclmul,sse2"))) static inline uint64_t PrefixXor(uint64_t x) { return PrefixXorClmul(x); }
@@ -208,7 +212,6 @@ class Avx2Level {
 
  private:
   __m256i quote_, delim_, escape_;
-  bool has_quote_, has_escape_;
 };
 
 class Avx512Level {
@@ -216,17 +219,16 @@ class Avx512Level {
   __attribute__((target("avx512f,avx512bw"))) inline explicit Avx512Level(const SplitConfig& cfg)
       : quote_(_mm512_set1_epi8(static_cast<char>(cfg.quote))),
         delim_(_mm512_set1_epi8(static_cast<char>(cfg.delimiter))),
-        escape_(_mm512_set1_epi8(static_cast<char>(cfg.escape))),
-        has_quote_(cfg.quote != 0),
-        has_escape_(cfg.escape != 0) {}
+        escape_(_mm512_set1_epi8(static_cast<char>(cfg.escape))) {}
+  template <bool kQuote, bool kEscape>
   __attribute__((target("avx512f,avx512bw"))) inline BlockMasks Load(const uint8_t* p) const {
     const __m512i v = _mm512_loadu_si512(p);
     BlockMasks m;
-    m.quote = has_quote_ ? _mm512_cmpeq_epi8_mask(v, quote_) : 0;
+    m.quote = kQuote ? _mm512_cmpeq_epi8_mask(v, quote_) : 0;
     m.delim = _mm512_cmpeq_epi8_mask(v, delim_);
     m.lf = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
     m.cr = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
-    m.escape = has_escape_ ? _mm512_cmpeq_epi8_mask(v, escape_) : 0;
+    m.escape = kEscape ? _mm512_cmpeq_epi8_mask(v, escape_) : 0;
     return m;
   }
   __attribute__((target("pclmul,sse2"))) static inline uint64_t PrefixXor(uint64_t x) { return PrefixXorClmul(x); }
@@ -251,7 +253,6 @@ class Avx512Level {
 
  private:
   __m512i quote_, delim_, escape_;
-  bool has_quote_, has_escape_;
 };
 
 // Byte i is i, and i | 0x80 (a row end), for the byte-compress write below.
@@ -303,7 +304,7 @@ class Avx512Vbmi2Level : public Avx512Level {
   }
 };
 
-template <typename Level, bool kHasEscape>
+template <typename Level, bool kHasQuote, bool kHasEscape>
 inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* carry,
                              uint32_t* out) {
   const Level level(cfg);
@@ -316,15 +317,15 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
   SplitCarry* const c = &state;
   int64_t line_breaks = 0;
   uint64_t cr_seen = 0;
-  bool anomaly = false;
+  uint64_t anomaly = 0;
   const size_t full = n / 64 * 64;
   if (full > 0) {
     // The masks of the next block are loaded before this one is processed: its first bits
     // are the lookahead (CR LF pairs, closing quotes) without a separate byte test.
-    BlockMasks cur = level.Load(data);
+    BlockMasks cur = level.template Load<kHasQuote, kHasEscape>(data);
     size_t i = 0;
     for (; i + 64 < full; i += 64) {
-      const BlockMasks next = level.Load(data + i + 64);
+      const BlockMasks next = level.template Load<kHasQuote, kHasEscape>(data + i + 64);
       ProcessBlock<Level, kHasEscape>(cur, next.lf & 1, (next.delim | next.lf | next.cr | next.quote) & 1,
                                       ~uint64_t{0}, static_cast<uint32_t>(i), c, out, &line_breaks, &cr_seen, &anomaly);
       cur = next;
@@ -338,7 +339,7 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
     // The tail goes through a zero-padded copy; zero is never a structural byte.
     alignas(64) uint8_t tail[64] = {};
     std::memcpy(tail, data + i, n - i);
-    BlockMasks m = level.Load(tail);
+    BlockMasks m = level.template Load<kHasQuote, kHasEscape>(tail);
     const size_t len = n - i;
     const uint64_t valid = (uint64_t{1} << len) - 1;
     // Bits past the end must not look like boundaries for the last real byte's checks.
@@ -359,26 +360,27 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
   r.count = static_cast<size_t>(out - begin);
   r.line_breaks = line_breaks;
   r.cr = cr_seen != 0;
-  r.anomaly = anomaly;
+  r.anomaly = anomaly != 0;
   return r;
 }
 
 template <typename Level>
 inline SplitResult SplitDispatch(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* c,
                           uint32_t* out) {
-  if (cfg.escape != 0 && cfg.escape != cfg.quote) return SplitImpl<Level, true>(data, n, next_byte, cfg, c, out);
+  const bool quote = cfg.quote != 0;
+  if (cfg.escape != 0 && cfg.escape != cfg.quote) {
+    return quote ? SplitImpl<Level, true, true>(data, n, next_byte, cfg, c, out)
+                 : SplitImpl<Level, false, true>(data, n, next_byte, cfg, c, out);
+  }
   SplitConfig plain = cfg;
   plain.escape = 0;
-  return SplitImpl<Level, false>(data, n, next_byte, plain, c, out);
+  return quote ? SplitImpl<Level, true, false>(data, n, next_byte, plain, c, out)
+               : SplitImpl<Level, false, false>(data, n, next_byte, plain, c, out);
 }
 
-template <typename Level>
+template <typename Level, bool kHasEscape>
 inline uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig& cfg, uint64_t* escape_next) {
-  if (cfg.quote == 0) return 0;
-  const bool has_escape = cfg.escape != 0 && cfg.escape != cfg.quote;
-  SplitConfig c2 = cfg;
-  if (!has_escape) c2.escape = 0;
-  const Level level(c2);
+  const Level level(cfg);
   uint64_t parity = 0;
   size_t i = 0;
   alignas(64) uint8_t tail[64];
@@ -391,12 +393,19 @@ inline uint64_t QuoteParityImpl(const uint8_t* data, size_t n, const SplitConfig
       p = tail;
       valid = (uint64_t{1} << (n - i)) - 1;
     }
-    BlockMasks m = level.Load(p);
+    BlockMasks m = level.template Load<true, kHasEscape>(p);
     uint64_t q = m.quote & valid;
-    if (has_escape) q &= ~EscapedBits(m.escape & valid, escape_next, 63 - std::countl_zero(valid));
+    if constexpr (kHasEscape) q &= ~EscapedBits(m.escape & valid, escape_next, 63 - std::countl_zero(valid));
     parity ^= static_cast<uint64_t>(std::popcount(q)) & 1;
   }
   return parity;
+}
+
+template <typename Level>
+inline uint64_t QuoteParityDispatch(const uint8_t* data, size_t n, const SplitConfig& cfg, uint64_t* escape_next) {
+  if (cfg.quote == 0) return 0;
+  if (cfg.escape != 0 && cfg.escape != cfg.quote) return QuoteParityImpl<Level, true>(data, n, cfg, escape_next);
+  return QuoteParityImpl<Level, false>(data, n, cfg, escape_next);
 }
 
 // Instantiated per level in functions carrying the target attribute, so the compiler may use
@@ -418,15 +427,15 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,avx2,bmi,bmi2,popcnt,pclmul"
   return SplitDispatch<Avx512Vbmi2Level>(d, n, nb, cfg, c, o);
 }
 __attribute__((flatten)) uint64_t ParityScalar(const uint8_t* d, size_t n, const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<ScalarLevel>(d, n, cfg, e);
+  return QuoteParityDispatch<ScalarLevel>(d, n, cfg, e);
 }
 __attribute__((target("avx2,bmi,bmi2,popcnt,pclmul"), flatten)) uint64_t ParityAvx2(const uint8_t* d, size_t n,
                                                                    const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<Avx2Level>(d, n, cfg, e);
+  return QuoteParityDispatch<Avx2Level>(d, n, cfg, e);
 }
 __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten)) uint64_t ParityAvx512(
     const uint8_t* d, size_t n, const SplitConfig& cfg, uint64_t* e) {
-  return QuoteParityImpl<Avx512Level>(d, n, cfg, e);
+  return QuoteParityDispatch<Avx512Level>(d, n, cfg, e);
 }
 
 // GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on their own undefined pass-through
@@ -436,23 +445,46 @@ __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,popcnt,pclmul"), flatten))
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #define QUIVER_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+// Where a row's spans go: field j at cols[j] + j * stride. The sixteen column addresses come
+// from two bases (columns 0-7 and 8-15) and the strides 1, 3, 5 and 7 times a column's bytes
+// (2, 4 and 6 times them by the address scale), six registers: one offset per column did not
+// fit in the registers beside the loop's own and was reloaded from the stack on every row.
+struct ColumnAddresses {
+  ptrdiff_t s1, s3, s5, s7;  // bytes
+  char* lo;                  // field 0 of the current row
+  char* hi;                  // field 8 of the current row
+  template <size_t j>
+  inline FieldSpan* at() const {
+    char* const b = j < 8 ? lo : hi;
+    constexpr size_t k = j % 8;
+    if constexpr (k == 0) return reinterpret_cast<FieldSpan*>(b);
+    if constexpr (k == 1) return reinterpret_cast<FieldSpan*>(b + s1);
+    if constexpr (k == 2) return reinterpret_cast<FieldSpan*>(b + s1 * 2);
+    if constexpr (k == 3) return reinterpret_cast<FieldSpan*>(b + s3);
+    if constexpr (k == 4) return reinterpret_cast<FieldSpan*>(b + s1 * 4);
+    if constexpr (k == 5) return reinterpret_cast<FieldSpan*>(b + s5);
+    if constexpr (k == 6) return reinterpret_cast<FieldSpan*>(b + s3 * 2);
+    return reinterpret_cast<FieldSpan*>(b + s7);
+  }
+};
+
 // Field j's span (64-bit lane j of lo, hi: 8 per register) stored to its column straight
 // from the registers. Registers stored to the stack and read back 8 bytes at a time stall at
 // the first load from a register's upper half (the store is not forwarded to it on this
 // Intel core): that one load held over half the kernel's samples.
-template <size_t kCols>
-QUIVER_AVX512 inline void StoreSpans(__m512i lo, __m512i hi, FieldSpan* out, size_t stride) {
-  for (size_t q = 0; q < (kCols + 1) / 2; ++q) {
+template <size_t kCols, size_t q = 0>
+QUIVER_AVX512 inline void StoreSpans(__m512i lo, __m512i hi, const ColumnAddresses& a) {
+  if constexpr (q < (kCols + 1) / 2) {
     const __m512i v = q < 4 ? lo : hi;
     __m128i x;
-    switch (q % 4) {
-      case 0: x = _mm512_castsi512_si128(v); break;
-      case 1: x = _mm512_extracti32x4_epi32(v, 1); break;
-      case 2: x = _mm512_extracti32x4_epi32(v, 2); break;
-      default: x = _mm512_extracti32x4_epi32(v, 3); break;
+    if constexpr (q % 4 == 0) {
+      x = _mm512_castsi512_si128(v);
+    } else {
+      x = _mm512_extracti32x4_epi32(v, q % 4);
     }
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * q * stride), x);
-    if (2 * q + 1 < kCols) _mm_storeh_pd(reinterpret_cast<double*>(out + (2 * q + 1) * stride), _mm_castsi128_pd(x));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(a.at<2 * q>()), x);
+    if constexpr (2 * q + 1 < kCols) _mm_storeh_pd(reinterpret_cast<double*>(a.at<2 * q + 1>()), _mm_castsi128_pd(x));
+    StoreSpans<kCols, q + 1>(lo, hi, a);
   }
 }
 
@@ -479,42 +511,51 @@ QUIVER_AVX512 bool ScatterRowsN(
   const __m512i base = _mm512_set1_epi32(static_cast<int>(offset));
   const __m512i one = _mm512_set1_epi32(1);
   size_t idx = *idx_io;
-  size_t rows = *rows_io;
   uint32_t row_start = *row_start_io;
   bool past = false;
   // The row spans go through a local pointer into room made for every row the positions can
   // hold (cut back at the end): push_back stored the vector's end on every row.
   const size_t had = row_spans->size();
   row_spans->resize(had + (n - std::min(idx, n)) / nc);
-  RowSpan* const row_out = row_spans->data() + had;
-  size_t taken = 0;
-  while (idx + nc <= n) {
-    const __m512i v = _mm512_maskz_loadu_epi32(lanes, pos + idx);
-    if (_mm512_test_epi32_mask(v, flag) != want) break;
-    const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
-    const __m512i starts =
-        _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
-    FieldSpan* out = columns + rows;
-    StoreSpans<kCols>(_mm512_permutex2var_epi32(starts, order_lo, ends),
-                      nc > 8 ? _mm512_permutex2var_epi32(starts, order_hi, ends) : _mm512_setzero_si512(), out, stride);
-    const uint32_t end = offset + (pos[idx + nc - 1] & kPositionMask);
-    if (kCr && end > row_start && data[end - 1] == '\r') [[unlikely]] {
-      FieldSpan& last = out[(nc - 1) * stride];
-      last.end = std::max(last.start, end - 1);
-    }
-    row_out[taken++] = RowSpan{row_start, end};
-    ++rows;
-    idx += nc;
-    row_start = end + 1;
-    if (row_start >= limit) {
-      past = true;
-      break;
+  RowSpan* const row_begin = row_spans->data() + had;
+  // One pointer per stream (positions, spans, rows) and nothing else counted in the loop: the
+  // row and index counts follow from how far the pointers moved.
+  RowSpan* row_out = row_begin;
+  const uint32_t* p = pos + idx;
+  const uint32_t* const p_last = n >= nc ? pos + (n - nc) : pos;  // the last row's first position
+  const ptrdiff_t s1 = static_cast<ptrdiff_t>(stride * sizeof(FieldSpan));
+  char* const first = reinterpret_cast<char*>(columns + *rows_io);
+  ColumnAddresses a{s1, 3 * s1, 5 * s1, 7 * s1, first, kCols > 8 ? first + 8 * s1 : first};
+  if (idx + nc <= n) {
+    while (p <= p_last) {
+      const __m512i v = _mm512_maskz_loadu_epi32(lanes, p);
+      if (_mm512_test_epi32_mask(v, flag) != want) break;
+      const __m512i ends = _mm512_add_epi32(_mm512_and_si512(v, position), base);
+      const __m512i starts =
+          _mm512_alignr_epi32(_mm512_add_epi32(ends, one), _mm512_set1_epi32(static_cast<int>(row_start)), 15);
+      StoreSpans<kCols>(_mm512_permutex2var_epi32(starts, order_lo, ends),
+                        nc > 8 ? _mm512_permutex2var_epi32(starts, order_hi, ends) : _mm512_setzero_si512(), a);
+      const uint32_t end = offset + (p[nc - 1] & kPositionMask);
+      if (kCr && end > row_start && data[end - 1] == '\r') [[unlikely]] {
+        FieldSpan& last = *a.at<kCols - 1>();
+        last.end = std::max(last.start, end - 1);
+      }
+      *row_out++ = RowSpan{row_start, end};
+      p += nc;
+      a.lo += sizeof(FieldSpan);
+      a.hi += sizeof(FieldSpan);
+      row_start = end + 1;
+      if (row_start >= limit) {
+        past = true;
+        break;
+      }
     }
   }
+  const size_t taken = static_cast<size_t>(row_out - row_begin);
   row_spans->resize(had + taken);
   *rows_seen += static_cast<int64_t>(taken);
-  *idx_io = idx;
-  *rows_io = rows;
+  *idx_io = static_cast<size_t>(p - pos);
+  *rows_io += taken;
   *row_start_io = row_start;
   return past;
 }
