@@ -233,6 +233,30 @@ TEST(CsvConvert, Date32AtEveryLevelMatchesThePrinterAndThePlainParser) {
   });
 }
 
+// Every byte value in each digit place of the kernels' shapes (an integer, a decimal, a date):
+// the bytes next to the digits ('/' and ':') and the top-bit ones must not pass as digits at any level.
+TEST(CsvConvert, EveryByteInADigitPlaceAtEveryLevel) {
+  const FieldSyntax syn = FieldSyntax::From(Plain(), Dialect{});
+  auto column = [](const std::string& shape) {
+    Column col;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] < '0' || shape[i] > '9') continue;
+      for (int c = 1; c < 256; ++c) {
+        std::string v = shape;
+        v[i] = static_cast<char>(c);
+        col.Add(v);
+      }
+    }
+    return col;
+  };
+  Column ints = column("-1234567");
+  CheckEveryLevel<int64_t>(int64(), ints, syn, [](const std::string& t, int64_t* out) { return ParseInt64(t, out); });
+  Column decimals = column("-12345.67");
+  CheckEveryLevel<double>(float64(), decimals, syn, [](const std::string& t, double* out) { return ParseFloat64(t, out); });
+  Column dates = column("1998-09-02");
+  CheckEveryLevel<int32_t>(date32(), dates, syn, [](const std::string& t, int32_t* out) { return ParseDate(t, out); });
+}
+
 // on_error=fail stops at the first bad row, wherever it falls in a group of 8; null tokens and
 // quotes keep their meaning at every level.
 TEST(CsvConvert, FirstBadRowNullTokensAndQuotesAtEveryLevel) {
