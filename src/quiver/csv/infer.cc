@@ -39,17 +39,6 @@ void TypeInferrer::AddTo(Candidates& c, std::string_view text) const {
   }
 }
 
-void TypeInferrer::Add(const uint8_t* data, const FieldSpan* fields, int64_t rows) {
-  const int ncols = static_cast<int>(cols_.size());
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int c = 0; c < ncols; ++c) {
-      std::string_view text;
-      bool quoted;
-      if (syntax_.Text(data, fields[r * ncols + c], false, &text, &quoted)) AddValue(c, text);
-    }
-  }
-}
-
 void TypeInferrer::AddColumn(int col, const uint8_t* data, const std::vector<std::vector<FieldSpan>>& rows,
                              size_t first) {
   // A local copy: columns next to each other on other threads would otherwise share its cache

@@ -18,8 +18,6 @@ class TypeInferrer {
       : syntax_(syntax), formats_(DateFormatCandidates(syntax.two_digit_years_from)), cols_(static_cast<size_t>(ncols)) {
     for (Candidates& c : cols_) c.formats = formats_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << formats_.size()) - 1;
   }
-  // Rows laid out row-major, `ncols` fields each.
-  void Add(const uint8_t* data, const FieldSpan* fields, int64_t rows);
   void AddValue(int col, std::string_view text) { AddTo(cols_[static_cast<size_t>(col)], text); }
   // Column `col` of rows[first..]: fields past a row's end are missing (null). Only this
   // column's state is touched, so different columns may be added on different threads.
