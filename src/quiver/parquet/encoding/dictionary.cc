@@ -638,8 +638,7 @@ void DictionaryEncoder<T>::Reserve(int64_t entries) {
     expect_entries_ = entries;
   } else {
     if (!dict_.empty() || slots <= slots_.size()) return;
-    slots_.assign(slots, Slot{0, -1});
-    shift_ = 64 - std::countr_zero(slots);
+    EmptySlots(slots, /*stale=*/false);  // grown: every place is new
   }
   dict_.reserve(static_cast<size_t>(std::min<int64_t>(entries, MaxEntries())));
 }
