@@ -64,7 +64,7 @@ void BM_Split(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * buf->size());
   state.SetLabel(std::string(SimdLevelName(level)) + (messy ? " messy" : " clean") +
-                 (level == SimdLevel::kAvx512 && compress_bytes && SplitCanCompressBytes() ? " vbmi2" : ""));
+                 (level == SimdLevel::kAvx512 && compress_bytes && CpuHasAvx512Vbmi2() ? " vbmi2" : ""));
 }
 
 void BM_ParseTyped(benchmark::State& state) {

@@ -29,7 +29,7 @@ struct Variant {
 std::vector<Variant> Variants() {
   std::vector<Variant> v;
   for (SimdLevel level : SupportedSimdLevels()) {
-    const bool bytes = level == SimdLevel::kAvx512 && SplitCanCompressBytes();
+    const bool bytes = level == SimdLevel::kAvx512 && CpuHasAvx512Vbmi2();
     v.push_back({level, true, std::string(SimdLevelName(level)) + (bytes ? "+vbmi2" : "")});
     if (bytes) v.push_back({level, false, std::string(SimdLevelName(level))});
   }

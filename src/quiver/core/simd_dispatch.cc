@@ -45,6 +45,18 @@ SimdLevel ActiveSimdLevel() {
   return level;
 }
 
+bool CpuHasAvx512Vbmi2() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return DetectedSimdLevel() == SimdLevel::kAvx512 && __builtin_cpu_supports("avx512vbmi2");
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
 std::vector<SimdLevel> SupportedSimdLevels() {
   std::vector<SimdLevel> out;
   for (int l = 0; l <= static_cast<int>(DetectedSimdLevel()); ++l) out.push_back(static_cast<SimdLevel>(l));

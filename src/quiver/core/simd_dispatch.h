@@ -16,6 +16,9 @@ SimdLevel DetectedSimdLevel();
 SimdLevel ActiveSimdLevel();
 // Every level this CPU can run, lowest first: what tests iterate over.
 std::vector<SimdLevel> SupportedSimdLevels();
+// AVX-512 VBMI2 (byte and word compress), beyond what the AVX-512 level promises: a kernel
+// with a variant that uses it picks that variant within its AVX-512 level.
+bool CpuHasAvx512Vbmi2();
 
 // Of one thing per level (a kernel table, a function), the one for `level` capped at what the
 // CPU has: a test may ask for a level the machine lacks and gets the highest it can run.

@@ -588,14 +588,9 @@ const SplitKernels kAvx512Vbmi2{SplitAvx512Vbmi2, ParityAvx512, ScatterRowsAvx51
 
 }  // namespace
 
-bool SplitCanCompressBytes() {
-  static const bool vbmi2 = __builtin_cpu_supports("avx512vbmi2");
-  return vbmi2;
-}
-
 const SplitKernels& GetSplitKernels(SimdLevel level, bool compress_bytes) {
   switch (level) {
-    case SimdLevel::kAvx512: return compress_bytes && SplitCanCompressBytes() ? kAvx512Vbmi2 : kAvx512;
+    case SimdLevel::kAvx512: return compress_bytes && CpuHasAvx512Vbmi2() ? kAvx512Vbmi2 : kAvx512;
     case SimdLevel::kAvx2: return kAvx2;
     default: return kScalar;
   }

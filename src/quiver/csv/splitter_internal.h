@@ -71,10 +71,6 @@ struct SplitKernels {
   SimdLevel level;
 };
 
-// Whether the CPU has AVX-512 VBMI2 (byte compress), which the AVX-512 split writes its
-// positions with when it can.
-bool SplitCanCompressBytes();
-
 // Kernels for a given level (must be supported by the CPU), and for ActiveSimdLevel().
 // `compress_bytes` false takes the AVX-512 split every AVX-512 CPU runs (32-bit compress),
 // for tests on a CPU that has VBMI2; it changes nothing at the other levels.
