@@ -319,11 +319,32 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
   uint64_t cr_seen = 0;
   uint64_t anomaly = 0;
   const size_t full = n / 64 * 64;
-  if (full > 0) {
+  size_t i = 0;
+  if constexpr (!kHasEscape) {
+    if (c->in_quote == 0) {
+      // Blocks without a quote or a CR (every block of many files) need none of the quote
+      // algebra, no lookahead and no carry but the last byte's: their structural bytes are
+      // the delimiters and LFs. The first other block hands the rest of the call to the full
+      // loop below; going back and forth would mispredict on files whose quotes are frequent.
+      uint64_t boundary = 0;
+      for (; i < full; i += 64) {
+        const BlockMasks m = level.template Load<kHasQuote, false>(data + i);
+        if ((m.quote | m.cr) != 0) break;
+        const uint64_t structural = m.delim | m.lf;
+        line_breaks += std::popcount(m.lf);
+        Level::Write(structural, m.lf, static_cast<uint32_t>(i), out);
+        boundary = structural;
+      }
+      if (i > 0) {
+        c->prev_boundary = boundary >> 63;
+        c->prev_closer = 0;
+      }
+    }
+  }
+  if (i < full) {
     // The masks of the next block are loaded before this one is processed: its first bits
     // are the lookahead (CR LF pairs, closing quotes) without a separate byte test.
-    BlockMasks cur = level.template Load<kHasQuote, kHasEscape>(data);
-    size_t i = 0;
+    BlockMasks cur = level.template Load<kHasQuote, kHasEscape>(data + i);
     for (; i + 64 < full; i += 64) {
       const BlockMasks next = level.template Load<kHasQuote, kHasEscape>(data + i + 64);
       ProcessBlock<Level, kHasEscape>(cur, next.lf & 1, (next.delim | next.lf | next.cr | next.quote) & 1,
