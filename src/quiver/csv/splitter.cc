@@ -304,6 +304,14 @@ class Avx512Vbmi2Level : public Avx512Level {
   }
 };
 
+// The bytes `kPrefetchAhead` past a block are prefetched as it is split. The address is formed
+// as an integer: it may lie past the buffer, where a prefetch does no harm (it never faults)
+// but a pointer may not point.
+constexpr size_t kPrefetchAhead = 2048;
+inline void PrefetchAhead(const uint8_t* block) {
+  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(block) + kPrefetchAhead), _MM_HINT_T0);
+}
+
 template <typename Level, bool kHasQuote, bool kHasEscape>
 inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* carry,
                              uint32_t* out) {
@@ -328,6 +336,9 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
       // loop below; going back and forth would mispredict on files whose quotes are frequent.
       uint64_t boundary = 0;
       for (; i < full; i += 64) {
+        // The bytes were copied in by read() a moment before, not always on this core: without
+        // the prefetch over 40% of this loop's samples sat on the block's load.
+        PrefetchAhead(data + i);
         const BlockMasks m = level.template Load<kHasQuote, false>(data + i);
         if ((m.quote | m.cr) != 0) break;
         const uint64_t structural = m.delim | m.lf;
@@ -346,6 +357,7 @@ inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const
     // are the lookahead (CR LF pairs, closing quotes) without a separate byte test.
     BlockMasks cur = level.template Load<kHasQuote, kHasEscape>(data + i);
     for (; i + 64 < full; i += 64) {
+      PrefetchAhead(data + i);
       const BlockMasks next = level.template Load<kHasQuote, kHasEscape>(data + i + 64);
       ProcessBlock<Level, kHasEscape>(cur, next.lf & 1, (next.delim | next.lf | next.cr | next.quote) & 1,
                                       ~uint64_t{0}, static_cast<uint32_t>(i), c, out, &line_breaks, &cr_seen, &anomaly);
