@@ -39,11 +39,18 @@ struct FieldColumns {
   // Room for `more` rows past the current ones; a larger stride moves the rows held.
   void Reserve(size_t more) {
     if (rows + more <= stride) return;
-    const size_t s = std::max(rows + more, stride * 2);
+    const size_t s = PaddedStride(std::max(rows + more, stride * 2));
     std::unique_ptr<FieldSpan[]> bigger(new FieldSpan[s * std::max<size_t>(ncols, 1)]);
     for (size_t j = 0; j < ncols && rows > 0; ++j) std::memcpy(&bigger[j * s], &buf[j * stride], rows * sizeof(FieldSpan));
     buf = std::move(bigger);
     stride = s;
+  }
+  // A row's spans are stored to every column at once. Columns a multiple of 4 KiB apart (or
+  // within a line of it) would all fall in one or two of L1's 64 sets, more lines than a set
+  // has ways: a stride of whole 4 KiB pages plus one line puts column j in the j-th set on.
+  static size_t PaddedStride(size_t s) {
+    constexpr size_t kPage = 4096 / sizeof(FieldSpan), kLine = 64 / sizeof(FieldSpan);
+    return (s + kPage - 1) / kPage * kPage + kLine;
   }
   FieldSpan* column(size_t j) { return buf.get() + j * stride; }
   const FieldSpan* column(size_t j) const { return buf.get() + j * stride; }
