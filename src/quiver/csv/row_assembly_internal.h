@@ -45,12 +45,13 @@ struct FieldColumns {
     buf = std::move(bigger);
     stride = s;
   }
-  // A row's spans are stored to every column at once. Columns a multiple of 4 KiB apart (or
-  // within a line of it) would all fall in one or two of L1's 64 sets, more lines than a set
-  // has ways: a stride of whole 4 KiB pages plus one line puts column j in the j-th set on.
+  // A row's spans are stored to every column at once. With columns an even number of 64-byte
+  // lines apart (a power of two, or a multiple of 4 KiB, at worst) their lines fall in a few of
+  // L1's 64 sets, more lines than a set has ways; an odd number of lines apart puts 64
+  // columns in 64 different sets. At most 15 rows more per column.
   static size_t PaddedStride(size_t s) {
-    constexpr size_t kPage = 4096 / sizeof(FieldSpan), kLine = 64 / sizeof(FieldSpan);
-    return (s + kPage - 1) / kPage * kPage + kLine;
+    constexpr size_t kLine = 64 / sizeof(FieldSpan);
+    return ((s + kLine - 1) / kLine | 1) * kLine;
   }
   FieldSpan* column(size_t j) { return buf.get() + j * stride; }
   const FieldSpan* column(size_t j) const { return buf.get() + j * stride; }
