@@ -308,11 +308,12 @@ class Avx512Vbmi2Level : public Avx512Level {
 // as an integer: it may lie past the buffer, where a prefetch does no harm (it never faults)
 // but a pointer may not point.
 constexpr size_t kPrefetchAhead = 2048;
-// Bytes per segment of a split call (a multiple of 64): see SplitImpl.
-constexpr size_t kSegmentBytes = 4 << 10;
 inline void PrefetchAhead(const uint8_t* block) {
   _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(block) + kPrefetchAhead), _MM_HINT_T0);
 }
+
+// Bytes per segment of a split call (a multiple of 64): see SplitImpl.
+constexpr size_t kSegmentBytes = 4 << 10;
 
 template <typename Level, bool kHasQuote, bool kHasEscape>
 inline SplitResult SplitImpl(const uint8_t* data, size_t n, int next_byte, const SplitConfig& cfg, SplitCarry* carry,
