@@ -164,6 +164,32 @@ TEST_P(RowAssembly, RowsOfUpToSixteenFieldsLandInTheirColumns) {
   }
 }
 
+// Every row's spans are stored to all columns at once: columns whose starts lie a multiple of
+// 4 KiB apart share an L1 set. Each growth keeps the columns an odd number of 64-byte lines
+// apart (so 64 columns in 64 sets), and the rows held.
+TEST(FieldColumns, GrowthKeepsColumnsInDifferentCacheSetsAndTheRows) {
+  FieldColumns f;
+  f.Init(16);
+  size_t want_rows = 0;
+  for (size_t more : {size_t{1}, size_t{100}, size_t{1000}, size_t{5000}, size_t{70000}}) {
+    f.Reserve(more);
+    ASSERT_GE(f.stride, f.rows + more);
+    EXPECT_EQ(f.stride * sizeof(FieldSpan) % 128, 64u) << f.stride;
+    EXPECT_LT(f.stride, std::max(f.rows + more, f.rows * 2) + 16) << f.stride;
+    for (size_t r = 0; r < want_rows; ++r) {
+      for (size_t j = 0; j < 16; ++j) {
+        ASSERT_EQ(f.at(r, j).start, static_cast<uint32_t>(r * 16 + j)) << r << " " << j;
+        ASSERT_EQ(f.at(r, j).end, static_cast<uint32_t>(r)) << r << " " << j;
+      }
+    }
+    // Fill the room made, for the next growth to move.
+    for (; f.rows < f.stride; ++f.rows) {
+      for (size_t j = 0; j < 16; ++j) f.at(f.rows, j) = FieldSpan{static_cast<uint32_t>(f.rows * 16 + j), static_cast<uint32_t>(f.rows)};
+    }
+    want_rows = f.rows;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, RowAssembly, ::testing::ValuesIn(SupportedSimdLevels()),
                          [](const auto& info) { return std::string(SimdLevelName(info.param)); });
 

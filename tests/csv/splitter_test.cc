@@ -211,6 +211,111 @@ TEST(Splitter, RandomInputsAgreeAcrossLevelsAndPieces) {
   }
 }
 
+// Quote-free blocks take a shorter loop than the rest, which takes over at the first block
+// with a quote or a CR: every kind of such block after stretches of plain rows of every
+// length (so at every byte of a block, a block's first and last byte among them), whole and
+// in pieces, agrees with the state machine, and a quote out of place right after the stretch
+// is still seen.
+TEST(Splitter, QuotesAndCarriageReturnsAfterPlainBlocks) {
+  struct Case {
+    std::string text;  // follows the plain stretch
+    bool anomaly;
+  };
+  const std::vector<Case> cases = {
+      {"\"q,\nq\",z\n", false},    // a quoted field opening right after a row end
+      {",\"q\"\"\",z\n", false},    // ... after a delimiter, with a doubled quote
+      {"\r\nz,z\r\n", false},       // CR LF
+      {"\rz,z\n", false},           // a lone CR
+      {"\"q\"z,z\n", true},          // text after a closing quote
+      {"q\"z\n", true},             // a quote inside an unquoted field
+  };
+  const SplitConfig cfg;
+  const std::string row = "ab,c,,defgh\n";
+  for (const Case& tc : cases) {
+    for (size_t len = 0; len < 200; ++len) {
+      // Rows of plain fields cut at a field's end: the case starts at byte `len`.
+      std::string text;
+      while (text.size() < len) text += row;
+      text.resize(len);
+      if (len > 0 && text.back() != '\n') text.back() = ',';
+      text += tc.text;
+      text += "x,y\n" + std::string(130, 'w') + "\n";
+      const Split ref = RunMachine(text, cfg);
+      if (!tc.anomaly) ASSERT_FALSE(ref.anomaly) << text;
+      for (const Variant& level : Variants()) {
+        for (size_t piece : {size_t{0}, size_t{64}, size_t{128}, size_t{100}, size_t{7}}) {
+          const Split s = RunKernel(level, text, cfg, piece);
+          ASSERT_EQ(s.anomaly, tc.anomaly) << level.name << " piece " << piece << "\n" << text;
+          ASSERT_EQ(s.cr, text.find('\r') != std::string::npos) << level.name << " piece " << piece << "\n" << text;
+          if (tc.anomaly) continue;
+          ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << level.name << " piece " << piece << "\n" << text;
+          ASSERT_EQ(s.lines, ref.lines) << level.name << " piece " << piece << "\n" << text;
+          ASSERT_EQ(s.in_quote, 0u) << level.name;
+        }
+      }
+    }
+  }
+}
+
+// A split call goes through its blocks in segments of 4 KiB, each starting in the quote-free
+// loop: long texts with a quoted field or a CR here and there (some across a segment's end),
+// whole and in pieces, agree with the state machine; a quote out of place as a segment's
+// first byte is still seen.
+TEST(Splitter, SparseQuotesOverSegments) {
+  std::mt19937_64 rng(7);
+  const SplitConfig cfg;
+  for (int round = 0; round < 12; ++round) {
+    std::string text;
+    while (text.size() < 40000) {
+      const int fields = 1 + static_cast<int>(rng() % 6);
+      for (int f = 0; f < fields; ++f) {
+        if (f) text += ',';
+        if (rng() % 200 == 0) {
+          text += "\"a,\n\"\"b\r\nc\"";
+        } else {
+          text += std::string(rng() % 12, static_cast<char>('a' + rng() % 26));
+        }
+      }
+      text += rng() % 300 == 0 ? "\r\n" : "\n";
+    }
+    const Split ref = RunMachine(text, cfg);
+    ASSERT_FALSE(ref.anomaly);
+    for (const Variant& level : Variants()) {
+      for (size_t piece : {size_t{0}, size_t{100}, size_t{4096 + 64}}) {
+        const Split s = RunKernel(level, text, cfg, piece);
+        ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << level.name << " piece " << piece << " round " << round;
+        ASSERT_EQ(s.lines, ref.lines) << level.name << " piece " << piece << " round " << round;
+        ASSERT_FALSE(s.anomaly) << level.name << " piece " << piece << " round " << round;
+        ASSERT_EQ(s.cr, text.find('\r') != std::string::npos) << level.name;
+      }
+    }
+  }
+  // Around the first segment's end: a quoted field across it, a CR LF split by it, and a quote
+  // after text as the next segment's first byte.
+  const std::string plain = [] {
+    std::string t;
+    while (t.size() < 6000) t += "abc,de,,fghij\n";
+    return t;
+  }();
+  struct Case {
+    size_t at;
+    std::string text;
+    bool anomaly;
+  };
+  for (const Case& tc : {Case{4092, "\n\"x\ny\",z\n", false}, Case{4095, "\r\n", false},
+                         Case{4095, "q\"", true}, Case{4095, ",\"x\"\n", false}}) {
+    std::string text = plain.substr(0, tc.at) + tc.text + plain;
+    const Split ref = RunMachine(text, cfg);
+    for (const Variant& level : Variants()) {
+      const Split s = RunKernel(level, text, cfg);
+      ASSERT_EQ(s.anomaly, tc.anomaly) << level.name << " at " << tc.at << " " << tc.text;
+      if (tc.anomaly) continue;
+      ASSERT_EQ(Describe(s.pos), Describe(ref.pos)) << level.name << " at " << tc.at;
+      ASSERT_EQ(s.lines, ref.lines) << level.name;
+    }
+  }
+}
+
 // Without a quote character (--quote none) quotes are text: every level, whole or in pieces,
 // splits at every delimiter and line end, quoted or not, and sees no anomaly; also with an
 // escape character set, which then escapes nothing.

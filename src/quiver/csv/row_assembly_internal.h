@@ -39,11 +39,19 @@ struct FieldColumns {
   // Room for `more` rows past the current ones; a larger stride moves the rows held.
   void Reserve(size_t more) {
     if (rows + more <= stride) return;
-    const size_t s = std::max(rows + more, stride * 2);
+    const size_t s = PaddedStride(std::max(rows + more, stride * 2));
     std::unique_ptr<FieldSpan[]> bigger(new FieldSpan[s * std::max<size_t>(ncols, 1)]);
     for (size_t j = 0; j < ncols && rows > 0; ++j) std::memcpy(&bigger[j * s], &buf[j * stride], rows * sizeof(FieldSpan));
     buf = std::move(bigger);
     stride = s;
+  }
+  // A row's spans are stored to every column at once. With columns an even number of 64-byte
+  // lines apart (a power of two, or a multiple of 4 KiB, at worst) their lines fall in a few of
+  // L1's 64 sets, more lines than a set has ways; an odd number of lines apart puts 64
+  // columns in 64 different sets. At most 15 rows more per column.
+  static size_t PaddedStride(size_t s) {
+    constexpr size_t kLine = 64 / sizeof(FieldSpan);
+    return ((s + kLine - 1) / kLine | 1) * kLine;
   }
   FieldSpan* column(size_t j) { return buf.get() + j * stride; }
   const FieldSpan* column(size_t j) const { return buf.get() + j * stride; }
