@@ -916,6 +916,7 @@ void ByteArrayDictionaryEncoder::Restart(int64_t entries, int64_t bytes) {
   hashes_.clear();
   memo_.clear();  // refilled with empty entries at the next Put that uses it
   memo_max_ = 8;
+  byte_entries_.fill(0);
   indices_.clear();
   full_ = false;
   if (slots_.size() < want || slots_.size() > 4 * want) {
@@ -967,8 +968,24 @@ int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64
   hashes_.push_back(h);
   dict_offsets_.push_back(static_cast<int32_t>(dict_data_.size()));
   slots_[slot] = Slot{static_cast<uint32_t>(h >> 32), index + 1};
+  if (len == 1) byte_entries_[v[0]] = index + 1;
   if (hashes_.size() * 2 > slots_.size()) Rehash();
   return index;
+}
+
+int64_t ByteArrayDictionaryEncoder::ByteHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                             const int32_t* table, int32_t* out) {
+  const int64_t from = i;
+  int32_t at = offsets[i];
+  for (; i < n; ++i) {
+    const int32_t next = offsets[i + 1];
+    if (next - at != 1) break;
+    const int32_t e = table[data[at]];
+    if (e == 0) break;
+    out[i - from] = e - 1;
+    at = next;
+  }
+  return i;
 }
 
 // The hot loop of a small table: values [i, n), no nulls, while each is found in the memo (a
@@ -1056,6 +1073,13 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
       if (memo_.empty()) memo_.assign(kMemoSize, Memo{});
       Memo* memo = memo_.data();
       if (validity == nullptr) {
+        if (offsets[i + 1] - offsets[i] == 1) {
+          // One-byte values (flags) by their byte, until one is longer or new.
+          const int64_t stop = ByteHits(offsets, data, i, n, byte_entries_.data(), out + k);
+          k += stop - i;
+          i = stop;
+          if (i == n) break;
+        }
         const int64_t stop = memo_max_ == 8    ? MemoHits<8>(offsets, data, i, n, loadable, memo, out + k)
                              : memo_max_ == 16 ? MemoHits<16>(offsets, data, i, n, loadable, memo, out + k)
                                                : MemoHits<32>(offsets, data, i, n, loadable, memo, out + k);

@@ -3,6 +3,7 @@
 // vectorized gathers; encoders with a value -> index hash table and a size limit for fallback.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -302,6 +303,10 @@ class ByteArrayDictionaryEncoder {
   static constexpr size_t kMemoSize = 256;
   int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
   [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
+  // The hot loop of one-byte values (flags: l_returnflag, l_linestatus): values [i, n), no
+  // nulls, while each is one byte long and `table` (byte_entries_) has it.
+  [[gnu::noinline]] static int64_t ByteHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                            const int32_t* table, int32_t* out);
   template <int kMax>
   [[gnu::noinline]] static int64_t MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
                                             int64_t loadable, const Memo* memo, int32_t* out);
@@ -314,6 +319,9 @@ class ByteArrayDictionaryEncoder {
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<Memo> memo_;        // while the table is small
   int memo_max_ = 8;              // the longest value in the memo: 8, 16 or 32 bytes
+  // Entry + 1 of each one-byte value in the dictionary, at its byte (0: none): such a value is
+  // found by one load, without the memo's words and multiply.
+  std::array<int32_t, 256> byte_entries_{};
   IndexBuffer indices_;
   bool full_ = false;
 };
