@@ -486,7 +486,7 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsValuesApart) {
   EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(distinct.size()));
 }
 
-// Values of 17 to 32 bytes are memoized by their first and last 16 bytes and length: values
+// Values of 17 to 32 bytes are memoized by their bytes (four words, zero-padded) and length: values
 // that share their first 16 bytes (and differ only in their last), that share their last 16,
 // that differ in one byte of a 24- or 32-byte value, one string cut at every length from 15 to
 // 34 (the memo's 32-byte edge and the 33-byte values it leaves to the table), and trailing zero

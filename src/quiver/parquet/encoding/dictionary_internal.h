@@ -292,11 +292,11 @@ class ByteArrayDictionaryEncoder {
   struct ShortWords {
     uint64_t lo = 0, hi = 0;
   };
-  // The last value of up to 32 bytes seen at each of kMemoSize places chosen by its words (first
-  // and last 16 bytes, zero-padded: MemoWords in dictionary.cc), with its index; len -1 when
-  // empty (no value has it).
+  // The last value of up to 32 bytes seen at each of kMemoSize places chosen by its words (its
+  // bytes, zero-padded: MemoWords in dictionary.cc), with its index; len -1 when empty (no value
+  // has it).
   struct Memo {
-    uint64_t lo = 0, hi = 0, tail_lo = 0, tail_hi = 0;
+    uint64_t lo = 0, hi = 0, lo2 = 0, hi2 = 0;
     int32_t len = -1;
     int32_t index = 0;
   };
