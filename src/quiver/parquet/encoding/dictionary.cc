@@ -890,8 +890,61 @@ template class DictionaryEncoder<int64_t>;
 template class DictionaryEncoder<float>;
 template class DictionaryEncoder<double>;
 
-ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}), indices_(pool) {}
+namespace {
+
+int64_t ByteHitsScalar(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n, const int32_t* table,
+                       int32_t* out) {
+  const int64_t from = i;
+  int32_t at = offsets[i];
+  for (; i < n; ++i) {
+    const int32_t next = offsets[i + 1];
+    if (next - at != 1) break;
+    const int32_t e = table[data[at]];
+    if (e == 0) break;
+    out[i - from] = e - 1;
+    at = next;
+  }
+  return i;
+}
+
+#if QUIVER_X86
+// 16 values a step while all 16 are one byte long (each offset one past the one before) and
+// known: their bytes, contiguous, widened to lanes and looked up by one gather; the rest, and a
+// step that stops, by the scalar loop.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) int64_t ByteHitsAvx512(
+    const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n, const int32_t* table, int32_t* out) {
+  const int64_t from = i;
+  const auto all = static_cast<__mmask16>(0xFFFF);
+  const __m512i one = _mm512_set1_epi32(1);
+  for (; i + 16 <= n; i += 16) {
+    const __m512i start = _mm512_loadu_si512(offsets + i);
+    const __m512i end = _mm512_loadu_si512(offsets + i + 1);
+    if (_mm512_cmpneq_epi32_mask(_mm512_sub_epi32(end, start), one) != 0) break;
+    const __m512i bytes =
+        _mm512_maskz_cvtepu8_epi32(all, _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + offsets[i])));
+    const __m512i e = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), all, bytes, table, 4);
+    if (_mm512_cmpeq_epi32_mask(e, _mm512_setzero_si512()) != 0) break;
+    _mm512_storeu_si512(out + (i - from), _mm512_sub_epi32(e, one));
+  }
+  return ByteHitsScalar(offsets, data, i, n, table, out + (i - from));
+}
+#endif
+
+using ByteHitsKernel = int64_t (*)(const int32_t*, const uint8_t*, int64_t, int64_t, const int32_t*, int32_t*);
+ByteHitsKernel ByteHitsFor(SimdLevel level) {
+  if (static_cast<int>(level) > static_cast<int>(DetectedSimdLevel())) level = DetectedSimdLevel();
+#if QUIVER_X86
+  if (level == SimdLevel::kAvx512) return &ByteHitsAvx512;
+#endif
+  return &ByteHitsScalar;
+}
+
+}  // namespace
+
+ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool,
+                                                       SimdLevel level)
+    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}), indices_(pool),
+      byte_hits_(ByteHitsFor(level)) {}
 
 void ByteArrayDictionaryEncoder::Rehash() {
   std::vector<Slot> slots(slots_.size() * 2, Slot{0, 0});
@@ -977,21 +1030,6 @@ int32_t ByteArrayDictionaryEncoder::Insert(const uint8_t* v, int32_t len, uint64
   if (len == 1) byte_entries_[v[0]] = index + 1;
   if (hashes_.size() * 2 > slots_.size()) Rehash();
   return index;
-}
-
-int64_t ByteArrayDictionaryEncoder::ByteHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
-                                             const int32_t* table, int32_t* out) {
-  const int64_t from = i;
-  int32_t at = offsets[i];
-  for (; i < n; ++i) {
-    const int32_t next = offsets[i + 1];
-    if (next - at != 1) break;
-    const int32_t e = table[data[at]];
-    if (e == 0) break;
-    out[i - from] = e - 1;
-    at = next;
-  }
-  return i;
 }
 
 // The hot loop of a small table: values [i, n), no nulls, while each is found in the memo (a
@@ -1083,7 +1121,7 @@ Status ByteArrayDictionaryEncoder::Put(const int32_t* offsets, const uint8_t* da
       if (validity == nullptr) {
         if (offsets[i + 1] - offsets[i] == 1) {
           // One-byte values (flags) by their byte, until one is longer or new.
-          const int64_t stop = ByteHits(offsets, data, i, n, byte_entries_.data(), out + k);
+          const int64_t stop = byte_hits_(offsets, data, i, n, byte_entries_.data(), out + k);
           k += stop - i;
           i = stop;
           if (i == n) break;

@@ -253,8 +253,9 @@ class DictionaryEncoder {
 // The BYTE_ARRAY variant: values given Arrow-style (offsets + bytes).
 class ByteArrayDictionaryEncoder {
  public:
+  // `level`: the SIMD level of the one-byte values' loop (the indices are the same at every level).
   explicit ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20,
-                                      MemoryPool* pool = default_memory_pool());
+                                      MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
   // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
   void Reserve(int64_t entries, int64_t bytes);
@@ -303,10 +304,12 @@ class ByteArrayDictionaryEncoder {
   static constexpr size_t kMemoSize = 256;
   int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
   [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
-  // The hot loop of one-byte values (flags: l_returnflag, l_linestatus): values [i, n), no
-  // nulls, while each is one byte long and `table` (byte_entries_) has it.
-  [[gnu::noinline]] static int64_t ByteHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
-                                            const int32_t* table, int32_t* out);
+  // The hot loop of one-byte values (flags: l_returnflag, l_linestatus): values [i, n) to
+  // out[0, ...), no nulls, while each is one byte long and `table` (byte_entries_) has it;
+  // returns where it stopped. Scalar, or 16 values a step at AVX-512 (ByteHitsFor in
+  // dictionary.cc).
+  using ByteHitsFn = int64_t (*)(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                 const int32_t* table, int32_t* out);
   template <int kMax>
   [[gnu::noinline]] static int64_t MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
                                             int64_t loadable, const Memo* memo, int32_t* out);
@@ -322,6 +325,7 @@ class ByteArrayDictionaryEncoder {
   // Entry + 1 of each one-byte value in the dictionary, at its byte (0: none): such a value is
   // found by one load, without the memo's words and multiply.
   std::array<int32_t, 256> byte_entries_{};
+  ByteHitsFn byte_hits_;
   IndexBuffer indices_;
   bool full_ = false;
 };
