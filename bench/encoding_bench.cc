@@ -406,6 +406,30 @@ void BM_DictionaryEncodeChunkInt64(benchmark::State& state) {
 }
 BENCHMARK(BM_DictionaryEncodeChunkInt64)->DenseRange(0, 2)->ArgName("shape");
 
+// One chunk of lineitem's l_quantity (arg 50: 1.0 to 50.0) or l_discount (11: 0.00 to 0.10), put
+// as the writer does (slices of 4,096 into an encoder restarted per chunk): a small hash table.
+void BM_DictionaryEncodeChunkDouble(benchmark::State& state) {
+  constexpr int64_t kChunk = 122880;
+  const auto distinct = static_cast<uint32_t>(state.range(0));
+  std::vector<double> values(kChunk);
+  std::mt19937 rng(27);
+  for (auto& v : values) {
+    const uint32_t k = rng() % distinct;
+    v = distinct == 50 ? 1.0 + k : k / 100.0;
+  }
+  DictionaryEncoder<double> enc;
+  for (auto _ : state) {
+    enc.Restart(distinct);
+    for (int64_t i = 0; i < kChunk; i += 4096) {
+      int64_t consumed;
+      (void)enc.Put(values.data() + i, std::min<int64_t>(4096, kChunk - i), &consumed);
+    }
+    benchmark::DoNotOptimize(enc.indices().data());
+  }
+  state.SetItemsProcessed(state.iterations() * kChunk);
+}
+BENCHMARK(BM_DictionaryEncodeChunkDouble)->Arg(50)->Arg(11);
+
 // Strings with `distinct` values: 11 (lineitem's flags and modes), 20,000, and 1M (all
 // distinct, like l_comment); no size limit, so every value is hashed and probed.
 void BM_DictionaryEncodeStrings(benchmark::State& state) {

@@ -486,7 +486,7 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsValuesApart) {
   EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(distinct.size()));
 }
 
-// Values of 17 to 32 bytes are memoized by their first and last 16 bytes and length: values
+// Values of 17 to 32 bytes are memoized by their bytes (four words, zero-padded) and length: values
 // that share their first 16 bytes (and differ only in their last), that share their last 16,
 // that differ in one byte of a 24- or 32-byte value, one string cut at every length from 15 to
 // 34 (the memo's 32-byte edge and the 33-byte values it leaves to the table), and trailing zero
@@ -619,6 +619,55 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoWidensWithItsValues) {
 
 // Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
 // same indices and dictionary page as an encoder that grew, and the size limit still holds.
+// One-byte values (flags) are looked up by their byte: each of the 256 bytes keeps its own
+// index, next to empty and two-byte values (a one-byte value that is a prefix of them, a value
+// of one zero byte), new bytes appear mid-slice, and an encoder restarted for the next chunk
+// forgets the last chunk's bytes (the same bytes come back there in another order, so other
+// indices). At every SIMD level (AVX-512 takes 16 values a step, and stops at a step holding
+// another length or a new byte).
+TEST_P(DictionaryTest, ByteArrayEncoderOneByteValues) {
+  std::mt19937 rng(57);
+  ByteArrayDictionaryEncoder enc(int64_t{1} << 30, default_memory_pool(), GetParam());
+  for (int chunk = 0; chunk < 3; ++chunk) {
+    std::vector<std::string> values;
+    // Long stretches of one-byte values from a few bytes, the others appearing later.
+    for (int i = 0; i < 20000; ++i) {
+      const uint32_t r = rng();
+      const uint32_t span = i < 5000 ? 3 : 256;
+      std::string v(1, static_cast<char>((r % span + 97 * static_cast<uint32_t>(chunk)) % 256));
+      if (r % 97 == 0) v.clear();                        // empty
+      if (r % 89 == 0) v.push_back(static_cast<char>(r >> 24));  // two bytes, the first a flag
+      values.push_back(v);
+    }
+    values.push_back(std::string(1, '\0'));
+    values.push_back(std::string(2, '\0'));
+    StringInput in(values);
+    const int64_t n = static_cast<int64_t>(values.size());
+    if (chunk > 0) enc.Restart(0, 0);
+    std::vector<int32_t> indices;
+    for (int64_t at = 0; at < n;) {
+      const int64_t m = std::min<int64_t>(n - at, 4096);
+      int64_t consumed = 0;
+      ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed).ok());
+      ASSERT_EQ(consumed, m);
+      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
+      BufferBuilder sink;
+      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+      at += m;
+    }
+    ASSERT_EQ(static_cast<int64_t>(indices.size()), n);
+    std::unordered_map<std::string, int32_t> first;
+    for (int64_t i = 0; i < n; ++i) {
+      const std::string& v = values[static_cast<size_t>(i)];
+      auto [it, added] = first.emplace(v, static_cast<int32_t>(first.size()));
+      ASSERT_EQ(indices[static_cast<size_t>(i)], it->second) << "chunk " << chunk << " value " << i;
+      ASSERT_EQ(enc.entry(it->second), v);
+    }
+    EXPECT_EQ(enc.dict_size(), static_cast<int64_t>(first.size()));
+    EXPECT_GT(first.size(), 256u);
+  }
+}
+
 TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {
   std::mt19937 rng(5);
   std::vector<int64_t> ints(50000);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <random>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -217,6 +219,72 @@ TEST(ValueWriter, PlainPageWithLongLevelsIsTheBody) {
   std::memcpy(v, page.data() + 65, sizeof(v));
   EXPECT_EQ(v[0], 7);
   EXPECT_EQ(v[1], 8);
+}
+
+// PLAIN strings take their page's bounds as they are copied: the least and greatest of every
+// non-null value in byte order, whatever slice or place holds them (the first and last value of
+// a slice, values shorter than 8 bytes or sharing their first 8, values past 64 bytes and in the
+// values' last 64 bytes, which are copied by length), nulls left out; the page is each value
+// behind its length. DELTA_LENGTH_BYTE_ARRAY pages are bounded alike.
+TEST(ValueWriter, PlainStringsAreBoundedByEveryNonNullValue) {
+  std::mt19937 rng(61);
+  std::vector<std::optional<std::string>> values;
+  for (int i = 0; i < 3000; ++i) {
+    const uint32_t r = rng();
+    if (r % 13 == 0) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    std::string v = r % 7 == 0 ? "prefix08" : "";
+    const size_t len = r % 11 == 0 ? 65 + r % 30 : 1 + r % 20;
+    for (size_t k = 0; k < len; ++k) v.push_back(static_cast<char>('b' + rng() % 24));
+    values.push_back(v);
+  }
+  // The extremes: at a slice's first and last place, and among the nulls (which do not count).
+  values[1000] = std::string("a");
+  values[1999] = std::string("\xff\xfe");
+  values[2500] = std::nullopt;
+  values.back() = std::string(70, 'z');
+  for (const std::optional<Encoding> encoding : {std::optional<Encoding>{}, std::optional<Encoding>{Encoding::DELTA_LENGTH_BYTE_ARRAY}}) {
+    ColumnWriterOptions o;
+    o.encoding = encoding;
+    Parts p(field("s", binary()), o);
+    BinaryBuilder b(binary());
+    std::string plain;
+    std::optional<std::string> lo, hi;
+    int64_t nulls = 0;
+    for (const auto& v : values) {
+      ASSERT_TRUE((v ? b.Append(*v) : b.AppendNull()).ok());
+      if (!v) {
+        ++nulls;
+        continue;
+      }
+      const auto len = static_cast<int32_t>(v->size());
+      plain.append(reinterpret_cast<const char*>(&len), 4).append(*v);
+      if (!lo || *v < *lo) lo = *v;
+      if (!hi || *hi < *v) hi = *v;
+    }
+    const Array a = *b.Finish();
+    ASSERT_TRUE(p.values->Start(/*dictionary=*/false, static_cast<int64_t>(values.size()) - nulls, 0, 0).ok());
+    const uint8_t* validity = a.data()->validity();
+    for (int64_t r = 0; r < a.length(); r += 1000) {
+      const int64_t n = std::min<int64_t>(1000, a.length() - r);
+      const int64_t slice_nulls = n - bit_util::CountSetBits(validity, a.data()->offset + r, n);
+      ASSERT_TRUE(p.values->Put(*a.data(), r, n, slice_nulls).ok());
+    }
+    ASSERT_TRUE(p.bounds.min() && p.bounds.max());
+    EXPECT_EQ(*p.bounds.min(), "a");
+    EXPECT_EQ(*p.bounds.max(), "\xff\xfe");
+    EXPECT_EQ(*p.bounds.min(), *lo);
+    EXPECT_EQ(*p.bounds.max(), *hi);
+    if (!encoding) {
+      BufferBuilder body;
+      std::span<const uint8_t> page;
+      ASSERT_TRUE(p.values->FlushValues(&body, &page).ok());
+      ASSERT_EQ(page.size(), plain.size());
+      EXPECT_EQ(std::memcmp(page.data(), plain.data(), plain.size()), 0);
+    }
+  }
 }
 
 TEST(ValueWriter, RefusesAnEncodingItsPhysicalTypeDoesNotTake) {

@@ -3,6 +3,7 @@
 // vectorized gathers; encoders with a value -> index hash table and a size limit for fallback.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -252,8 +253,9 @@ class DictionaryEncoder {
 // The BYTE_ARRAY variant: values given Arrow-style (offsets + bytes).
 class ByteArrayDictionaryEncoder {
  public:
+  // `level`: the SIMD level of the one-byte values' loop (the indices are the same at every level).
   explicit ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes = 1 << 20,
-                                      MemoryPool* pool = default_memory_pool());
+                                      MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel());
 
   // As DictionaryEncoder::Reserve; `bytes`: the entries' total length.
   void Reserve(int64_t entries, int64_t bytes);
@@ -291,17 +293,23 @@ class ByteArrayDictionaryEncoder {
   struct ShortWords {
     uint64_t lo = 0, hi = 0;
   };
-  // The last value of up to 32 bytes seen at each of kMemoSize places chosen by its words (first
-  // and last 16 bytes, zero-padded: MemoWords in dictionary.cc), with its index; len -1 when
-  // empty (no value has it).
+  // The last value of up to 32 bytes seen at each of kMemoSize places chosen by its words (its
+  // bytes, zero-padded: MemoWords in dictionary.cc), with its index; len -1 when empty (no value
+  // has it).
   struct Memo {
-    uint64_t lo = 0, hi = 0, tail_lo = 0, tail_hi = 0;
+    uint64_t lo = 0, hi = 0, lo2 = 0, hi2 = 0;
     int32_t len = -1;
     int32_t index = 0;
   };
   static constexpr size_t kMemoSize = 256;
   int32_t Find(const uint8_t* v, int32_t len, uint64_t h, const ShortWords& sv, size_t* slot) const;
   [[gnu::noinline]] int32_t Insert(const uint8_t* v, int32_t len, uint64_t h, size_t slot);
+  // The hot loop of one-byte values (flags: l_returnflag, l_linestatus): values [i, n) to
+  // out[0, ...), no nulls, while each is one byte long and `table` (byte_entries_) has it;
+  // returns where it stopped. Scalar, or 16 values a step at AVX-512 (ByteHitsFor in
+  // dictionary.cc).
+  using ByteHitsFn = int64_t (*)(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
+                                 const int32_t* table, int32_t* out);
   template <int kMax>
   [[gnu::noinline]] static int64_t MemoHits(const int32_t* offsets, const uint8_t* data, int64_t i, int64_t n,
                                             int64_t loadable, const Memo* memo, int32_t* out);
@@ -314,6 +322,10 @@ class ByteArrayDictionaryEncoder {
   std::vector<Slot> slots_;       // power-of-two size, linear probing, at most half full
   std::vector<Memo> memo_;        // while the table is small
   int memo_max_ = 8;              // the longest value in the memo: 8, 16 or 32 bytes
+  // Entry + 1 of each one-byte value in the dictionary, at its byte (0: none): such a value is
+  // found by one load, without the memo's words and multiply.
+  std::array<int32_t, 256> byte_entries_{};
+  ByteHitsFn byte_hits_;
   IndexBuffer indices_;
   bool full_ = false;
 };

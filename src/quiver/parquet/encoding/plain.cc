@@ -113,29 +113,7 @@ Status PlainEncodeFixed(const void* values, int64_t n, int width, BufferBuilder*
 
 Status PlainEncodeByteArrays(const int32_t* offsets, const uint8_t* data, int64_t n, BufferBuilder* out,
                              const uint8_t* validity, int64_t validity_offset) {
-  // 64 bytes of slack: a value of up to 64 bytes whose source has 64 bytes to read before the
-  // values' end (most of them: text fields are short) is copied with four fixed 16-byte moves
-  // instead of a memcpy call of its length; the rest by length. The limit sits past the
-  // lengths of common text (l_comment's run to 43 bytes), so that the branch is not mispredicted
-  // where lengths vary around it; the moves past a value are overwritten by the next.
-  QUIVER_RETURN_NOT_OK(out->Reserve(n * 4 + (offsets[n] - offsets[0]) + 64));
-  uint8_t* const begin = out->mutable_data() + out->size();
-  uint8_t* dst = begin;
-  const int32_t wide_end = offsets[n] - 64;
-  for (int64_t i = 0; i < n; ++i) {
-    if (validity != nullptr && !bit_util::GetBit(validity, validity_offset + i)) continue;
-    const int32_t at = offsets[i];
-    const int32_t len = offsets[i + 1] - at;
-    std::memcpy(dst, &len, 4);
-    if (len <= 64 && at <= wide_end) [[likely]] {
-      for (int k = 0; k < 64; k += 16) std::memcpy(dst + 4 + k, data + at + k, 16);
-    } else {
-      std::memcpy(dst + 4, data + at, static_cast<size_t>(len));
-    }
-    dst += 4 + len;
-  }
-  out->UnsafeSetSize(out->size() + (dst - begin));
-  return Status::OK();
+  return PlainEncodeByteArraysVisiting(offsets, data, n, out, validity, validity_offset, [](const uint8_t*, int32_t) {});
 }
 
 Status PlainBooleanEncoder::PutBitmap(const uint8_t* bitmap, int64_t offset, int64_t n) {

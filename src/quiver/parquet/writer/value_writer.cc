@@ -41,11 +41,13 @@ class PlainValues {
     return bytes_.Append(values, k * width_);
   }
   // `page_bytes`: what the page these values open will hold, about (byte arrays have no width to
-  // size it by up front); the buffer then does not grow by copies as the page fills.
+  // size it by up front); the buffer then does not grow by copies as the page fills. `visit`
+  // sees each value as it is copied (PlainEncodeByteArraysVisiting).
+  template <typename Visit>
   Status Put(const int32_t* offsets, const uint8_t* data, int64_t n, const uint8_t* validity, int64_t bit,
-             int64_t page_bytes) {
+             int64_t page_bytes, Visit&& visit) {
     QUIVER_RETURN_NOT_OK(Open(page_bytes));
-    return encoding::PlainEncodeByteArrays(offsets, data, n, &bytes_, validity, bit);
+    return encoding::PlainEncodeByteArraysVisiting(offsets, data, n, &bytes_, validity, bit, visit);
   }
   Status Finish(BufferBuilder* body, std::span<const uint8_t>* page) {
     const int64_t levels = body->size();
@@ -500,27 +502,30 @@ class TypedValueWriter final : public ValueWriter {
     page_plain_bytes_ += slice_bytes;
     if (utf8_ && !a.utf8_checked) QUIVER_RETURN_NOT_OK(CheckUtf8(offsets, data, n, v, bit));
     if (dictionary_) return PutDictionaryStrings(offsets, data, n, v, bit);
-    ByteBounds bounds;
-    for (int64_t i = 0; i < n; ++i) {
-      if (v != nullptr && !bit_util::GetBit(v, bit + i)) continue;
-      bounds.Add(std::string_view(reinterpret_cast<const char*>(data) + offsets[i],
-                                  static_cast<size_t>(offsets[i + 1] - offsets[i])));
-    }
-    bounds.AddTo(bounds_);
     if (bloom_ != nullptr) bloom_->InsertByteArrays(offsets, data, n, v, bit);
-    return std::visit(
+    ByteBounds bounds;
+    auto add = [&bounds](const uint8_t* value, int32_t len) {
+      bounds.Add(std::string_view(reinterpret_cast<const char*>(value), static_cast<size_t>(len)));
+    };
+    const Status st = std::visit(
         [&](auto& e) {
           if constexpr (std::is_same_v<std::decay_t<decltype(e)>, PlainValues>) {
             // A page closes after the slice that takes it to page_size, so it holds less than
             // page_size and one slice; a short chunk, about its values at this slice's mean size.
             const int64_t mean = slice_bytes / std::max<int64_t>(n - nulls, 1) + 1;
             const int64_t page = std::min(o_.page_size, chunk_values_ * mean) + slice_bytes;
-            return e.Put(offsets, data, n, v, bit, page);
+            // The bounds taken as the values are copied: one pass over them, not two.
+            return e.Put(offsets, data, n, v, bit, page, add);
           } else {
+            for (int64_t i = 0; i < n; ++i) {
+              if (v == nullptr || bit_util::GetBit(v, bit + i)) add(data + offsets[i], offsets[i + 1] - offsets[i]);
+            }
             return e.Put(offsets, data, n, v, bit);
           }
         },
         encoder_);
+    bounds.AddTo(bounds_);
+    return st;
   }
 
   // Strings through the dictionary: the page's bounds come from the entries its indices name,
