@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "quiver/io/atomic_file.h"
 #include "quiver/io/file.h"
+#include "quiver/io/output_stream.h"
 #include "testing/scratch_dir.h"
 
 namespace quiver::io {
@@ -112,6 +114,44 @@ TEST_F(IoTest, BufferedAndDirectWritesLandInOrder) {
   std::string got((std::istreambuf_iterator<char>(in)), {});
   ASSERT_EQ(got.size(), expected.size());
   EXPECT_TRUE(got == expected) << "bytes out of order";
+}
+
+TEST_F(IoTest, DirectWritesKeepEveryByteThroughAPartialFlush) {
+  // Whole aligned blocks go out with O_DIRECT; the flush of a partial block ends direct mode,
+  // and what is written after it lands behind it.
+  const std::string path = (dir_ / "direct.bin").string();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  std::string expected;
+  {
+    FdOutputStream out(fd, path, 64 << 10);
+    if (!out.UseDirectIo()) {
+      ::close(fd);
+      GTEST_SKIP() << "the file system under " << dir_ << " refuses O_DIRECT";
+    }
+    char fill = 'a';
+    auto put = [&](size_t size) {
+      std::string part(size, fill++);
+      for (size_t i = 0; i < size; i += 97) part[i] = static_cast<char>(i);
+      ASSERT_TRUE(out.Write(part.data(), static_cast<int64_t>(size)).ok());
+      expected += part;
+      EXPECT_EQ(out.Tell(), static_cast<int64_t>(expected.size()));
+    };
+    for (size_t size : {size_t{10}, size_t{65535}, size_t{65536}, size_t{5}, size_t{200000}, size_t{690}}) put(size);
+    ASSERT_EQ(expected.size() % 4096, 0u);
+    ASSERT_TRUE(out.Flush().ok());  // aligned: still direct
+    EXPECT_TRUE(out.direct_io());
+    for (size_t size : {size_t{70000}, size_t{3}}) put(size);
+    ASSERT_TRUE(out.Flush().ok());  // a partial block: through the page cache from here on
+    EXPECT_FALSE(out.direct_io());
+    for (size_t size : {size_t{1} << 17, size_t{7}}) put(size);
+    ASSERT_TRUE(out.Flush().ok());
+  }
+  ::close(fd);
+  std::ifstream in(path, std::ios::binary);
+  std::string got((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected) << "bytes lost or out of order";
 }
 
 TEST_F(IoTest, AbandonedAtomicFileLeavesNothing) {

@@ -125,8 +125,10 @@ void InstallInterruptCleanup() {
 AtomicFile::AtomicFile(std::string path, std::string temp_path, int fd, int slot)
     : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), slot_(slot),
       stream_(std::make_unique<FdOutputStream>(fd, path_)) {
-  // Commit's fsync then waits for the last few MiB, not for the whole file written since Open.
-  stream_->set_writeback_every(int64_t{32} << 20);
+  // Commit fsyncs the file, so its bytes go to the device in any case: straight from the
+  // stream's buffer where the file system allows it. Otherwise, through the page cache with
+  // writeback started as it goes, so that Commit's fsync waits for the last few MiB only.
+  if (!stream_->UseDirectIo()) stream_->set_writeback_every(int64_t{32} << 20);
 }
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::Open(const std::string& path) {
