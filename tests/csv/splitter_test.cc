@@ -241,7 +241,9 @@ TEST(Splitter, QuotesAndCarriageReturnsAfterPlainBlocks) {
       text += tc.text;
       text += "x,y\n" + std::string(130, 'w') + "\n";
       const Split ref = RunMachine(text, cfg);
-      if (!tc.anomaly) ASSERT_FALSE(ref.anomaly) << text;
+      if (!tc.anomaly) {
+        ASSERT_FALSE(ref.anomaly) << text;
+      }
       for (const Variant& level : Variants()) {
         for (size_t piece : {size_t{0}, size_t{64}, size_t{128}, size_t{100}, size_t{7}}) {
           const Split s = RunKernel(level, text, cfg, piece);

@@ -943,8 +943,8 @@ ByteHitsKernel ByteHitsFor(SimdLevel level) {
 
 ByteArrayDictionaryEncoder::ByteArrayDictionaryEncoder(int64_t max_dictionary_bytes, MemoryPool* pool,
                                                        SimdLevel level)
-    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}), indices_(pool),
-      byte_hits_(ByteHitsFor(level)) {}
+    : max_bytes_(max_dictionary_bytes), pool_(pool), dict_data_(pool), slots_(1024, Slot{0, 0}),
+      byte_hits_(ByteHitsFor(level)), indices_(pool) {}
 
 void ByteArrayDictionaryEncoder::Rehash() {
   std::vector<Slot> slots(slots_.size() * 2, Slot{0, 0});
