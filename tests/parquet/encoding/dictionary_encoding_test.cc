@@ -21,9 +21,24 @@
 namespace quiver::parquet::encoding {
 namespace {
 
-using testing::Strings;
 using testing::StringInput;
 
+// Puts values [from, to) of `in` in slices of `slice` values (null where `validity`, indexed from
+// value 0, has a 0), as the writer does, and appends each slice's indices, flushed after it.
+void PutInSlices(ByteArrayDictionaryEncoder& enc, const StringInput& in, int64_t from, int64_t to, int64_t slice,
+                 const uint8_t* validity, std::vector<int32_t>* indices) {
+  for (int64_t at = from; at < to; at += slice) {
+    const int64_t m = std::min<int64_t>(to - at, slice);
+    int64_t consumed = 0;
+    ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed, validity, at).ok());
+    ASSERT_EQ(consumed, m);
+    indices->insert(indices->end(), enc.indices().begin(), enc.indices().end());
+    BufferBuilder sink;
+    ASSERT_TRUE(enc.FlushIndices(&sink).ok());
+  }
+}
+
+using testing::Strings;
 class DictionaryTest : public ::testing::TestWithParam<SimdLevel> {};
 
 TEST_P(DictionaryTest, HandBuiltPage) {
@@ -466,16 +481,7 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsValuesApart) {
   const int64_t n = static_cast<int64_t>(values.size());
   ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
   std::vector<int32_t> indices;
-  for (int64_t at = 0; at < n;) {
-    const int64_t m = std::min<int64_t>(n - at, 7000);
-    int64_t consumed = 0;
-    ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed).ok());
-    ASSERT_EQ(consumed, m);
-    indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
-    BufferBuilder sink;
-    ASSERT_TRUE(enc.FlushIndices(&sink).ok());
-    at += m;
-  }
+  ASSERT_NO_FATAL_FAILURE(PutInSlices(enc, in, 0, n, 7000, nullptr, &indices));
   ASSERT_EQ(static_cast<int64_t>(indices.size()), n);
   std::unordered_map<std::string, int32_t> first;
   for (int64_t i = 0; i < n; ++i) {
@@ -532,16 +538,7 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoKeepsLongValuesApart) {
     }
     ByteArrayDictionaryEncoder enc(int64_t{1} << 30);
     std::vector<int32_t> indices;
-    for (int64_t at = 0; at < n;) {
-      const int64_t m = std::min<int64_t>(n - at, 4096);
-      int64_t consumed = 0;
-      ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed, nulls ? validity.data() : nullptr, at).ok());
-      ASSERT_EQ(consumed, m);
-      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
-      BufferBuilder sink;
-      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
-      at += m;
-    }
+    ASSERT_NO_FATAL_FAILURE(PutInSlices(enc, in, 0, n, 4096, nulls ? validity.data() : nullptr, &indices));
     std::unordered_map<std::string, int32_t> first;
     size_t k = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -598,15 +595,7 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoWidensWithItsValues) {
       first.clear();
     }
     std::vector<int32_t> indices;
-    for (int64_t k = at; k < at + 20000; k += 4096) {
-      const int64_t m = std::min<int64_t>(at + 20000 - k, 4096);
-      int64_t consumed = 0;
-      ASSERT_TRUE(enc.Put(in.offsets.data() + k, in.bytes(), m, &consumed).ok());
-      ASSERT_EQ(consumed, m);
-      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
-      BufferBuilder sink;
-      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(PutInSlices(enc, in, at, at + 20000, 4096, nullptr, &indices));
     for (int64_t i = at; i < at + 20000; ++i) {
       const std::string& v = values[static_cast<size_t>(i)];
       auto [it, added] = first.emplace(v, static_cast<int32_t>(first.size()));
@@ -617,8 +606,6 @@ TEST(DictionaryEncoding, ByteArrayEncoderMemoWidensWithItsValues) {
   }
 }
 
-// Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
-// same indices and dictionary page as an encoder that grew, and the size limit still holds.
 // One-byte values (flags) are looked up by their byte: each of the 256 bytes keeps its own
 // index, next to empty and two-byte values (a one-byte value that is a prefix of them, a value
 // of one zero byte), new bytes appear mid-slice, and an encoder restarted for the next chunk
@@ -645,16 +632,7 @@ TEST_P(DictionaryTest, ByteArrayEncoderOneByteValues) {
     const int64_t n = static_cast<int64_t>(values.size());
     if (chunk > 0) enc.Restart(0, 0);
     std::vector<int32_t> indices;
-    for (int64_t at = 0; at < n;) {
-      const int64_t m = std::min<int64_t>(n - at, 4096);
-      int64_t consumed = 0;
-      ASSERT_TRUE(enc.Put(in.offsets.data() + at, in.bytes(), m, &consumed).ok());
-      ASSERT_EQ(consumed, m);
-      indices.insert(indices.end(), enc.indices().begin(), enc.indices().end());
-      BufferBuilder sink;
-      ASSERT_TRUE(enc.FlushIndices(&sink).ok());
-      at += m;
-    }
+    ASSERT_NO_FATAL_FAILURE(PutInSlices(enc, in, 0, n, 4096, nullptr, &indices));
     ASSERT_EQ(static_cast<int64_t>(indices.size()), n);
     std::unordered_map<std::string, int32_t> first;
     for (int64_t i = 0; i < n; ++i) {
@@ -668,6 +646,8 @@ TEST_P(DictionaryTest, ByteArrayEncoderOneByteValues) {
   }
 }
 
+// Reserve sizes the tables up front (no rehash as entries arrive): the same input gives the
+// same indices and dictionary page as an encoder that grew, and the size limit still holds.
 TEST(DictionaryEncoding, ReservedEncodersEncodeAsGrownOnes) {
   std::mt19937 rng(5);
   std::vector<int64_t> ints(50000);
