@@ -38,15 +38,19 @@ const std::shared_ptr<Buffer>& Lineitem(bool messy) {
   return slot;
 }
 
+// Whether this CPU has `level`; if not, the benchmark is marked skipped.
+bool LevelRuns(benchmark::State& state, SimdLevel level) {
+  for (SimdLevel l : SupportedSimdLevels()) {
+    if (l == level) return true;
+  }
+  state.SkipWithError("level not supported by this CPU");
+  return false;
+}
+
 void BM_Split(benchmark::State& state) {
   const SimdLevel level = static_cast<SimdLevel>(state.range(0));
   const bool messy = state.range(1) != 0;
-  bool supported = false;
-  for (SimdLevel l : SupportedSimdLevels()) supported |= l == level;
-  if (!supported) {
-    state.SkipWithError("level not supported by this CPU");
-    return;
-  }
+  if (!LevelRuns(state, level)) return;
   const auto& buf = Lineitem(messy);
   const bool compress_bytes = state.range(2) != 0;
   const SplitKernels& k = GetSplitKernels(level, compress_bytes);
@@ -75,12 +79,7 @@ void BM_Split(benchmark::State& state) {
 // steadier figure for the two stages than a whole read.
 void BM_SplitRows(benchmark::State& state) {
   const SimdLevel level = static_cast<SimdLevel>(state.range(0));
-  bool supported = false;
-  for (SimdLevel l : SupportedSimdLevels()) supported |= l == level;
-  if (!supported) {
-    state.SkipWithError("level not supported by this CPU");
-    return;
-  }
+  if (!LevelRuns(state, level)) return;
   const auto& buf = Lineitem(state.range(1) != 0);
   const SplitKernels& k = GetSplitKernels(level);
   const uint8_t* data = buf->data();
@@ -245,12 +244,7 @@ namespace {
 void BM_ConvertColumn(benchmark::State& state) {
   const int kind = static_cast<int>(state.range(0));
   const SimdLevel level = static_cast<SimdLevel>(state.range(1));
-  bool supported = false;
-  for (SimdLevel l : SupportedSimdLevels()) supported |= l == level;
-  if (!supported) {
-    state.SkipWithError("level not supported by this CPU");
-    return;
-  }
+  if (!LevelRuns(state, level)) return;
   static Fields strings;
   if (strings.spans.empty()) {
     const char* modes[] = {"TRUCK", "MAIL", "REG AIR", "AIR", "FOB", "RAIL", "SHIP", "DELIVER IN PERSON"};
