@@ -17,6 +17,7 @@
 #include "quiver/core/buffer.h"
 #include "quiver/core/memory_pool.h"
 #include "quiver/core/memory_tracker.h"
+#include "quiver/core/recycling_pool.h"
 
 namespace quiver {
 namespace {
@@ -257,6 +258,68 @@ TEST(BufferBuilder, AppendsAndFinishes) {
   EXPECT_EQ((*buf)->size(), 4003);
   EXPECT_EQ((*buf)->data_as<int32_t>()[999], 999);
   EXPECT_EQ(b.size(), 0);
+}
+
+// A pool that counts reallocations and the bytes they copy (allocate, copy the old usable
+// size, free: what RecyclingPool does past a block's usable size).
+class CopyCountingPool final : public MemoryPool {
+ public:
+  explicit CopyCountingPool(MemoryPool* parent) : parent_(parent) {}
+  Status Allocate(int64_t size, uint8_t** out) override { return parent_->Allocate(size, out); }
+  Status Reallocate(int64_t new_size, uint8_t** ptr) override {
+    const int64_t old = parent_->UsableSize(*ptr);
+    if (new_size <= old) return Status::OK();
+    uint8_t* fresh = nullptr;
+    QUIVER_RETURN_NOT_OK(parent_->Allocate(new_size, &fresh));
+    std::memcpy(fresh, *ptr, static_cast<size_t>(old));
+    copied += old;
+    parent_->Free(*ptr);
+    *ptr = fresh;
+    return Status::OK();
+  }
+  void Free(uint8_t* ptr) override { parent_->Free(ptr); }
+  int64_t UsableSize(const uint8_t* ptr) const override { return parent_->UsableSize(ptr); }
+  MemoryTracker* tracker() const override { return parent_->tracker(); }
+  const char* backend_name() const override { return "copy-counting"; }
+  int64_t copied = 0;
+
+ private:
+  MemoryPool* parent_;
+};
+
+// A builder takes the room its block already has past its capacity (a recycled block is
+// rounded up to a quarter of its power of two) without moving; one cleared for its next page
+// and asked for more than its block holds copies nothing (its bytes are dead) and takes what it
+// asked for, not twice its old capacity; one holding bytes grows geometrically, keeping them.
+TEST(BufferBuilder, GrowsIntoUsableRoomAndEmptyWithoutCopying) {
+  MemoryTracker t("builder", MemoryTracker::Process(), Exact());
+  TrackedMemoryPool tracked(&t);
+  RecyclingPool recycling(&tracked, kScanRecycling);
+  CopyCountingPool pool(&recycling);
+  {
+    BufferBuilder b(&pool);
+    ASSERT_TRUE(b.AppendZeros(1000000).ok());
+    const uint8_t* block = b.data();
+    ASSERT_GE(pool.UsableSize(block), 1 << 20);
+    ASSERT_TRUE(b.AppendZeros((1 << 20) - 1000000).ok());
+    EXPECT_EQ(b.data(), block);
+    b.Clear();
+    ASSERT_TRUE(b.Reserve(1 << 20).ok());
+    EXPECT_EQ(b.data(), block);
+    EXPECT_EQ(pool.copied, 0);
+    const int64_t more = (1 << 20) + (1 << 18);
+    ASSERT_TRUE(b.Reserve(more).ok());
+    EXPECT_EQ(pool.copied, 0);
+    EXPECT_GE(b.capacity(), more);
+    EXPECT_LT(b.capacity(), 2 << 20);
+    ASSERT_TRUE(b.Append("kept").ok());
+    const int64_t before = b.capacity();
+    ASSERT_TRUE(b.AppendZeros(pool.UsableSize(b.data())).ok());
+    EXPECT_GT(pool.copied, 0);
+    EXPECT_GE(b.capacity(), 2 * before);
+    EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(b.data()), 4), "kept");
+  }
+  EXPECT_EQ(t.current_bytes(), 0);
 }
 
 TEST(Arena, StringsAndArraysLiveUntilReset) {

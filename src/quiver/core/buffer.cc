@@ -70,6 +70,28 @@ Status Buffer::Resize(int64_t size, bool shrink_to_fit) {
 }
 
 Status BufferBuilder::Grow(int64_t min_capacity) {
+  if (buffer_) {
+    // Pools round blocks up (allocator size classes, a recycled block larger than asked): room
+    // past capacity_ may be there already, taken without a call that could move the block.
+    const int64_t usable = pool_->UsableSize(buffer_->data()) & ~(kAlignment - 1);
+    if (usable >= min_capacity) {
+      QUIVER_RETURN_NOT_OK(buffer_->Reserve(usable));
+      capacity_ = buffer_->capacity();
+      return Status::OK();
+    }
+    if (size_ == 0) {
+      // Nothing to keep (a builder cleared for its next page): a reallocation would copy dead
+      // bytes, and doubling only amortizes the copies of appends. The block goes back to the
+      // pool first (which may hand it to the next request), and one of the size asked replaces it.
+      buffer_.reset();
+      data_ = nullptr;
+      capacity_ = 0;
+      QUIVER_ASSIGN_OR_RETURN(buffer_, Buffer::Allocate(std::max<int64_t>(min_capacity, 256), pool_));
+      data_ = buffer_->mutable_data();
+      capacity_ = buffer_->capacity();
+      return Status::OK();
+    }
+  }
   int64_t cap = std::max<int64_t>(min_capacity, std::max<int64_t>(capacity_ * 2, 256));
   if (!buffer_) {
     QUIVER_ASSIGN_OR_RETURN(buffer_, Buffer::Allocate(cap, pool_));
