@@ -69,6 +69,8 @@ Status Buffer::Resize(int64_t size, bool shrink_to_fit) {
   return Status::OK();
 }
 
+// Growth takes the block's own room first, a fresh block when the builder is empty, and
+// otherwise doubles.
 Status BufferBuilder::Grow(int64_t min_capacity) {
   if (buffer_) {
     // Pools round blocks up (allocator size classes, a recycled block larger than asked): room

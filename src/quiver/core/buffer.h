@@ -61,10 +61,7 @@ class Buffer {
   std::shared_ptr<const void> owner_;  // set iff borrowed
 };
 
-// Appends bytes into a growing owned buffer; Finish hands the buffer over. It grows into the
-// room its block already has (the pool's usable size) before asking for more, doubles while it
-// holds bytes, and, empty (cleared for its next page), takes a block of the size asked without
-// copying the old one's.
+// Appends bytes into a growing owned buffer; Finish hands the buffer over.
 class BufferBuilder {
  public:
   explicit BufferBuilder(MemoryPool* pool = default_memory_pool()) : pool_(pool) {}
