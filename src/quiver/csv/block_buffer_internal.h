@@ -1,7 +1,7 @@
 // The CSV reader's block buffer: the decoded bytes not yet parsed, read from a ByteSource in
 // blocks, in one linear buffer or in a ring of two halves (one parsed while the next block is
-// read into the other). Positions the later stages keep are offsets from its start, so it
-// moves only between blocks.
+// read into the other; a regular file's blocks mapped into the half instead of read into it).
+// Positions the later stages keep are offsets from its start, so it moves only between blocks.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,11 @@ inline constexpr int64_t kMinRead = 64;
 // first reads, on the one thread that reads the first block before any other work exists.
 Result<std::shared_ptr<Buffer>> AllocateBlockBuffer(int64_t size);
 
+// Off: every block is read with read(), a regular file's too (tests compare the two paths).
+void SetFileMappingForTesting(bool on);
+// Bytes taken from file mappings so far, in the whole process (tests see which path ran).
+int64_t MappedBytesForTesting();
+
 struct BlockBuffer {
   // Reads until `target` unread bytes are buffered (or the input ends). A source of known
   // size gets a buffer that holds it (up to a whole block and its headroom) at once, or the
@@ -44,7 +49,20 @@ struct BlockBuffer {
   // work that reads the ring).
   Status LeaveRing(int64_t want);
   // The end of the bytes the current block may fill (64 bytes of padding stay past it).
-  int64_t Limit() const { return ring ? (cur + 1) * half - 64 : buf->size() - 64; }
+  int64_t Limit() const { return ring ? HalfStart(cur) + half - 64 : buf->size() - 64; }
+  // Where ring half `h` starts: its headroom, then its block.
+  int64_t HalfStart(int h) const { return h * stride + shift[h]; }
+
+  // The next `max` bytes of the input (fewer at its end, 0 past it) at buf[at, ...): read, or,
+  // where half `at` lies in maps the input there, taken from the mapping.
+  Result<int64_t> ReadAt(int64_t at, int64_t max);
+  // Ring half `h` is about to take the next block (on the thread that reads ahead): a plain
+  // file's next bytes are mapped over the half, with the bytes before them in its headroom.
+  // Returns where the block starts (HalfStart(h) + headroom).
+  Result<int64_t> StartBlock(int h);
+  // The current block's unread bytes (the row cut off at its end) in front of the next block,
+  // which starts at `first` in half `h`: copied there, unless the mapping put them there.
+  void PlaceTail(int h, int64_t first);
 
   ByteSource* src = nullptr;
   int64_t block = 0;          // one round's read: the block size times the threads
@@ -62,6 +80,19 @@ struct BlockBuffer {
   int64_t half = 0;
   int64_t headroom = kBlockHeadroom;
   int cur = 0;
+  // The halves start `stride` bytes apart, `shift[h]` bytes into their space. Reading, stride
+  // is `half` and shifts are 0. Over a plain file the ring is a reservation of 4 KiB pages
+  // whose halves are a page longer than `half` and start on pages: a block's bytes then start
+  // `shift` (< 4 KiB) in, where the file's page offset puts them, so that the file's pages map
+  // over the half (mmap MAP_FIXED, private) from its start.
+  int64_t stride = 0;
+  int64_t shift[2] = {0, 0};
+  bool maps = false;  // the ring is such a reservation
+  // Half h maps the file from offset map_from[h] at HalfStart(h) - shift[h]; its bytes end at
+  // map_end[h] (the file's size when it was opened).
+  bool mapped[2] = {false, false};
+  int64_t map_from[2] = {0, 0};
+  int64_t map_end[2] = {0, 0};
 };
 
 }  // namespace quiver::csv

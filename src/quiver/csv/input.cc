@@ -25,10 +25,14 @@ class RawSource {
   virtual Result<int64_t> Read(uint8_t* out, int64_t max) = 0;
   // The last `n` bytes, when the source has a known end (a regular file, memory).
   virtual bool ReadTail(uint8_t* /*out*/, size_t /*n*/) { return false; }
+  // A regular file's descriptor, whose bytes from `position` on are the source's (-1: none).
+  virtual int file_fd() const { return -1; }
   int64_t position = 0;
   int64_t size = -1;
 };
 
+// A regular file (size >= 0) is read with pread at `position`, so that bytes taken from a
+// mapping instead (SkipFileBytes) only move `position`.
 class FdRawSource final : public RawSource {
  public:
   FdRawSource(int fd, std::string name, bool owned) : fd_(fd), name_(std::move(name)), owned_(owned) {}
@@ -37,7 +41,7 @@ class FdRawSource final : public RawSource {
   }
   Result<int64_t> Read(uint8_t* out, int64_t max) override {
     for (;;) {
-      ssize_t n = ::read(fd_, out, static_cast<size_t>(max));
+      ssize_t n = size >= 0 ? ::pread(fd_, out, static_cast<size_t>(max), position) : ::read(fd_, out, static_cast<size_t>(max));
       if (n >= 0) {
         position += n;
         return static_cast<int64_t>(n);
@@ -49,6 +53,7 @@ class FdRawSource final : public RawSource {
     if (size < static_cast<int64_t>(n)) return false;
     return ::pread(fd_, out, n, size - static_cast<int64_t>(n)) == static_cast<ssize_t>(n);
   }
+  int file_fd() const override { return size >= 0 ? fd_ : -1; }
 
  private:
   int fd_;
@@ -113,6 +118,10 @@ class PeekableRaw {
   int64_t position() const { return src_->position; }
   int64_t size() const { return src_->size; }
   bool ReadTail(uint8_t* out, size_t n) { return src_->ReadTail(out, n); }
+  // The file whose bytes from position() on come next, once nothing peeked is left (-1: none).
+  int file_fd() const { return peek_pos_ < peeked_.size() ? -1 : src_->file_fd(); }
+  bool is_file() const { return src_->file_fd() >= 0; }
+  void SkipFileBytes(int64_t n) { src_->position += n; }
 
  private:
   std::unique_ptr<RawSource> src_;
@@ -231,6 +240,7 @@ class DecodedSource final : public ByteSource {
     if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) c = Compression::kGzip;
     if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) c = Compression::kZstd;
     inflater_ = std::make_unique<Inflater>(&raw_, c, name());
+    plain_ = c == Compression::kNone;
     encoding_ = encoding;
     // Byte order marks: UTF-8's is dropped; UTF-16's chooses the byte order.
     QUIVER_RETURN_NOT_OK(FillPending(4));
@@ -273,6 +283,15 @@ class DecodedSource final : public ByteSource {
 
   int64_t raw_position() const override { return raw_.position(); }
   int64_t raw_size() const override { return raw_.size(); }
+
+  bool IsPlainFile() const override { return encoding_ == Encoding::kUtf8 && plain_ && raw_.size() >= 0 && raw_.is_file(); }
+  FileBytes NextFileBytes() const override {
+    if (!IsPlainFile() || pending_pos_ < pending_.size()) return {};
+    const int fd = raw_.file_fd();
+    if (fd < 0) return {};
+    return FileBytes{fd, raw_.position(), raw_.size()};
+  }
+  void SkipFileBytes(int64_t n) override { raw_.SkipFileBytes(n); }
 
  private:
   Status FillPending(size_t want) {
@@ -359,6 +378,7 @@ class DecodedSource final : public ByteSource {
   std::unique_ptr<Inflater> inflater_;
   Encoding encoding_ = Encoding::kUtf8;
   bool big_endian_ = false;
+  bool plain_ = false;  // not compressed
   std::vector<uint8_t> pending_;
   size_t pending_pos_ = 0;
 };

@@ -22,6 +22,20 @@ class ByteSource {
   virtual int64_t raw_size() const { return -1; }
   const std::string& name() const { return name_; }
 
+  // The bytes are a regular file's own (no decompression or transcoding; a BOM skipped): the
+  // block buffer may map them instead of reading them (block_buffer_internal.h).
+  virtual bool IsPlainFile() const { return false; }
+  // Where the next bytes lie in that file, once nothing read at the start is held back
+  // (fd < 0 otherwise).
+  struct FileBytes {
+    int fd = -1;
+    int64_t offset = 0;  // of the next byte
+    int64_t size = 0;    // of the file when it was opened
+  };
+  virtual FileBytes NextFileBytes() const { return {}; }
+  // The next `n` bytes were taken from a mapping (NextFileBytes): the reads go on after them.
+  virtual void SkipFileBytes(int64_t /*n*/) {}
+
  protected:
   explicit ByteSource(std::string name) : name_(std::move(name)) {}
 

@@ -181,7 +181,7 @@ class CsvReader::Impl {
   // after the current block's rows.
   struct Ahead {
     bool pending = false;
-    int64_t end = 0;
+    int64_t first = 0, end = 0;  // the block's bytes in the half
     bool eof = false;
     Status status;
     uint64_t in_state = 0, out_state = 0;
@@ -220,10 +220,16 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool 
   // 1 MiB pieces on blocks of 8 MiB or more; smaller blocks are cut as finely.
   const int64_t piece_bytes = std::clamp<int64_t>(want / 8, 256, 1 << 20);
   const SplitKernels& k = Kernels();
-  uint8_t* data = block_.buf->mutable_data();
-  const int64_t first = half * block_.half + block_.headroom;
+  const uint8_t* data = block_.buf->data();
+  auto started = block_.StartBlock(half);
+  if (!started.ok()) {
+    ahead_.speculated = false;
+    ahead_.status = started.status();
+    return;
+  }
+  const int64_t first = *started;
   const int64_t stop = first + want;
-  const int64_t cap = (half + 1) * block_.half - 64;
+  const int64_t cap = block_.HalfStart(half) + block_.half - 64;
   // A backslash-style escape could pair with the cut row's last byte: those dialects wait.
   const bool speculate = (split_.escape == 0 || split_.escape == split_.quote) && !force_machine_;
   std::vector<Chunk>& chunks = chunks_[half];
@@ -245,7 +251,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool 
     const int64_t piece = end;
     const int64_t piece_end = std::min(stop, piece + piece_bytes);
     while (end < piece_end) {
-      auto n = src_->Read(data + end, std::min(cap - end, std::max(piece_end - end, kMinRead)));
+      auto n = block_.ReadAt(end, std::min(cap - end, std::max(piece_end - end, kMinRead)));
       if (!n.ok()) {
         status = n.status();
         break;
@@ -273,6 +279,7 @@ void CsvReader::Impl::ReadAhead(int half, int64_t want, uint64_t in_state, bool 
     chunks.resize(pieces);
     queue(pieces - 1, static_cast<uint32_t>(end), true, eof);
   }
+  ahead_.first = first;
   ahead_.end = end;
   ahead_.eof = eof;
   ahead_.status = std::move(status);
@@ -314,7 +321,7 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
     return ahead_.status;
   }
   const int64_t tail = block_.end - block_.start;
-  const int64_t first = other * block_.half + block_.headroom;
+  const int64_t first = ahead_.first;
   const int64_t got = ahead_.end - first;
   stats_.bytes_read += got;
   if (tail > block_.headroom) {
@@ -332,7 +339,7 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
     while (block_.headroom < 2 * tail) block_.headroom *= 2;
     return Status::OK();
   }
-  if (tail > 0) std::memcpy(block_.buf->mutable_data() + first - tail, block_.buf->data() + block_.start, static_cast<size_t>(tail));
+  block_.PlaceTail(other, first);
   // The cut row starts outside quotes, so the state after it is its own quote parity.
   uint64_t tail_state = 0;
   if (split_.quote != 0 && tail > 0) {
