@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -208,6 +209,43 @@ TEST_F(IoTest, InterruptRemovesTemporaryFiles) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGINT);
+  EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(IoTest, InputCutShortUnderItsMappingRemovesTemporaryFilesAndSaysSo) {
+  const fs::path input = dir_ / "input.csv";
+  { std::ofstream(input) << std::string(3 * 4096, 'x'); }
+  const fs::path err = dir_ / "stderr.txt";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (e < 0 || dup2(e, STDERR_FILENO) < 0) _exit(9);
+    struct rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);  // dying of SIGBUS would leave a core file
+    InstallInterruptCleanup();
+    auto f = AtomicFile::Open((dir_ / "out.parquet").string());
+    if (!f.ok()) _exit(10);
+    (void)(*f)->stream()->Write("half");
+    (void)(*f)->stream()->Flush();
+    const int fd = open(input.c_str(), O_RDWR);
+    if (fd < 0) _exit(12);
+    void* m = mmap(nullptr, 3 * 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) _exit(13);
+    if (ftruncate(fd, 0) != 0) _exit(14);
+    volatile const char* p = static_cast<const char*>(m);
+    (void)p[2 * 4096];  // a page past the file's new end
+    _exit(11);  // not reached
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGBUS);
+  std::ifstream in(err);
+  std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(said, "quiver: an input file was cut short while being read (SIGBUS on its mapped pages); no output was kept\n");
+  fs::remove(err);
+  fs::remove(input);
   EXPECT_TRUE(Entries().empty());
 }
 

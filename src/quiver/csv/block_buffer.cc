@@ -63,7 +63,7 @@ Result<int64_t> BlockBuffer::StartBlock(int h) {
       // Private and writable: a read into the half later (a fallback) copies the pages it
       // writes, and the file is never written. The file stays open (the source holds it) while the ring lives; a
       // file cut short meanwhile faults with SIGBUS where its pages are gone, the risk every
-      // reader of mapped files takes (the Parquet reader maps its files too).
+      // reader of mapped files takes (the ORC and Arrow IPC readers map their files too).
       if (mmap(at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, f.fd, from) != MAP_FAILED) {
         shift[h] = s;
         mapped[h] = true;

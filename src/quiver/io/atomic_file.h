@@ -46,7 +46,8 @@ void SyncParentDirectory(const std::string& path);
 
 // Installs SIGINT/SIGTERM/SIGHUP handlers that unlink every open AtomicFile's temporary
 // file, remove every registered temporary folder with its contents, and then die of the same
-// signal. Call once from main().
+// signal; and the same for SIGBUS (an input file cut short under its mapping), which first
+// says so on stderr. Call once from main().
 void InstallInterruptCleanup();
 
 // A temporary folder (e.g. a partitioned output being built) that the interrupt handler removes
