@@ -24,6 +24,7 @@ namespace {
 
 using testing::Bytes;
 using testing::Rows;
+using testing::RowsOfBatches;
 using testing::SameText;
 
 // Every batch's row count and rows, then how the read ended and the bytes it read.
@@ -37,19 +38,6 @@ std::string Batches(Result<std::unique_ptr<CsvReader>> r) {
     out += fmt::format("-- {} rows\n", (*b)->num_rows()) + Rows(**b);
   }
   return out + fmt::format("end, {} bytes\n", (*r)->stats().bytes_read);
-}
-
-// Batches() without the batch lines: input of unknown size or transcoded is cut into other
-// blocks, so into other batches.
-std::string RowsOf(const std::string& batches) {
-  std::string rows;
-  for (size_t at = 0; at < batches.size();) {
-    const size_t eol = batches.find('\n', at);
-    const std::string line = batches.substr(at, eol - at + 1);
-    if (line.rfind("-- ", 0) != 0) rows += line;
-    at = eol + 1;
-  }
-  return rows;
 }
 
 // Rows past the 4 MiB read on open (which is read, not mapped): ids, prices, dates and notes
@@ -172,7 +160,7 @@ TEST_F(MappedInput, WhatIsNotAPlainFileIsRead) {
   const std::string from_fifo = Batches(CsvReader::Open(fifo, o));
   writer.join();
   EXPECT_EQ(MappedBytesForTesting(), before);
-  EXPECT_TRUE(SameText(RowsOf(from_fifo), RowsOf(from_memory)));
+  EXPECT_TRUE(SameText(RowsOfBatches(from_fifo), RowsOfBatches(from_memory)));
 
   const std::string path = Path("latin1.csv");
   {
@@ -182,7 +170,7 @@ TEST_F(MappedInput, WhatIsNotAPlainFileIsRead) {
   o.encoding = Encoding::kLatin1;
   const std::string latin1 = Batches(CsvReader::Open(path, o));
   EXPECT_EQ(MappedBytesForTesting(), before);
-  EXPECT_TRUE(SameText(RowsOf(latin1), RowsOf(from_memory)));  // ASCII reads alike in both
+  EXPECT_TRUE(SameText(RowsOfBatches(latin1), RowsOfBatches(from_memory)));  // ASCII reads alike in both
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ namespace {
 using testing::Bytes;
 using testing::Read;
 using testing::Rows;
+using testing::RowsOfBatches;
 using testing::Types;
 
 // Reads batch by batch to the end or the first error, as a caller of Next() does: the rows as
@@ -636,16 +637,6 @@ TEST(CsvReader, WrongQuoteGuessesKeepTheBatchesOfParities) {
     }
     return std::make_tuple(out, count, std::string("OK"));
   };
-  auto rows_of = [](const std::string& batched) {
-    std::string rows;
-    for (size_t at = 0; at < batched.size();) {
-      const size_t eol = batched.find('\n', at);
-      const std::string line = batched.substr(at, eol - at + 1);
-      if (line.rfind("-- ", 0) != 0) rows += line;
-      at = eol + 1;
-    }
-    return rows;
-  };
   struct Reset { ~Reset() { SetSplitLevelForTesting(std::nullopt); SetQuoteGuessForTesting(true); } } reset;
   for (SimdLevel level : SupportedSimdLevels()) {
     SetSplitLevelForTesting(level);
@@ -656,7 +647,7 @@ TEST(CsvReader, WrongQuoteGuessesKeepTheBatchesOfParities) {
     EXPECT_GT(n_parities, 100u) << SimdLevelName(level);
     EXPECT_EQ(n_guesses, n_parities) << SimdLevelName(level);
     EXPECT_TRUE(testing::SameText(with_guesses, with_parities)) << SimdLevelName(level);
-    EXPECT_TRUE(testing::SameText(rows_of(with_parities), expected)) << SimdLevelName(level);
+    EXPECT_TRUE(testing::SameText(RowsOfBatches(with_parities), expected)) << SimdLevelName(level);
     const auto [bad_parities, bn_parities, bst_parities] = batches(bad, false);
     const auto [bad_guesses, bn_guesses, bst_guesses] = batches(bad, true);
     EXPECT_TRUE(testing::SameText(bad_guesses, bad_parities)) << SimdLevelName(level);

@@ -39,6 +39,19 @@ inline std::string Rows(const RecordBatch& b) {
   return s;
 }
 
+// Batches printed as a "-- N rows" line before each batch's rows: the rows alone, for input cut
+// into other batches (of unknown size, transcoded) than the read it is compared with.
+inline std::string RowsOfBatches(const std::string& batches) {
+  std::string rows;
+  for (size_t at = 0; at < batches.size();) {
+    const size_t eol = batches.find('\n', at);
+    const std::string line = batches.substr(at, eol - at + 1);
+    if (line.rfind("-- ", 0) != 0) rows += line;
+    at = eol + 1;
+  }
+  return rows;
+}
+
 inline std::string Types(const RecordBatch& b) {
   std::string s;
   for (const auto& f : b.schema()->fields()) s += f.name + ":" + f.type->ToString() + " ";
