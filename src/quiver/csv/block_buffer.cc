@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "quiver/core/arena.h"
+#include "quiver/core/bit_util.h"
 #include "quiver/core/page_mapping.h"
 
 namespace quiver::csv {
@@ -18,7 +19,6 @@ std::atomic<bool> g_map_files{true};
 std::atomic<int64_t> g_mapped_bytes{0};
 
 constexpr int64_t kPage = kSmallPageBytes;
-int64_t PageCeil(int64_t x) { return (x + kPage - 1) & ~(kPage - 1); }
 
 }  // namespace
 
@@ -59,7 +59,7 @@ Result<int64_t> BlockBuffer::StartBlock(int h) {
     const int64_t from = f.offset - s - headroom;
     if (f.fd >= 0 && from >= 0 && f.offset < f.size) {
       uint8_t* at = buf->mutable_data() + h * stride;
-      const size_t len = static_cast<size_t>(std::min(stride, PageCeil(f.size) - from));
+      const size_t len = static_cast<size_t>(std::min(stride, bit_util::RoundUp(f.size, kPage) - from));
       // Private and writable: a read into the half later (a fallback) copies the pages it
       // writes, and the file is never written. The file stays open (the source holds it) while the ring lives; a
       // file cut short meanwhile faults with SIGBUS where its pages are gone, the risk every
@@ -133,7 +133,7 @@ Status BlockBuffer::EnterRing(int64_t at_least) {
   maps = false;
   stride = h;
   if (g_map_files.load() && src->IsPlainFile()) {
-    const int64_t page_stride = PageCeil(h + kPage);
+    const int64_t page_stride = bit_util::RoundUp(h + kPage, kPage);
     if (uint8_t* p = MapPages(2 * page_stride, PageSize::kSmall)) {
       // Half 0 takes the first block by read() (what the start of the file was looked at
       // with is held back from a mapping): its pages are written in at once, as the

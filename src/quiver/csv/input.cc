@@ -284,7 +284,7 @@ class DecodedSource final : public ByteSource {
   int64_t raw_position() const override { return raw_.position(); }
   int64_t raw_size() const override { return raw_.size(); }
 
-  bool IsPlainFile() const override { return encoding_ == Encoding::kUtf8 && plain_ && raw_.size() >= 0 && raw_.is_file(); }
+  bool IsPlainFile() const override { return encoding_ == Encoding::kUtf8 && plain_ && raw_.is_file(); }
   FileBytes NextFileBytes() const override {
     if (!IsPlainFile() || pending_pos_ < pending_.size()) return {};
     const int fd = raw_.file_fd();
