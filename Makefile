@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LOCK := $(shell command -v flock >/dev/null 2>&1 && echo "flock /tmp/quiver-build.lock")
 CTEST_ARGS ?=
 
-.PHONY: all deps release debug asan fuzz python test test-release test-asan demo bench bench-report clean
+.PHONY: all deps release debug asan fuzz python cli test test-release test-asan demo bench bench-report clean
 
 all: release
 
@@ -17,6 +17,11 @@ build/%/build.ninja:
 
 release debug asan fuzz: %: deps build/%/build.ninja
 	$(LOCK) cmake --build --preset $* -j $(JOBS)
+
+# The library and the `quiver` program alone (build/release/quiver): what `make demo` runs, without
+# the tests, benchmarks and fuzz replays of the full configuration.
+cli: deps build/release/build.ninja
+	$(LOCK) cmake --build --preset release -j $(JOBS) --target quiver_cli
 
 # The Python package's extension and files in build/release/python (PYTHONPATH=build/release/python);
 # `pip install ./python` builds its own copy.
@@ -32,7 +37,7 @@ test-asan: asan
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
 
-demo: release
+demo: cli
 	@bash scripts/demo.sh build/release/quiver
 
 bench: release

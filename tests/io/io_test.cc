@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,7 +88,7 @@ TEST_F(IoTest, AtomicFileCommitReplacesTarget) {
   std::ifstream before(target);
   std::string old((std::istreambuf_iterator<char>(before)), {});
   EXPECT_EQ(old, "old contents");
-  EXPECT_EQ(Entries().size(), 2u);
+  EXPECT_EQ(Entries(), std::vector<std::string>{"out.csv"});  // the new file is unnamed until Commit
   ASSERT_TRUE((*f)->Commit().ok());
   EXPECT_EQ(fs::file_size(target), 4u + (3u << 20));
   EXPECT_EQ(Entries(), std::vector<std::string>{"out.csv"});
@@ -160,9 +161,30 @@ TEST_F(IoTest, AbandonedAtomicFileLeavesNothing) {
     auto f = AtomicFile::Open((dir_ / "never.parquet").string());
     ASSERT_TRUE(f.ok());
     ASSERT_TRUE((*f)->stream()->Write("partial").ok());
-    EXPECT_TRUE(fs::exists((*f)->temp_path()));
+    ASSERT_TRUE((*f)->stream()->Flush().ok());
+    // Unnamed until Commit (O_TMPFILE): nothing in the folder even while it is written.
+    EXPECT_EQ((*f)->temp_path(), "");
+    EXPECT_TRUE(Entries().empty());
   }
   EXPECT_TRUE(Entries().empty());
+}
+
+TEST_F(IoTest, CommitNamesTheUnnamedFileAndReplacesAnExistingTarget) {
+  const fs::path target = dir_ / "out.csv";
+  for (const std::string text : {"first version\n", "second\n"}) {
+    auto f = AtomicFile::Open(target.string());
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE((*f)->stream()->Write(text).ok());
+    ASSERT_TRUE((*f)->Commit().ok());
+    std::ifstream in(target, std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), text);
+    EXPECT_EQ(Entries().size(), 1u) << "a temporary name was left beside the target";
+    const mode_t mask = umask(022);
+    umask(mask);
+    struct stat st{};
+    ASSERT_EQ(stat(target.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0644u & ~mask) << "a new data file's usual permissions";
+  }
 }
 
 TEST_F(IoTest, WriteFailureLeavesNoFile) {

@@ -116,6 +116,13 @@ extern "C" void CleanupOnSignal(int sig) {
   raise(sig);
 }
 
+// "<dir>/.<name>.quiver-XXXXXX", a pattern for mkstemp beside the target.
+std::string TemporaryName(const std::filesystem::path& target) {
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  return (dir / ("." + target.filename().string() + ".quiver-XXXXXX")).string();
+}
+
 }  // namespace
 
 int RegisterTempDirectory(const std::string& path) { return ClaimSlot(path, /*is_dir=*/true); }
@@ -143,8 +150,15 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Open(const std::string& path) {
   if (target.filename().empty()) return Status::Invalid(fmt::format("{}: not a file name", path));
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
-  std::string tmpl = (dir / ("." + target.filename().string() + ".quiver-XXXXXX")).string();
-  int fd = mkostemp(tmpl.data(), O_CLOEXEC);
+  // Unnamed until Commit: a SIGKILL (or the OOM killer) then leaves nothing, where a named
+  // temporary file would stay beside the target with no one to remove it.
+  int fd = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, std::string(), fd, -1));
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    return Status::FromErrno(errno, fmt::format("{}: cannot create a temporary file in {}", path, dir.string()));
+  }
+  std::string tmpl = TemporaryName(target);
+  fd = mkostemp(tmpl.data(), O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(errno, fmt::format("{}: cannot create a temporary file in {}", path, dir.string()));
   // mkstemp makes 0600; give the result the usual permissions of a new data file.
   fchmod(fd, 0644);
@@ -158,15 +172,58 @@ void AtomicFile::Abandon() {
   if (done_) return;
   done_ = true;
   stream_.reset();
-  close(fd_);
-  unlink(temp_path_.c_str());
+  close(fd_);  // an unnamed file goes with its last descriptor
+  if (!temp_path_.empty()) unlink(temp_path_.c_str());
   ReleaseSlot(slot_);
+}
+
+// Gives the unnamed file `fd` the target's name. linkat never replaces a name, so an existing
+// target is replaced by linking to a temporary name and renaming that over it: only a kill in
+// the moment between the two leaves the temporary name behind.
+Status AtomicFile::LinkUnnamed() {
+  const std::string proc = fmt::format("/proc/self/fd/{}", fd_);
+  // Through /proc, which any user may do; AT_EMPTY_PATH (which needs CAP_DAC_READ_SEARCH) where
+  // /proc is not mounted.
+  auto link_to = [&](const std::string& name) {
+    if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return 0;
+    if (errno != ENOENT) return -1;
+    return linkat(fd_, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH);
+  };
+  if (link_to(path_) == 0) return Status::OK();
+  if (errno != EEXIST) return Status::FromErrno(errno, fmt::format("{}: cannot name the new file", path_));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string tmpl = TemporaryName(std::filesystem::path(path_));
+    // A unique name from mkstemp's pattern, removed at once: linkat then takes it (or fails with
+    // EEXIST if another process took it meanwhile, and the loop tries another).
+    const int probe = mkostemp(tmpl.data(), O_CLOEXEC);
+    if (probe < 0) return Status::FromErrno(errno, fmt::format("{}: cannot create a temporary name", path_));
+    close(probe);
+    unlink(tmpl.c_str());
+    if (link_to(tmpl) != 0) {
+      if (errno == EEXIST) continue;
+      return Status::FromErrno(errno, fmt::format("{}: cannot name the new file", path_));
+    }
+    const int slot = ClaimSlot(tmpl);
+    if (rename(tmpl.c_str(), path_.c_str()) != 0) {
+      const int err = errno;
+      unlink(tmpl.c_str());
+      ReleaseSlot(slot);
+      return Status::FromErrno(err, fmt::format("{}: rename from {}", path_, tmpl));
+    }
+    ReleaseSlot(slot);
+    return Status::OK();
+  }
+  return Status::IOError(fmt::format("{}: no free temporary name to replace it", path_));
 }
 
 Status AtomicFile::Commit() {
   if (done_) return Status::Invalid(fmt::format("{}: already committed or abandoned", path_));
   Status st = stream_->Flush();
   if (st.ok() && fsync(fd_) != 0) st = Status::FromErrno(errno, path_);
+  if (st.ok() && temp_path_.empty()) {
+    st = LinkUnnamed();  // while the descriptor still holds the file
+    if (st.ok()) temp_path_.clear();
+  }
   if (!st.ok()) {
     Abandon();
     return st;
@@ -175,19 +232,20 @@ Status AtomicFile::Commit() {
   if (close(fd_) != 0) {
     int err = errno;
     done_ = true;
-    unlink(temp_path_.c_str());
+    // A named file that failed to close is removed; a linked unnamed one is in place already.
+    if (!temp_path_.empty()) unlink(temp_path_.c_str());
     ReleaseSlot(slot_);
     return Status::FromErrno(err, path_);
   }
   done_ = true;
-  if (rename(temp_path_.c_str(), path_.c_str()) != 0) {
+  if (!temp_path_.empty() && rename(temp_path_.c_str(), path_.c_str()) != 0) {
     int err = errno;
     unlink(temp_path_.c_str());
     ReleaseSlot(slot_);
     return Status::FromErrno(err, fmt::format("{}: rename from {}", path_, temp_path_));
   }
   ReleaseSlot(slot_);
-  SyncParentDirectory(path_);  // the rename itself durable
+  SyncParentDirectory(path_);  // the new name itself durable
   return Status::OK();
 }
 

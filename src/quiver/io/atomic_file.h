@@ -1,4 +1,4 @@
-// AtomicFile: writes to a temporary file beside the target and renames it into place on
+// AtomicFile: writes to an unnamed file in the target's folder and gives it the target's name on
 // Commit, so readers see either the old file or the whole new one, never a partial write.
 #pragma once
 
@@ -12,7 +12,10 @@ namespace quiver::io {
 
 class AtomicFile {
  public:
-  // Creates "<dir>/.<name>.quiver-XXXXXX". Fails early if the folder is not writable.
+  // Creates an unnamed file (O_TMPFILE) in the target's folder, which no kill can leave behind:
+  // until Commit it has no name. Where the file system lacks O_TMPFILE, a named one,
+  // "<dir>/.<name>.quiver-XXXXXX", that the interrupt handler removes (SIGKILL leaves it).
+  // Fails early if the folder is not writable.
   static Result<std::unique_ptr<AtomicFile>> Open(const std::string& path);
   // Removes the temporary file unless Commit succeeded.
   ~AtomicFile();
@@ -21,16 +24,19 @@ class AtomicFile {
 
   OutputStream* stream() { return stream_.get(); }
   const std::string& path() const { return path_; }
+  // The named temporary file, or empty while the file is unnamed (O_TMPFILE).
   const std::string& temp_path() const { return temp_path_; }
 
-  // Flush, fsync, rename over the target, fsync the folder. After a failure the temporary
-  // file is gone and the target untouched.
+  // Flush, fsync, name the file (link an unnamed one: straight to the target when that does not
+  // exist, else to a temporary name renamed over it), fsync the folder. After a failure the
+  // temporary file is gone and the target untouched.
   Status Commit();
   // Drops the temporary file now (the destructor does this too).
   void Abandon();
 
  private:
   AtomicFile(std::string path, std::string temp_path, int fd, int slot);
+  Status LinkUnnamed();
 
   std::string path_;
   std::string temp_path_;
