@@ -7,7 +7,7 @@
 //   lineitem_queries q1|q6|scan|readall FILE.parquet [--threads N] [--mmap]
 //   lineitem_queries fault-floor|fault-floor-huge BYTES [--threads N]
 #include <fmt/format.h>
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 
 #include <algorithm>
 #include <bit>

@@ -141,7 +141,7 @@ TEST(CsvSniff, LenientSkipsAFooterOfProse) {
   lenient.lenient = true;
   Dialect d;
   CsvReadStats st;
-  for (const std::string footer : {std::string("\nSource: Example Bureau of Statistics, 2024.\nNote: amounts in thousands\n"),
+  for (const std::string& footer : {std::string("\nSource: Example Bureau of Statistics, 2024.\nNote: amounts in thousands\n"),
                                    std::string("Source: the bureau, 2024\r\nNote: see the notes, a, b, c, d"),
                                    std::string("Total amounts for the year,,\n")}) {
     auto b = Read(table + footer, lenient, &st, &d);

@@ -41,7 +41,7 @@ struct Field {
   std::string name;
   TypePtr type;
   bool nullable = true;
-  KeyValueMetadata metadata;
+  KeyValueMetadata metadata = {};
 
   bool Equals(const Field& other, bool check_metadata = false) const;
   std::string ToString() const;

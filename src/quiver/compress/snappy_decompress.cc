@@ -31,7 +31,7 @@
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 #define QUIVER_SNAPPY_X86 1
 #endif
 

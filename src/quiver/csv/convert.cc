@@ -1,7 +1,7 @@
 #include "quiver/csv/convert_internal.h"
 
 #include <fmt/format.h>
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 #include <simdjson.h>
 
 #include <algorithm>

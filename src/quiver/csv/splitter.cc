@@ -1,6 +1,6 @@
 #include "quiver/csv/splitter_internal.h"
 
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 
 #include <algorithm>
 #include <bit>

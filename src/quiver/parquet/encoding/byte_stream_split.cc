@@ -3,7 +3,7 @@
 #include <string>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 #define QUIVER_X86 1
 #endif
 

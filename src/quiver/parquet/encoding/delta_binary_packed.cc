@@ -10,7 +10,7 @@
 #include "quiver/parquet/encoding/rle_bitpacked_internal.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 #endif
 
 namespace quiver::parquet::encoding {

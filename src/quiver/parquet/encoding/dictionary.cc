@@ -7,7 +7,7 @@
 #include <xxhash.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 #define QUIVER_X86 1
 #endif
 

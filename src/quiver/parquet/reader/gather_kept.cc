@@ -1,6 +1,6 @@
 #include "quiver/parquet/reader/gather_kept_internal.h"
 
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 
 #include <bit>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "quiver/parquet/reader/select_bits_internal.h"
 
-#include <immintrin.h>
+#include "quiver/core/intrinsics_internal.h"
 
 #include <algorithm>
 
