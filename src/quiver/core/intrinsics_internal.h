@@ -8,6 +8,6 @@
 // uninitialized use in quiver's code still warns.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include "quiver/core/intrinsics_internal.h"
+#include <immintrin.h>
 #pragma GCC diagnostic pop
 #endif

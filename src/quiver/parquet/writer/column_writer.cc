@@ -159,18 +159,26 @@ class ColumnChunkEncoder {
   int64_t dictionary_value_bytes() const { return values_->dictionary_value_bytes(); }
 
   // False in *fits when the dictionary outgrew its limit: the caller starts over without it.
+  // Slices end every kSliceRows rows of the chunk, wherever its pieces (the input's batches)
+  // begin, so that pages, fallbacks and statistics depend on the rows alone, not on how a reader
+  // and its threads cut them into batches: the same input gives the same file.
   Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
     int64_t values = 0;
     for (const Array& p : pieces) values += p.length() - p.null_count();
     QUIVER_RETURN_NOT_OK(Start(dictionary, values, fits));
+    int64_t in_slice = 0;  // rows of the current slice put so far
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
-      for (int64_t r = 0; r < a.length; r += kSliceRows) {
-        const int64_t n = std::min(kSliceRows, a.length - r);
+      for (int64_t r = 0; r < a.length;) {
+        const int64_t n = std::min(kSliceRows - in_slice, a.length - r);
         const uint8_t* v = a.validity();
         const int64_t nulls = v == nullptr ? 0 : n - bit_util::CountSetBits(v, a.offset + r, n);
         QUIVER_RETURN_NOT_OK(pages_.PutFlatLevels(a, r, n, nulls));
         QUIVER_RETURN_NOT_OK(values_->Put(a, r, n, nulls));
+        r += n;
+        in_slice += n;
+        if (in_slice < kSliceRows) continue;  // the piece ended inside the slice
+        in_slice = 0;
         QUIVER_RETURN_NOT_OK(AfterSlice(fits));
         if (!*fits) return Status::OK();
       }
@@ -178,31 +186,40 @@ class ColumnChunkEncoder {
     return Finish();
   }
 
-  // Nested leaves: slices of about kSliceRows levels, extended to the next row start.
+  // Nested leaves: slices end at the first row start at or past every kSliceRows levels of the
+  // chunk (pieces begin at row starts), so, as for flat columns, not where the pieces begin.
   Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
     int64_t values = 0;
     for (const LeafPiece& p : pieces) values += p.values.length();
     QUIVER_RETURN_NOT_OK(Start(dictionary, values, fits));
+    int64_t in_slice = 0;  // levels of the current slice put so far
     for (const LeafPiece& p : pieces) {
       const int64_t n = static_cast<int64_t>(p.def.size());
       int64_t a = 0;
       while (a < n) {
-        int64_t b = std::min(a + kSliceRows, n);
+        int64_t b = std::min(a + std::max<int64_t>(kSliceRows - in_slice, 0), n);
         if (max_rep_ > 0) {
           while (b < n && p.rep[static_cast<size_t>(b)] != 0) ++b;
         }
-        QUIVER_RETURN_NOT_OK(pages_.PutLeafLevels(p, a, b));
-        // The leaf slots levels [a, b) write, and how many of them hold no value.
-        const int64_t lo = a == 0 ? 0 : p.slot_end[static_cast<size_t>(a - 1)];
-        const int64_t hi = p.slot_end[static_cast<size_t>(b - 1)];
-        if (hi != lo) {
-          const ArrayData& v = *p.values.data();
-          const int64_t skipped = (hi - lo) - bit_util::CountSetBits(v.validity(), v.offset + lo, hi - lo);
-          QUIVER_RETURN_NOT_OK(values_->Put(v, lo, hi - lo, skipped));
+        if (b > a) {
+          QUIVER_RETURN_NOT_OK(pages_.PutLeafLevels(p, a, b));
+          // The leaf slots levels [a, b) write, and how many of them hold no value.
+          const int64_t lo = a == 0 ? 0 : p.slot_end[static_cast<size_t>(a - 1)];
+          const int64_t hi = p.slot_end[static_cast<size_t>(b - 1)];
+          if (hi != lo) {
+            const ArrayData& v = *p.values.data();
+            const int64_t skipped = (hi - lo) - bit_util::CountSetBits(v.validity(), v.offset + lo, hi - lo);
+            QUIVER_RETURN_NOT_OK(values_->Put(v, lo, hi - lo, skipped));
+          }
         }
+        in_slice += b - a;
+        a = b;
+        // A slice ends at a row start once it holds kSliceRows levels: inside the piece, or at
+        // its end only when the next piece's first row is that row start anyway.
+        if (in_slice < kSliceRows) continue;
+        in_slice = 0;
         QUIVER_RETURN_NOT_OK(AfterSlice(fits));
         if (!*fits) return Status::OK();
-        a = b;
       }
     }
     return Finish();
