@@ -241,6 +241,22 @@ TEST_F(Convert, PartitionByErrorsLeaveNothingBehind) {
   }
 }
 
+TEST_F(Convert, SameBytesAtAnyThreadCount) {
+  const std::string li = Path("li.csv");
+  auto gen = RunCli("gen lineitem --rows 150000 -o " + li);
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  std::string first;
+  for (int threads : {1, 2, 4}) {
+    const std::string out = Path("li-" + std::to_string(threads) + ".parquet");
+    auto r = RunCli("convert " + li + " " + out + " --row-group-size 50000 --threads " + std::to_string(threads));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    if (threads == 1) first = bytes;
+    else EXPECT_TRUE(bytes == first) << threads << " threads wrote " << bytes.size() << " bytes, 1 thread " << first.size();
+  }
+}
+
 TEST_F(Convert, UnknownOutputFormatIsAnError) {
   auto r = RunCli("convert " + csv_ + " " + Path("out.xyz"));
   EXPECT_NE(r.exit_code, 0);

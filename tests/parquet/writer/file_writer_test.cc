@@ -357,6 +357,33 @@ SchemaPtr NestedTypes() {
       field("f", float64())});
 }
 
+// The same rows give the same file however they arrive: pages, dictionary fallbacks and
+// statistics are decided every 4,096 rows of a chunk, not of each batch a reader hands over (a
+// CSV reader's batches follow its thread count).
+TEST(ParquetFileWriter, SameRowsInOtherBatchesGiveTheSameBytes) {
+  for (const SchemaPtr& schema : {AllTypes(), NestedTypes()}) {
+    const auto whole = RandomBatch(schema, 30000, 7, 0.1);
+    ParquetWriterOptions opts;
+    opts.row_group_rows = 12000;
+    opts.page_size = 16 << 10;  // several pages per chunk, so their ends show
+    auto one = WriteParquetBytes(schema, {whole}, opts);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    for (int64_t step : {int64_t{1000}, int64_t{4095}, int64_t{7777}}) {
+      std::vector<std::shared_ptr<RecordBatch>> pieces;
+      for (int64_t r = 0, k = 0; r < whole->num_rows(); ++k) {
+        const int64_t n = std::min(whole->num_rows() - r, step + 13 * (k % 5));  // uneven sizes
+        pieces.push_back(whole->Slice(r, n));
+        r += n;
+      }
+      auto many = WriteParquetBytes(schema, pieces, opts);
+      ASSERT_TRUE(many.ok()) << many.status().ToString();
+      EXPECT_TRUE((*one)->view() == (*many)->view())
+          << schema->field(0).name << "...: batches of about " << step << " rows give other bytes ("
+          << (*one)->size() << " against " << (*many)->size() << ")";
+    }
+  }
+}
+
 class NestedRoundTrip : public ::testing::TestWithParam<Case> {};
 
 TEST_P(NestedRoundTrip, RandomNestedTablesReadBackEqual) {
