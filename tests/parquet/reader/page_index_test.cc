@@ -48,12 +48,13 @@ std::shared_ptr<Buffer> WriteFile(std::shared_ptr<RecordBatch>* batch_out) {
   ParquetWriterOptions wopts;
   wopts.row_group_rows = kGroupRows;
   wopts.page_size = 2048;
+  wopts.page_check_rows = 173;
   wopts.column_encodings = {{"id", Encoding::PLAIN}};
   wopts.bloom_filters = {{"id", BloomFilterOptions{.fpp = 0.01}}, {"s", BloomFilterOptions{.fpp = 0.01}}};
   auto w = ParquetFileWriter::Open(&out, schema, wopts);
   EXPECT_TRUE(w.ok()) << w.status().ToString();
-  // The writer checks page sizes after each piece it is given (at most 4096 rows), so pieces of
-  // 173 rows give pages of a few hundred rows, with other boundaries in each column.
+  // The writer checks page sizes every page_check_rows rows of a chunk (whatever the pieces it is
+  // given), so 173 gives pages of a few hundred rows, with other boundaries in each column.
   for (int64_t r = 0; r < kRows; r += 173) {
     EXPECT_TRUE((*w)->Write((*batch_out)->Slice(r, std::min<int64_t>(173, kRows - r))).ok());
   }

@@ -159,45 +159,47 @@ class ColumnChunkEncoder {
   int64_t dictionary_value_bytes() const { return values_->dictionary_value_bytes(); }
 
   // False in *fits when the dictionary outgrew its limit: the caller starts over without it.
-  // Slices end every kSliceRows rows of the chunk, wherever its pieces (the input's batches)
+  // Slices end every page_check_rows rows of the chunk, wherever its pieces (the input's batches)
   // begin, so that pages, fallbacks and statistics depend on the rows alone, not on how a reader
   // and its threads cut them into batches: the same input gives the same file.
   Status Run(const std::vector<Array>& pieces, bool dictionary, bool* fits) {
     int64_t values = 0;
     for (const Array& p : pieces) values += p.length() - p.null_count();
     QUIVER_RETURN_NOT_OK(Start(dictionary, values, fits));
+    const int64_t slice_rows = o_.page_check_rows;
     int64_t in_slice = 0;  // rows of the current slice put so far
     for (const Array& piece : pieces) {
       const ArrayData& a = *piece.data();
       for (int64_t r = 0; r < a.length;) {
-        const int64_t n = std::min(kSliceRows - in_slice, a.length - r);
+        const int64_t n = std::min(slice_rows - in_slice, a.length - r);
         const uint8_t* v = a.validity();
         const int64_t nulls = v == nullptr ? 0 : n - bit_util::CountSetBits(v, a.offset + r, n);
         QUIVER_RETURN_NOT_OK(pages_.PutFlatLevels(a, r, n, nulls));
         QUIVER_RETURN_NOT_OK(values_->Put(a, r, n, nulls));
         r += n;
         in_slice += n;
-        if (in_slice < kSliceRows) continue;  // the piece ended inside the slice
+        if (in_slice < slice_rows) continue;  // the piece ended inside the slice
         in_slice = 0;
         QUIVER_RETURN_NOT_OK(AfterSlice(fits));
         if (!*fits) return Status::OK();
       }
     }
-    return Finish();
+    return FinishAfterLastSlice(in_slice, fits);
   }
 
-  // Nested leaves: slices end at the first row start at or past every kSliceRows levels of the
+  // Nested leaves: slices end at the first row start at or past every page_check_rows levels of the
   // chunk (pieces begin at row starts), so, as for flat columns, not where the pieces begin.
   Status RunLeaf(const std::vector<LeafPiece>& pieces, bool dictionary, bool* fits) {
     int64_t values = 0;
     for (const LeafPiece& p : pieces) values += p.values.length();
     QUIVER_RETURN_NOT_OK(Start(dictionary, values, fits));
+    const int64_t slice_levels = o_.page_check_rows;
     int64_t in_slice = 0;  // levels of the current slice put so far
     for (const LeafPiece& p : pieces) {
       const int64_t n = static_cast<int64_t>(p.def.size());
       int64_t a = 0;
       while (a < n) {
-        int64_t b = std::min(a + std::max<int64_t>(kSliceRows - in_slice, 0), n);
+        int64_t b = std::min(a + (slice_levels - in_slice), n);
         if (max_rep_ > 0) {
           while (b < n && p.rep[static_cast<size_t>(b)] != 0) ++b;
         }
@@ -214,18 +216,28 @@ class ColumnChunkEncoder {
         }
         in_slice += b - a;
         a = b;
-        // A slice ends at a row start once it holds kSliceRows levels: inside the piece, or at
+        // A slice ends at a row start once it holds slice_levels levels: inside the piece, or at
         // its end only when the next piece's first row is that row start anyway.
-        if (in_slice < kSliceRows) continue;
+        if (in_slice < slice_levels) continue;
         in_slice = 0;
         QUIVER_RETURN_NOT_OK(AfterSlice(fits));
         if (!*fits) return Status::OK();
       }
     }
-    return Finish();
+    return FinishAfterLastSlice(in_slice, fits);
   }
 
  private:
+  // The chunk's last slice, cut short by its end, is checked as every other (a dictionary that
+  // gave up in it starts the chunk over) before the chunk is finished.
+  Status FinishAfterLastSlice(int64_t in_slice, bool* fits) {
+    if (in_slice > 0) {
+      QUIVER_RETURN_NOT_OK(AfterSlice(fits));
+      if (!*fits) return Status::OK();
+    }
+    return Finish();
+  }
+
   Status Start(bool dictionary, int64_t values, bool* fits) {
     *fits = true;
     if (!values_) return Status::NotImplemented("writing INT96 values");

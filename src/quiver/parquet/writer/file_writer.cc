@@ -15,6 +15,7 @@
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
+#include "quiver/parquet/writer/value_writer_internal.h"
 
 namespace quiver::parquet {
 
@@ -212,6 +213,9 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   if (options.row_group_rows <= 0) return Status::Invalid("row group size must be positive");
   if (options.row_group_bytes < 0) return Status::Invalid("row group byte size must not be negative");
   if (options.page_size <= 0) return Status::Invalid("page size must be positive");
+  if (options.page_check_rows < 1 || options.page_check_rows > writer::kSliceRows) {
+    return Status::Invalid(fmt::format("page check rows must be 1..{}, got {}", writer::kSliceRows, options.page_check_rows));
+  }
   if (options.page_version != 1 && options.page_version != 2) {
     return Status::Invalid(fmt::format("data page version must be 1 or 2, got {}", options.page_version));
   }

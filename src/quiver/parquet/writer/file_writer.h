@@ -37,6 +37,9 @@ struct ColumnChunkOptions {
   compress::Codec codec = compress::Codec::kSnappy;
   int compression_level = compress::kDefaultCompressionLevel;
   int64_t page_size = 1 << 20;  // PLAIN-equivalent bytes of values per data page
+  // Rows (levels, in a nested leaf) between the checks that end a page at page_size or give up
+  // the dictionary, counted from the chunk's first row whatever the batches written: 1..4096.
+  int32_t page_check_rows = 4096;
   bool dictionary = true;
   // Once a chunk's dictionary would pass this many PLAIN bytes, the whole chunk is written PLAIN.
   int64_t dictionary_size_limit = 1 << 20;
