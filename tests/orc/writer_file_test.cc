@@ -14,6 +14,7 @@
 #include "quiver/stream/orc_scan.h"
 #include "orc/orc_dump.h"
 #include "testing/dense_union.h"
+#include "testing/random_array.h"
 #include "testing/scratch_dir.h"
 
 namespace quiver::orc {
@@ -29,6 +30,49 @@ Status WriteOne(const SchemaPtr& schema, const std::vector<Array>& columns, OrcW
   QUIVER_ASSIGN_OR_RETURN(auto buf, out.Finish());
   if (bytes != nullptr) *bytes = std::string(buf->view());
   return Status::OK();
+}
+
+// Stripes end where the rows say (row groups, bytes of values), not where batches do: the same
+// rows give the same file however they arrive (a CSV reader's batches follow its thread count).
+TEST(OrcWriterFile, SameRowsInOtherBatchesGiveTheSameBytes) {
+  const SchemaPtr schema = std::make_shared<Schema>(std::vector<Field>{
+      field("i64", int64()), field("f64", float64()), field("s", utf8()), field("d", date32()),
+      field("l", list(int32())), field("st", struct_({field("a", utf8()), field("b", list(float64()))})),
+      field("m", map(utf8(), int64()))});
+  testing::RandomArrays random(5);
+  constexpr int64_t kRows = 30000;
+  std::vector<Array> cols;
+  for (const Field& f : schema->fields()) cols.push_back(random.Make(f.type, kRows, 0.1));
+  const auto whole = std::make_shared<RecordBatch>(schema, kRows, cols);
+  OrcWriterOptions options;
+  options.stripe_bytes = 200 << 10;  // several stripes
+  options.row_index_stride = 1000;
+  auto write = [&](const std::vector<std::shared_ptr<RecordBatch>>& batches, int64_t* stripes) -> std::string {
+    io::BufferOutputStream out;
+    auto w = OrcFileWriter::Open(&out, schema, options);
+    EXPECT_TRUE(w.ok()) << w.status().ToString();
+    for (const auto& b : batches) EXPECT_TRUE((*w)->Write(b).ok());
+    EXPECT_TRUE((*w)->Close().ok());
+    *stripes = (*w)->num_stripes();
+    auto bytes = out.Finish();
+    return bytes.ok() ? std::string((*bytes)->view()) : std::string();
+  };
+  int64_t stripes = 0;
+  const std::string one = write({whole}, &stripes);
+  EXPECT_GT(stripes, 2);
+  for (int64_t step : {int64_t{999}, int64_t{4096}, int64_t{12345}}) {
+    std::vector<std::shared_ptr<RecordBatch>> pieces;
+    for (int64_t r = 0, k = 0; r < kRows; ++k) {
+      const int64_t n = std::min(kRows - r, step + 31 * (k % 4));
+      pieces.push_back(whole->Slice(r, n));
+      r += n;
+    }
+    int64_t piece_stripes = 0;
+    const std::string many = write(pieces, &piece_stripes);
+    EXPECT_EQ(piece_stripes, stripes) << step;
+    EXPECT_TRUE(many == one) << "batches of about " << step << " rows give other bytes (" << many.size() << " against "
+                             << one.size() << ")";
+  }
 }
 
 TEST(OrcWriterFile, TimeOfDayHasNoOrcType) {

@@ -44,6 +44,54 @@ int64_t RecordBatch::buffer_bytes() const {
   return bytes;
 }
 
+namespace {
+
+// Bytes of rows [begin, begin + n) of `d` (positions relative to its logical start).
+int64_t ValueBytes(const ArrayData& d, int64_t begin, int64_t n) {
+  if (n <= 0) return 0;
+  const DataType& t = *d.type;
+  const int64_t validity = d.validity() != nullptr ? (n + 7) / 8 : 0;
+  switch (t.id()) {
+    case TypeId::kBool:
+      return validity + (n + 7) / 8;
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      const int32_t* o = d.values<int32_t>(1);
+      return validity + 4 * n + (o[begin + n] - o[begin]);
+    }
+    case TypeId::kList:
+    case TypeId::kMap: {
+      const int32_t* o = d.values<int32_t>(1);
+      return validity + 4 * n + ValueBytes(*d.children[0], o[begin], o[begin + n] - o[begin]);
+    }
+    case TypeId::kStruct: {
+      int64_t bytes = validity;
+      for (const auto& c : d.children) bytes += ValueBytes(*c, d.offset + begin, n);
+      return bytes;
+    }
+    case TypeId::kDenseUnion: {
+      const int8_t* codes = d.values<int8_t>(1);
+      const int32_t* o = d.values<int32_t>(2);
+      int64_t bytes = validity + 5 * n;
+      for (int64_t i = begin; i < begin + n; ++i) {
+        const int child = t.ChildOfCode(codes[i]);
+        if (child >= 0) bytes += ValueBytes(*d.children[static_cast<size_t>(child)], o[i], 1);
+      }
+      return bytes;
+    }
+    default:
+      return validity + n * t.byte_width();
+  }
+}
+
+}  // namespace
+
+int64_t RecordBatch::value_bytes() const {
+  int64_t bytes = 0;
+  for (const auto& c : columns_) bytes += ValueBytes(*c.data(), 0, num_rows_);
+  return bytes;
+}
+
 bool RecordBatch::Equals(const RecordBatch& other) const {
   if (num_rows_ != other.num_rows_ || !schema_->Equals(*other.schema_)) return false;
   for (size_t i = 0; i < columns_.size(); ++i) {

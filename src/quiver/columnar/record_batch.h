@@ -28,6 +28,10 @@ class RecordBatch {
   // Bytes of every buffer its columns reference, children included (a slice counts its
   // buffers whole): the memory the batch keeps alive.
   int64_t buffer_bytes() const;
+  // Bytes of the batch's own values (fixed-width values, offsets, string bytes, bitmaps, nested
+  // values, a slice's rows only): a size that depends on the rows alone, not on how they were
+  // batched, for decisions that must give the same output however the rows arrive.
+  int64_t value_bytes() const;
   // The batch as one struct array (what the C Data Interface exports).
   Array ToStructArray() const;
 

@@ -249,12 +249,22 @@ Status OrcFileWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
                                          batch->column(c).type()->ToString(), m.schema->field(c).type->ToString()));
     }
   }
-  if (batch->num_rows() == 0) return Status::OK();
-  m.pending.push_back(batch);
-  m.pending_rows += batch->num_rows();
-  m.pending_bytes += batch->buffer_bytes();
-  rows_ += batch->num_rows();
-  if (m.options.stripe_bytes > 0 && m.pending_bytes >= m.options.stripe_bytes) return FlushStripe();
+  // A stripe ends at the end of a row group (every row_index_stride rows of the stripe) once its
+  // rows hold stripe_bytes of values, counted from the values themselves: the same rows make the
+  // same stripes, and so the same file, however a reader and its threads batched them.
+  const int64_t step = m.options.row_index_stride > 0 ? m.options.row_index_stride : 10000;
+  for (int64_t off = 0; off < batch->num_rows();) {
+    const int64_t take = std::min(batch->num_rows() - off, step - m.pending_rows % step);
+    std::shared_ptr<RecordBatch> piece = take == batch->num_rows() ? batch : batch->Slice(off, take);
+    m.pending_bytes += piece->value_bytes();
+    m.pending.push_back(std::move(piece));
+    m.pending_rows += take;
+    rows_ += take;
+    off += take;
+    if (m.options.stripe_bytes > 0 && m.pending_rows % step == 0 && m.pending_bytes >= m.options.stripe_bytes) {
+      QUIVER_RETURN_NOT_OK(FlushStripe());
+    }
+  }
   return Status::OK();
 }
 

@@ -28,8 +28,10 @@ struct OrcWriterOptions {
   int compression_level = compress::kDefaultCompressionLevel;
   // Uncompressed bytes per compression chunk (at most 8 MiB - 1, the chunk header's limit).
   int64_t compression_block_size = 256 * 1024;
-  // A stripe is cut once its rows hold this many bytes in memory (Arrow buffers of the written
-  // batches; the encoded stripe is several times smaller: about 120,000 lineitem rows, 4 MB).
+  // A stripe is cut at the end of a row group (every row_index_stride rows, or 10,000 without a
+  // row index) once its rows hold this many bytes of values (RecordBatch::value_bytes, so the
+  // same rows give the same stripes however they were batched; the encoded stripe is several
+  // times smaller: about 120,000 lineitem rows, 4 MB).
   // The writer holds these batches and one stripe's in flight; larger stripes keep the CSV
   // reader from recycling its buffers (64 MiB: 560 MB peak and 0.5 s more on 1 GB of lineitem).
   int64_t stripe_bytes = 16 << 20;
