@@ -67,6 +67,40 @@ TEST(CsvSniffCases, TwoByteDelimiters) {
   EXPECT_EQ(d.delimiter_pad, '\0');
 }
 
+// A two-byte delimiter over many blocks, chunks and slices, at one and two threads: the rows
+// equal those of the same table written with a comma.
+TEST(CsvSniffCases, TwoByteDelimiterAcrossBlocks) {
+  const char* names[] = {"ann", "bob, jr", "say \"hi\"", "multi\nline, text", "x||y"};
+  auto quoted = [](const std::string& v) {
+    if (v.find_first_of(",\"\n |") == std::string::npos) return v;
+    std::string out = "\"";
+    for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  for (const std::string delim : {", ", "||"}) {
+    std::string two = "id" + delim + "name" + delim + "tag\n", one = "id,name,tag\n";
+    for (int i = 0; i < 20000; ++i) {
+      const std::string name = quoted(names[(i * 7) % 5]), tag = quoted(i % 3 ? "a" : "b, c");
+      two += std::to_string(i) + delim + name + delim + tag + "\n";
+      one += std::to_string(i) + "," + name + "," + tag + "\n";
+    }
+    for (int threads : {1, 2}) {
+      CsvOptions o;
+      o.threads = threads;
+      o.block_size = 64 << 10;
+      o.slice_bytes = 16 << 10;
+      Dialect d;
+      auto a = Read(two, o, nullptr, &d);
+      auto b = Read(one, o);
+      ASSERT_TRUE(a.ok()) << a.status().ToString();
+      ASSERT_TRUE(b.ok()) << b.status().ToString();
+      EXPECT_EQ(d.delimiter_pad, delim[1]) << delim;
+      EXPECT_EQ((*a)->num_rows(), 20000) << delim;
+      EXPECT_TRUE(Rows(**a) == Rows(**b)) << delim << " threads " << threads;
+    }
+  }
+}
+
 // 2. A title padded with delimiters and a line of empty cells above the header: preamble.
 TEST(CsvSniffCases, PaddedPreambleLinesOfTheFullFieldCount) {
   const std::string text =

@@ -208,7 +208,8 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   }
   if (q != 0) {
     for (size_t i = 0; i < sample.size() && !c.quote_used; ++i) {
-      c.quote_used = data[i] == q && (i == 0 || data[i - 1] == delim || data[i - 1] == '\n' || data[i - 1] == '\r');
+      c.quote_used = data[i] == q && (i == 0 || data[i - 1] == delim || data[i - 1] == '\n' || data[i - 1] == '\r' ||
+                                      (pad != 0 && i >= 2 && data[i - 1] == pad && data[i - 2] == delim));
     }
   }
   std::map<int, int64_t> freq;
@@ -382,6 +383,20 @@ Candidate Evaluate(std::string_view sample, bool at_end, const Dialect& d, std::
   return c;
 }
 
+// Whether `first` followed by `pad` occurs in `sample`, and at least as often as `first` alone.
+bool PairsOutnumberLoneBytes(std::string_view sample, char first, char pad) {
+  int64_t pairs = 0, lone = 0;
+  for (size_t i = sample.find(first); i != std::string_view::npos; i = sample.find(first, i + 1)) {
+    if (i + 1 < sample.size() && sample[i + 1] == pad) {
+      ++pairs;
+      if (first == pad) ++i;
+    } else {
+      ++lone;
+    }
+  }
+  return pairs > 0 && pairs >= lone;
+}
+
 // Whether `c` reads the sample better than `b`.
 bool Better(const Candidate& c, const Candidate& b) {
   if (!b.valid) return true;
@@ -484,6 +499,17 @@ Result<SniffResult> SniffDialect(std::string_view input, bool input_is_all, cons
           const auto key = quotes_here ? std::make_tuple(static_cast<int>(static_cast<uint8_t>(q)), static_cast<int>(static_cast<uint8_t>(e)), d_key, p_key)
                                        : std::make_tuple(-1, -1, d_key, p_key);
           if (!seen.insert(key).second) continue;
+          if (!o.delimiter) {
+            // Skipped unevaluated where they cannot win (sniffing stays a few milliseconds): a
+            // space against a reading of several columns where every row agrees (a space needs
+            // a larger share), and a two-byte delimiter whose pair the sample lacks or whose
+            // first byte comes more often alone than paired (it may come alone only in quotes).
+            if (d == ' ' && dl.pad == '\0' && best.valid && !best.swallowed && best.ncols > 1 &&
+                best.consistent == best.rows) {
+              continue;
+            }
+            if (dl.pad != '\0' && !PairsOutnumberLoneBytes(sample, d, dl.pad)) continue;
+          }
           Dialect dialect;
           dialect.delimiter = d;
           dialect.delimiter_pad = dl.pad;
