@@ -30,7 +30,8 @@ std::vector<std::string> SplitList(const std::string& s) {
 
 void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   auto* g = app;
-  g->add_option("--delimiter", o->delimiter, "Field delimiter (one byte, or \\t); sniffed when absent");
+  g->add_option("--delimiter", o->delimiter,
+                "Field delimiter: one byte (or \\t, space), or two: ', ' '; ' '\\t ' '||'; sniffed when absent");
   g->add_option("--quote", o->quote, "Quote character, or 'none'; sniffed when absent");
   g->add_option("--escape", o->escape, "Escape inside quotes: the quote itself (doubled, RFC 4180) or '\\'");
   g->add_option("--header", o->header, "true|false; detected when absent");
@@ -59,9 +60,19 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
 Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   csv::CsvOptions o;
   if (!delimiter.empty()) {
-    QUIVER_ASSIGN_OR_RETURN(char d, OneChar(delimiter, "delimiter"));
-    if (d == '\0') return Status::Invalid("--delimiter cannot be none");
-    o.delimiter = d;
+    // Two bytes: a delimiter and its pad (", " "; " "\t " "||"); \t spelled out counts as one.
+    std::string spec = delimiter;
+    if (spec.rfind("\\t", 0) == 0 && spec.size() > 2) spec = "\t" + spec.substr(2);
+    if (spec == "space") spec = " ";
+    if (spec.size() == 2 && spec != "\\t" && (spec[1] == ' ' || spec == "||")) {
+      o.delimiter = spec[0];
+      o.delimiter_pad = spec[1];
+    } else {
+      QUIVER_ASSIGN_OR_RETURN(char d, OneChar(spec, "delimiter"));
+      if (d == '\0') return Status::Invalid("--delimiter cannot be none");
+      o.delimiter = d;
+      o.delimiter_pad = '\0';
+    }
   }
   if (!quote.empty()) {
     QUIVER_ASSIGN_OR_RETURN(char q, OneChar(quote, "quote"));
@@ -118,7 +129,9 @@ Status CsvCliOptions::CommitRejects() const {
 }
 
 std::string FooterNote(const csv::CsvReadStats& st) {
-  return st.footer_lines > 0 ? fmt::format(", {} footer lines skipped", st.footer_lines) : std::string();
+  std::string note = st.footer_lines > 0 ? fmt::format(", {} footer lines skipped", st.footer_lines) : std::string();
+  if (st.second_table_line > 0) note += fmt::format(" (a second table from line {} not read)", st.second_table_line);
+  return note;
 }
 
 }  // namespace quiver::cli

@@ -20,15 +20,20 @@ Status RunSniff(const SniffArgs& a) {
   auto show = [](char c) -> std::string {
     if (c == '\0') return "none";
     if (c == '\t') return "\\t";
+    if (c == ' ') return "space";
     return std::string(1, c);
   };
+  // A two-byte delimiter is printed quoted, as --delimiter takes it.
+  const std::string delimiter =
+      d.delimiter_pad == '\0' ? show(d.delimiter) : fmt::format("'{}{}'", d.delimiter == '\t' ? "\\t" : std::string(1, d.delimiter), d.delimiter_pad);
   // A header joined from several lines (--lenient) is a repair, so it is said.
   std::string header = d.header ? "true" : "false";
   if (d.header_lines > 1) header += fmt::format(" (joined from {} lines)", d.header_lines);
-  fmt::print("delimiter: {}\nquote: {}\nescape: {}\nheader: {}\nskip_lines: {}\n", show(d.delimiter), show(d.quote),
+  fmt::print("delimiter: {}\nquote: {}\nescape: {}\nheader: {}\nskip_lines: {}\n", delimiter, show(d.quote),
              d.escape == d.quote ? "doubled quote" : show(d.escape), header, d.skip_lines);
   if (d.comment != '\0') fmt::print("comment: {}\n", show(d.comment));
   if (d.footer_lines > 0) fmt::print("footer_lines: {}\n", d.footer_lines);
+  if (d.second_table_line > 0) fmt::print("second_table_line: {} (not read)\n", d.second_table_line);
   fmt::print("columns: {}\n", reader->schema()->num_fields());
   for (int c = 0; c < reader->schema()->num_fields(); ++c) {
     const Field& f = reader->schema()->field(c);

@@ -269,6 +269,9 @@ QUIVER_AVX512 uint32_t Int64x8(const uint8_t* data, const FieldSpan* f, int64_t*
   w = _mm512_mask_srli_epi64(w, sign, w, 8);
   const __m512i n = _mm512_mask_sub_epi64(len, sign, len, one);
   live &= _mm512_cmpge_epu64_mask(n, one);
+  // A leading zero ("00501") goes to the scalar path, which refuses it in inferred columns.
+  live &= ~(_mm512_cmpeq_epi64_mask(_mm512_and_si512(w, _mm512_set1_epi64(0xFF)), _mm512_set1_epi64('0')) &
+            _mm512_cmpgt_epu64_mask(n, one));
   w = AlignDigits(w, n);
   const __mmask8 ok = live & AllDigitLanes(w);
   __m512i v = DigitValue(w);
@@ -299,6 +302,9 @@ QUIVER_AVX512 uint32_t Float64x8(const uint8_t* data, const FieldSpan* f, double
   live &= _mm512_cmpge_epu64_mask(low, _mm512_set1_epi64(0x100)) &
           _mm512_cmple_epu64_mask(low, _mm512_sllv_epi64(one, _mm512_slli_epi64(_mm512_sub_epi64(n, _mm512_set1_epi64(2)), 3)));
   // The point squeezed out: the bytes after it move down one, byte 8 comes in at the top.
+  // A leading zero ("007.5": a '0' first, the point not right after it) goes to the scalar path.
+  live &= ~(_mm512_cmpeq_epi64_mask(_mm512_and_si512(w0, _mm512_set1_epi64(0xFF)), _mm512_set1_epi64('0')) &
+            _mm512_cmpge_epu64_mask(low, _mm512_set1_epi64(0x10000)));
   const __m512i below = _mm512_sub_epi64(low, one);
   __m512i w = _mm512_ternarylogic_epi64(below, w0, _mm512_srli_epi64(w0, 8), 0xCA);  // below ? w0 : w0 >> 8
   w = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi64(0x00FFFFFFFFFFFFFFll)), _mm512_slli_epi64(w1, 56));
@@ -489,6 +495,7 @@ struct ColumnConverters {
     const TypePtr& type = b.type_;
     const bool direct = syn.Direct();
     const char quote = syn.quote;
+    const bool no_leading_zeros = b.no_leading_zeros_;
     Status st;
     // Row r one value at a time; false stops the group (an error recorded, or st failed).
     auto one = [&](int64_t r) -> bool {
@@ -505,7 +512,7 @@ struct ColumnConverters {
           return st.ok();
         }
       }
-      if (!parse(text, type, syn, &out[r])) [[unlikely]] {
+      if (!parse(text, type, syn, &out[r]) || (no_leading_zeros && HasLeadingZero(text))) [[unlikely]] {
         if (!null_on_error) {
           error->row = r;
           error->failure = ConvertFailure::kBadValue;
@@ -774,8 +781,10 @@ struct ColumnConverters {
   }
 };
 
-Status TextColumnConverter::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level, const DateFormat* format) {
+Status TextColumnConverter::Init(const TypePtr& type, MemoryPool* pool, SimdLevel level, const DateFormat* format,
+                                 bool no_leading_zeros) {
   type_ = type;
+  no_leading_zeros_ = no_leading_zeros && (type->id() == TypeId::kInt64 || type->id() == TypeId::kFloat64);
   format_ = format;
   wide_ = level >= SimdLevel::kAvx512;
   pool_ = pool;
@@ -893,7 +902,7 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
 }
 
 bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldSpan& f, const FieldSyntax& syn,
-                   const DateFormat* format) {
+                   const DateFormat* format, bool no_leading_zeros) {
   std::string_view text;
   bool quoted;
   const bool is_string = type->id() == TypeId::kString || type->id() == TypeId::kBinary;
@@ -903,6 +912,9 @@ bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldSpan& f,
     int32_t days;
     return type->id() == TypeId::kDate32 ? ParseFormatted(text, type, *format, &days)
                                          : ParseFormatted(text, type, *format, &v);
+  }
+  if (no_leading_zeros && (type->id() == TypeId::kInt64 || type->id() == TypeId::kFloat64) && HasLeadingZero(text)) {
+    return false;
   }
   bool converts = true;
   if (VisitFixedParser(type->id(), [&](auto parser) {

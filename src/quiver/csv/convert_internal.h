@@ -59,6 +59,14 @@ struct FieldSyntax {
   bool QuotedText(std::string_view raw, bool string_column, std::string_view* text, bool* quoted) const;
 };
 
+// A number written with a leading zero ("00501", "-01", "007.5"; not "0", "-0" or "0.5"):
+// codes such as ZIP or FIPS codes, whose zeros a numeric column would drop. Inference makes
+// such a column text; a column typed int64 or float64 by inference refuses one met later.
+inline bool HasLeadingZero(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return s.size() > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9';
+}
+
 enum class ConvertFailure : uint8_t { kNone, kBadValue, kInvalidUtf8 };
 
 struct ConvertError {
@@ -77,8 +85,10 @@ class TextColumnConverter {
   // common shapes (short integers, decimals with a point, YYYY-MM-DD), the rest one by one.
   // A date32 or timestamp column with a `format` reads its values by that format (which must
   // outlive the builder), one by one.
+  // `no_leading_zeros` (a number column whose type was inferred): a value written with a
+  // leading zero is refused as a bad value, since the sample made codes like it text.
   Status Init(const TypePtr& type, MemoryPool* pool = default_memory_pool(), SimdLevel level = ActiveSimdLevel(),
-              const DateFormat* format = nullptr);
+              const DateFormat* format = nullptr, bool no_leading_zeros = false);
   // Room for about `rows` more values, so that appends do not regrow the buffers (string
   // bytes are sized at the first append, from its bytes per row).
   Status Reserve(int64_t rows);
@@ -108,6 +118,7 @@ class TextColumnConverter {
   AppendFn append_ = nullptr;
   int value_width_ = 0;  // bytes per fixed-width value; 0: bits (bool) or strings
   bool wide_ = false;    // the 8-row AVX-512 parsers may be used
+  bool no_leading_zeros_ = false;  // Init's no_leading_zeros, for int64 and float64 only
   BufferBuilder values_, offsets_, validity_;
   bool has_validity_ = false;
   int64_t validity_bits_ = 0;  // bits of validity_ initialised (set for rows without nulls)
@@ -124,7 +135,7 @@ Result<Array> ConvertColumn(const TypePtr& type, const uint8_t* data, const Fiel
 // Whether the text of one field converts to `type` (read by `format` when given), for
 // on_error=skip pre-validation and for finding the first bad cell of a failed group.
 bool FieldConverts(const TypePtr& type, const uint8_t* data, const FieldSpan& f, const FieldSyntax& syntax,
-                   const DateFormat* format = nullptr);
+                   const DateFormat* format = nullptr, bool no_leading_zeros = false);
 
 // Parsers for one non-null text value, shared with type inference.
 bool ParseBool(std::string_view s, const FieldSyntax& syntax, bool* out);

@@ -6,8 +6,12 @@
 
 namespace quiver::csv {
 
-std::string ConvertPlan::CannotConvert(int col) const {
+std::string ConvertPlan::CannotConvert(int col, std::string_view value) const {
   std::string msg = fmt::format("cannot convert to {}", schema->field(col).type->ToString());
+  const TypeId id = schema->field(col).type->id();
+  if (NoLeadingZeros(col) && (id == TypeId::kInt64 || id == TypeId::kFloat64) && HasLeadingZero(value)) {
+    msg += " without losing its leading zero (a code, not a number)";
+  }
   if (const DateFormat* f = formats[static_cast<size_t>(col)]) msg += fmt::format(" with format '{}'", f->pattern());
   return msg;
 }
@@ -25,12 +29,16 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
       int bad = -1;
       for (int col = 0; col < ncols && bad < 0; ++col) {
         if (!FieldConverts(schema.field(col).type, data, c.fields.at(r, static_cast<size_t>(col)), plan.syntax,
-                           plan.formats[static_cast<size_t>(col)])) {
+                           plan.formats[static_cast<size_t>(col)], plan.NoLeadingZeros(col))) {
           bad = col;
         }
       }
       if (bad >= 0) {
-        c.rejected.push_back(Reject{c.rows[r], ProblemKind::kConversion, bad, plan.CannotConvert(bad)});
+        const FieldSpan& bf = c.fields.at(r, static_cast<size_t>(bad));
+        const std::string_view value = bf.start == FieldSpan::kMissing
+                                           ? std::string_view()
+                                           : std::string_view(reinterpret_cast<const char*>(data) + bf.start, bf.end - bf.start);
+        c.rejected.push_back(Reject{c.rows[r], ProblemKind::kConversion, bad, plan.CannotConvert(bad, value)});
         continue;
       }
       if (kept != r) {
@@ -78,7 +86,8 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
         for (int later = col + 1; later < ncols; ++later) {
           for (int64_t r = 0; r < err.row; ++r) {
             const FieldSpan& lf = c.fields.at(static_cast<size_t>(g + r), static_cast<size_t>(later));
-            if (!FieldConverts(schema.field(later).type, data, lf, plan.syntax, plan.formats[static_cast<size_t>(later)])) {
+            if (!FieldConverts(schema.field(later).type, data, lf, plan.syntax, plan.formats[static_cast<size_t>(later)],
+                               plan.NoLeadingZeros(later))) {
               err.row = r;
               // A string cell fails only on its encoding.
               err.failure = schema.field(later).type->id() == TypeId::kString ? ConvertFailure::kInvalidUtf8
@@ -92,7 +101,7 @@ void ConvertRows(const ConvertPlan& plan, const uint8_t* data, uint32_t chunk_by
         const FieldSpan& f = c.fields.at(static_cast<size_t>(g + err.row), static_cast<size_t>(col));
         std::string value(reinterpret_cast<const char*>(data) + f.start, f.end - f.start);
         const bool utf8 = err.failure == ConvertFailure::kInvalidUtf8;
-        c.problem = ChunkProblem{f.start, col, utf8 ? std::string("invalid UTF-8") : plan.CannotConvert(col),
+        c.problem = ChunkProblem{f.start, col, utf8 ? std::string("invalid UTF-8") : plan.CannotConvert(col, value),
                                  std::move(value), utf8 ? ProblemKind::kInvalidUtf8 : ProblemKind::kConversion};
         return;
       }

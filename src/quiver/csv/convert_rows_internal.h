@@ -21,11 +21,14 @@ struct ConvertPlan {
   const SchemaPtr& schema;
   const FieldSyntax& syntax;
   const std::vector<const DateFormat*>& formats;  // per column, null: none
+  const std::vector<bool>& inferred;              // per column: typed by inference (leading zeros refused)
   OnError on_error;
   int64_t batch_rows;
 
-  // "cannot convert to TYPE[ with format 'F']": the reason a value of `col` is refused.
-  std::string CannotConvert(int col) const;
+  // "cannot convert to TYPE[ with format 'F']": the reason `value` of `col` is refused (a
+  // leading zero in an inferred number column says so).
+  std::string CannotConvert(int col, std::string_view value = {}) const;
+  bool NoLeadingZeros(int col) const { return inferred[static_cast<size_t>(col)]; }
 };
 
 // The rows assembled so far (block offsets into `data`) appended to `columns`; with

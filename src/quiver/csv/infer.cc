@@ -4,15 +4,6 @@
 
 namespace quiver::csv {
 
-namespace {
-// A number written with a leading zero ("00501", "-01", "007.5"; not "0", "-0" or "0.5"):
-// codes such as ZIP or FIPS codes, whose zeros a numeric column would drop.
-bool HasLeadingZero(std::string_view s) {
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
-  return s.size() > 1 && s[0] == '0' && IsDigit(s[1]);
-}
-}  // namespace
-
 void TypeInferrer::AddTo(Candidates& c, std::string_view text) const {
   c.any = true;
   int64_t i;

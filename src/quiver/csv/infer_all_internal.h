@@ -45,6 +45,7 @@ Result<CsvOptions> InferOverWholeInput(CsvOptions options, const OpenFn& open) {
   CsvOptions second = options;
   second.infer_all = false;
   second.delimiter = d.delimiter;
+  second.delimiter_pad = d.delimiter_pad;
   second.quote = d.quote;
   second.escape = d.escape;
   second.header = d.header;

@@ -11,6 +11,7 @@ std::string Show(char c) {
   switch (c) {
     case '\0': return "(none)";
     case '\t': return "\\t";
+    case ' ': return "(space)";
     default: return std::string(1, c);
   }
 }
@@ -24,7 +25,8 @@ std::string Strip(std::string s) {
 std::string Dialect::ToString() const {
   std::string joined = header_lines > 1 ? fmt::format(" header_lines={}", header_lines) : std::string();
   std::string footer = footer_lines > 0 ? fmt::format(" footer_lines={}", footer_lines) : std::string();
-  return fmt::format("delimiter={} quote={} escape={} header={}{} skip_lines={} comment={}{}", Show(delimiter),
+  return fmt::format("delimiter={} quote={} escape={} header={}{} skip_lines={} comment={}{}",
+                     delimiter_pad != '\0' ? Show(delimiter) + Show(delimiter_pad) : Show(delimiter),
                      Show(quote), escape == quote ? std::string("(doubled quote)") : Show(escape),
                      header ? "true" : "false", joined, skip_lines, Show(comment), footer);
 }

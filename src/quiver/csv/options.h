@@ -25,6 +25,9 @@ enum class Encoding { kUtf8, kLatin1, kUtf16 };
 
 struct Dialect {
   char delimiter = ',';
+  // A two-byte delimiter's second byte (", " "; " "\t " "||"; '\0': a one-byte delimiter): a
+  // delimiter is `delimiter` then this byte, and a quote after both opens a quoted field.
+  char delimiter_pad = '\0';
   char quote = '"';   // '\0': no quoting
   char escape = '"';  // == quote: doubled quotes (RFC 4180); '\\': backslash inside quotes
   bool header = true;
@@ -32,6 +35,9 @@ struct Dialect {
   int64_t header_lines = 1;  // physical lines the header spans (more than one: joined by --lenient)
   char comment = '\0';     // lines starting with it are skipped; '\0': none
   int64_t footer_lines = 0;  // lenient: physical lines of prose after the table, skipped
+  // lenient: the line (1-based) where a second table stacked under the first starts (its
+  // header after a blank line); it and the lines after it are among footer_lines. 0: none.
+  int64_t second_table_line = 0;
 
   std::string ToString() const;
 };
@@ -39,6 +45,9 @@ struct Dialect {
 struct CsvOptions {
   // Dialect: what is set here wins; the rest is sniffed.
   std::optional<char> delimiter;
+  // With `delimiter`: its second byte ('\0' or unset: a one-byte delimiter). Unset with the
+  // delimiter unset: sniffed.
+  std::optional<char> delimiter_pad;
   std::optional<char> quote;
   std::optional<char> escape;
   std::optional<bool> header;

@@ -139,7 +139,7 @@ class CsvReader::Impl {
   void ParseChunk(Chunk& c, const SplitKernels& k, bool first, uint32_t len, bool at_end, bool block_end = true);
   void ConvertRows(Chunk& c) { csv::ConvertRows(Plan(), base(), c.end - c.begin, c, c.columns, &c.nulled); }
   void FinishChunk(Chunk& c) { FinishColumns(Plan(), c.columns, c.begin, &c.problem, &c.batches); }
-  ConvertPlan Plan() const { return ConvertPlan{schema_, syntax_, formats_, opts_.on_error, opts_.batch_rows}; }
+  ConvertPlan Plan() const { return ConvertPlan{schema_, syntax_, formats_, inferred_, opts_.on_error, opts_.batch_rows}; }
   ProblemContext Problems() const { return ProblemContext{name_, names_, inferred_, opts_}; }
   Status ReportProblem(const ChunkProblem& p) const {
     return Problems().Report(p, LineAt(p.pos), offset_before_ + (p.pos - block_.start));
@@ -389,12 +389,14 @@ Status CsvReader::Impl::Init() {
   // Dialect: what the options fix, plus what the sniffer finds.
   if (opts_.delimiter && opts_.quote && opts_.escape && opts_.skip_lines) {
     dialect_.delimiter = *opts_.delimiter;
+    dialect_.delimiter_pad = opts_.delimiter_pad.value_or('\0');
     dialect_.quote = *opts_.quote;
     dialect_.escape = *opts_.escape;
     dialect_.skip_lines = *opts_.skip_lines;
     dialect_.comment = opts_.comment;
   } else if (block_.end == 0) {
     dialect_.delimiter = opts_.delimiter.value_or(',');
+    dialect_.delimiter_pad = opts_.delimiter ? opts_.delimiter_pad.value_or('\0') : '\0';
     dialect_.quote = opts_.quote.value_or('"');
     dialect_.escape = opts_.escape.value_or(dialect_.quote);
     dialect_.skip_lines = opts_.skip_lines.value_or(0);
@@ -407,6 +409,7 @@ Status CsvReader::Impl::Init() {
     if (sample_is_all && sniffed.table_end < sample.size()) {
       block_.end = static_cast<int64_t>(sniffed.table_end);
       stats_.footer_lines = dialect_.footer_lines;
+      stats_.second_table_line = dialect_.second_table_line;
     }
   }
   split_ = SplitConfig{static_cast<uint8_t>(dialect_.delimiter), static_cast<uint8_t>(dialect_.quote),
@@ -414,7 +417,9 @@ Status CsvReader::Impl::Init() {
   machine_.split = split_;
   machine_.comment = dialect_.comment;
   machine_.lenient = opts_.lenient;
-  force_machine_ = dialect_.comment != '\0';
+  machine_.pad = static_cast<uint8_t>(dialect_.delimiter_pad);
+  // The SIMD split knows one-byte delimiters only: a two-byte one is split by the machine.
+  force_machine_ = dialect_.comment != '\0' || dialect_.delimiter_pad != '\0';
   syntax_ = FieldSyntax::From(opts_, dialect_);
 
   // Skip the preamble.
@@ -449,6 +454,20 @@ Status CsvReader::Impl::Init() {
       dialect_.header_lines = CountLineBreaks(block_.buf->data() + header_start, skip - header_start);
       stats_.header_lines_joined = dialect_.header_lines;
     }
+  }
+  // Lenient: a header over two full lines ("DATE,DATE" over "Start,End"), the second naming
+  // columns that the rows below type otherwise.
+  size_t header_rows = 0;
+  if (opts_.lenient && joined.empty() && !opts_.header && !opts_.skip_lines && opts_.column_names.empty() &&
+      SecondHeaderRow(data, sampled, ncols_, syntax_, pool_, &joined)) {
+    header = true;
+    header_rows = 2;
+    const uint32_t after = std::min<uint32_t>(sampled.row_ends[1] + 1, static_cast<uint32_t>(block_.end - block_.start));
+    dialect_.header_lines = CountLineBreaks(data, after) + (after == block_.end - block_.start && after > 0 &&
+                                                                    data[after - 1] != '\n' && data[after - 1] != '\r'
+                                                                ? 1
+                                                                : 0);
+    stats_.header_lines_joined = dialect_.header_lines;
   }
   dialect_.header = header;
 
@@ -496,8 +515,21 @@ Status CsvReader::Impl::Init() {
   if (repaired) MakeNamesUnique(&names_);  // two names may have become one
 
   // Types: explicit ones, then inference over the sample rows (the header excluded).
-  // A joined header lies before the rows: every sampled row is data.
-  const size_t header_rows = header && joined.empty() ? 1 : 0;
+  // A header joined from preamble lines lies before the rows: every sampled row is data.
+  if (header_rows == 0) header_rows = header && joined.empty() ? 1 : 0;
+  // Lenient: a header with a field too many or too few (sniffing kept it as the line of
+  // names above the table) is cut or padded as a row is, and counted as a repaired row; a
+  // header ending in empty cells (a trailing delimiter) is not a repair.
+  if (header_rows == 1 && opts_.lenient && static_cast<int>(rows[0].size()) != ncols_) {
+    bool extras_empty = static_cast<int>(rows[0].size()) > ncols_;
+    for (size_t f = static_cast<size_t>(ncols_); f < rows[0].size() && extras_empty; ++f) {
+      extras_empty = rows[0][f].end == rows[0][f].start;
+    }
+    if (!extras_empty) {
+      ++stats_.rows_repaired;
+      if (static_cast<int>(rows[0].size()) > ncols_) stats_.fields_dropped += static_cast<int64_t>(rows[0].size()) - ncols_;
+    }
+  }
   ColumnTypes types;
   // The rows after the first were typed already when the first is the header.
   const bool typed = header_rows == 1 && after_first && static_cast<int>(names_.size()) == ncols_;
@@ -507,12 +539,12 @@ Status CsvReader::Impl::Init() {
   formats_ = std::move(types.formats);
   explicit_formats_ = std::move(types.explicit_formats);
   schema_ = std::make_shared<const Schema>(std::move(types.fields));
-  shape_ = RowShape{ncols_, dialect_.comment, opts_.on_error, opts_.lenient};
+  shape_ = RowShape{ncols_, dialect_.comment, opts_.on_error, opts_.lenient, static_cast<uint8_t>(dialect_.delimiter_pad)};
 
   // Step past the header row.
   if (header_rows == 0) {
-  } else if (!sampled.row_ends.empty()) {
-    uint32_t after = sampled.row_ends[0] + 1;
+  } else if (sampled.row_ends.size() >= header_rows) {
+    uint32_t after = sampled.row_ends[header_rows - 1] + 1;
     if (after > static_cast<uint32_t>(block_.end - block_.start)) after = static_cast<uint32_t>(block_.end - block_.start);
     lines_before_ += CountLineBreaks(block_.buf->data() + block_.start, after);
     block_.start += after;
@@ -540,7 +572,8 @@ Status CsvReader::Impl::StartChunk(Chunk& c) {
   for (int col = 0; col < ncols_; ++col) {
     QUIVER_RETURN_NOT_OK(c.columns[static_cast<size_t>(col)].Init(schema_->field(col).type, RecyclingPool::Shared(),
                                                                   split_level_.value_or(ActiveSimdLevel()),
-                                                                  formats_[static_cast<size_t>(col)]));
+                                                                  formats_[static_cast<size_t>(col)],
+                                                                  inferred_[static_cast<size_t>(col)]));
   }
   return Status::OK();
 }

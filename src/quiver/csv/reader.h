@@ -22,6 +22,7 @@ struct CsvReadStats {
   int64_t blank_lines = 0;      // skipped
   int64_t header_lines_joined = 0;  // lenient: physical lines joined into one header (0: none)
   int64_t footer_lines = 0;     // lenient: physical lines of prose after the table, skipped
+  int64_t second_table_line = 0;  // lenient: where a stacked second table starts (not read; 0: none)
   int64_t bytes_read = 0;       // decoded bytes consumed
 };
 

@@ -75,7 +75,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
   // Rows of exactly ncols fields (nearly all of them) are copied straight from the positions;
   // anything else (a short or long row, a row across slices, comments) takes the general
   // path one position at a time, and the fast path resumes at the next row.
-  const bool fast = shape.comment == '\0';
+  const bool fast = shape.comment == '\0' && shape.pad == 0;
   const RowScatterKernel scatter = nc >= 2 && nc <= 16 ? kernels.scatter_rows : nullptr;
   uint32_t row_start = rc.row_start, field_start = rc.field_start;
   for (;;) {
@@ -127,6 +127,7 @@ bool TakeRows(const RowShape& shape, const SplitKernels& kernels, const uint8_t*
     const uint32_t at = offset + (p & kPositionMask);
     rc.cur.push_back(FieldSpan{field_start, at});
     field_start = at + 1;
+    if (shape.pad != 0 && !(p & kRowEndFlag) && data[field_start] == shape.pad) ++field_start;
     if (p & kRowEndFlag) {
       rc.row_start = row_start;
       EmitRow(shape, data, c, rc, at);

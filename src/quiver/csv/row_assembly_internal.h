@@ -103,6 +103,7 @@ struct RowShape {
   char comment = '\0';
   OnError on_error = OnError::kFail;
   bool lenient = false;
+  uint8_t pad = 0;  // a two-byte delimiter's second byte, stepped over at a field's start
 };
 
 // Assembles the rows that end among pos[0, n) (block offsets: `offset` + position) and start

@@ -21,7 +21,7 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
   // It takes a fraction of the machine's time, which is spent before any block is parsed.
   MachineResult mr;
   bool split = false;
-  if (machine.comment == '\0') {
+  if (machine.comment == '\0' && machine.pad == 0) {
     SplitCarry carry;
     const SplitResult fast = kernels.split(data, n, -1, machine.split, &carry, pos.get());
     split = !fast.anomaly && carry.in_quote == 0;
@@ -52,6 +52,7 @@ SampleRows SplitSample(const uint8_t* data, size_t n, bool n_is_all, const Machi
     cur.push_back(FieldSpan{s, p});
     s = p + 1;
     if (pos[i] & kRowEndFlag) finish_row(p);
+    else if (machine.pad != 0 && s < n && data[s] == machine.pad) ++s;
   }
   if (n_is_all && s < n && static_cast<int64_t>(out.rows.size()) <= max_rows) {
     cur.push_back(FieldSpan{s, static_cast<uint32_t>(n)});
@@ -145,6 +146,58 @@ bool DecideHeader(const uint8_t* data, const SampleRows& sample, int ncols, cons
   // cells are text that reads as no number, date or boolean (survey exports leave header
   // cells empty; they get generated names).
   return contradicts || (all_string && !dup && (!any_null || (seen.size() >= 2 && !typed)));
+}
+
+bool SecondHeaderRow(const uint8_t* data, const SampleRows& sample, int ncols, const FieldSyntax& syntax,
+                     ThreadPool* pool, std::vector<std::string>* names) {
+  const auto& rows = sample.rows;
+  if (rows.size() < 3 || ncols < 2) return false;
+  if (static_cast<int>(rows[0].size()) != ncols || static_cast<int>(rows[1].size()) != ncols) return false;
+  const TypeInferrer body = InferRows(data, sample, 2, ncols, syntax, pool);
+  bool over_typed = false;
+  int second_cells = 0;
+  // Neither line alone names every column once: one of them leaves a cell empty or repeats a
+  // name (a complete first line is the header, and the line under it data).
+  bool incomplete = false;
+  for (size_t r = 0; r < 2; ++r) {
+    TypeInferrer only(ncols, syntax);
+    std::set<std::string> seen;
+    for (int c = 0; c < ncols; ++c) {
+      std::string_view text;
+      bool quoted;
+      if (!syntax.Text(data, rows[r][static_cast<size_t>(c)], false, &text, &quoted) || text.empty()) {
+        incomplete = true;
+        continue;
+      }
+      incomplete |= !seen.insert(std::string(text)).second;
+      // A name has a letter: a rule of dashes under a header is not a second header line.
+      if (std::none_of(text.begin(), text.end(), [](char ch) {
+            const auto u = static_cast<unsigned char>(ch);
+            return u >= 0x80 || static_cast<unsigned>((u | 0x20) - 'a') < 26u;
+          })) {
+        return false;
+      }
+      only.AddValue(c, text);
+      if (r == 1) {
+        ++second_cells;
+        over_typed |= body.Contradicts(c, text);
+      }
+    }
+    for (int c = 0; c < ncols; ++c) {
+      if (only.TypeOf(c)->id() != TypeId::kString) return false;
+    }
+  }
+  if (!over_typed || second_cells < 2 || !incomplete) return false;
+  names->clear();
+  for (int c = 0; c < ncols; ++c) {
+    const std::string a = CleanName(data, rows[0][static_cast<size_t>(c)], syntax);
+    const std::string b = CleanName(data, rows[1][static_cast<size_t>(c)], syntax);
+    std::string name = a.empty() ? b : b.empty() ? a : a + " " + b;
+    if (name.empty()) name = DefaultName(c, ncols);
+    names->push_back(std::move(name));
+  }
+  MakeNamesUnique(names);
+  return true;
 }
 
 std::string CleanName(const uint8_t* data, const FieldSpan& field, const FieldSyntax& syntax) {

@@ -76,6 +76,15 @@ std::vector<std::string> HeaderNames(const uint8_t* data, const std::vector<Fiel
 bool JoinHeaderLines(const uint8_t* data, size_t preamble, const MachineConfig& machine, const FieldSyntax& syntax,
                      int ncols, std::vector<std::string>* names, size_t* header_start);
 
+// Multi-row headers: the first two sampled rows are both header lines when every non-empty
+// cell of each is text that reads as no number, date, time or boolean (names may repeat:
+// "DATE,DATE" over "Start,End"), the second has at least two such cells, and one of them
+// lies over a column that the rows after the second type otherwise. `*names` gets each
+// column's two cells joined by a space (an empty one left out; both empty: generated), made
+// distinct. Rows of another width than `ncols` never qualify.
+bool SecondHeaderRow(const uint8_t* data, const SampleRows& sample, int ncols, const FieldSyntax& syntax,
+                     ThreadPool* pool, std::vector<std::string>* names);
+
 // Each column's type: an explicit one (column_types), else inferred from the sampled rows
 // after the first `header_rows`, else text; with its date or timestamp format.
 struct ColumnTypes {

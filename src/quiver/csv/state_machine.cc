@@ -34,7 +34,11 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
   const uint8_t escape = cfg.split.escape;
   const bool doubled = quote != 0 && (escape == 0 || escape == quote);
   const uint8_t comment = static_cast<uint8_t>(cfg.comment);
+  const uint8_t pad = cfg.pad;
+  bool pad_next = st->pad_next;
   uint8_t s = st->state;
+  // A two-byte delimiter's first byte is a delimiter only with its pad after it; alone it is text.
+  auto PadFollows = [&](size_t i) { return (i + 1 < n ? static_cast<int>(data[i + 1]) : next_byte) == static_cast<int>(pad); };
   bool row_start = true;  // only meaningful in kFieldStart; reset on every field separator
   uint32_t* o = out;
   size_t open_at = 0;  // where the current quoted field opened, for the unterminated error
@@ -49,6 +53,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
     r.error_pos = at;
     r.count = static_cast<size_t>(o - out);
     st->state = s;
+    st->pad_next = false;
     return r;
   };
   for (size_t i = 0;; ++i) {
@@ -59,10 +64,15 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
       s = kUnquoted;
       opened_here = false;
       ++r.stray_quotes;
+      pad_next = false;
       i = open_at + 1;
       if (i == n) break;
     }
     const uint8_t b = data[i];
+    if (pad_next) [[unlikely]] {
+      pad_next = false;
+      if (b == pad) continue;  // the delimiter's second byte
+    }
     const bool lf = b == '\n';
     const bool cr = b == '\r';
     if (lf || cr) {
@@ -84,8 +94,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
       case kFieldStart:
         if (row_start && comment != 0 && b == comment) {
           s = kComment;
-        } else if (b == delim) {
+        } else if (b == delim && (pad == 0 || PadFollows(i))) {
           *o++ = static_cast<uint32_t>(i);
+          pad_next = pad != 0;
           row_start = false;
         } else if (quote != 0 && b == quote) {
           s = kQuoted;
@@ -94,17 +105,21 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           o_at_open = o;
           breaks_at_open = r.line_breaks;
         } else {
+          if (b == delim) ++r.lone_delimiters;  // only with a pad: its first byte alone
           s = kUnquoted;
         }
         break;
       case kUnquoted:
-        if (b == delim) {
+        if (b == delim && (pad == 0 || PadFollows(i))) {
           *o++ = static_cast<uint32_t>(i);
+          pad_next = pad != 0;
           s = kFieldStart;
           row_start = false;
         } else if (quote != 0 && b == quote) {
           if (!cfg.lenient) return fail(MachineError::kQuoteInUnquotedField, i);
           ++r.stray_quotes;
+        } else if (b == delim) {
+          ++r.lone_delimiters;  // only with a pad: its first byte alone
         }
         break;
       case kQuoted:
@@ -118,8 +133,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
         s = kQuoted;
         break;
       case kAfterQuote:
-        if (b == delim) {
+        if (b == delim && (pad == 0 || PadFollows(i))) {
           *o++ = static_cast<uint32_t>(i);
+          pad_next = pad != 0;
           s = kFieldStart;
           row_start = false;
         } else if (b == ' ' || b == '\t') {
@@ -133,8 +149,9 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
       case kQuoteSeen:
         if (doubled && b == quote) {
           s = kQuoted;
-        } else if (b == delim) {
+        } else if (b == delim && (pad == 0 || PadFollows(i))) {
           *o++ = static_cast<uint32_t>(i);
+          pad_next = pad != 0;
           s = kFieldStart;
           row_start = false;
         } else if (b == ' ' || b == '\t') {
@@ -147,6 +164,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
           s = kUnquoted;
           opened_here = false;
           ++r.stray_quotes;
+          pad_next = false;
           i = open_at;
         } else if (cfg.lenient) {
           s = kUnquoted;  // "a"b is read as the text "a"b
@@ -162,6 +180,7 @@ MachineResult SplitWithStateMachine(const uint8_t* data, size_t n, int next_byte
     r.error_pos = open_at;
   }
   st->state = s;
+  st->pad_next = pad_next;
   r.count = static_cast<size_t>(o - out);
   return r;
 }
