@@ -85,7 +85,8 @@ std::vector<std::string> NamesOf(Options& o, const char* name) {
 
 csv::CsvOptions CsvOptionsFrom(Options& o) {
   csv::CsvOptions c;
-  o.TakeChar("delimiter", &c.delimiter);
+  std::string delimiter;
+  if (o.Take("delimiter", &delimiter)) Check(csv::SetDelimiterFromName(delimiter, &c, o.what() + ": delimiter"));
   o.TakeChar("quote", &c.quote);
   o.TakeChar("escape", &c.escape);
   bool b;

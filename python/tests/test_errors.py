@@ -49,8 +49,12 @@ def test_bad_value_names_line_and_column():
 def test_bad_options():
     with pytest.raises(quiver.InvalidInputError, match=r"^read_csv: unknown option\(s\) delimeter \(see help\(quiver.read_csv\)\)$"):
         quiver.read_csv(b"a\n1\n", delimeter=";")
-    with pytest.raises(quiver.InvalidInputError, match="^read_csv: delimiter must be one character, got ';;'$"):
+    with pytest.raises(quiver.InvalidInputError,
+                       match=r"^read_csv: delimiter must be one byte, or two of ', ' '; ' '\\t ' '\|\|', got ';;'$"):
         quiver.read_csv(b"a\n1\n", delimiter=";;")
+    # The two-byte delimiters the CLI takes, through the same library call.
+    t = quiver.read_csv(b"a, b\n1, x\n2, y\n", delimiter=", ")
+    assert t.schema.names == ["a", "b"] and t.column("b").to_pylist() == ["x", "y"]
     with pytest.raises(quiver.InvalidInputError, match="^read_csv: on_error must be 'fail', 'skip' or 'null', got 'drop'$"):
         quiver.read_csv(b"a\n1\n", on_error="drop")
     with pytest.raises(quiver.InvalidInputError, match=r"^read_csv: option header='yes' has the wrong type$"):

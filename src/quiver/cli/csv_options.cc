@@ -59,21 +59,7 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
 
 Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   csv::CsvOptions o;
-  if (!delimiter.empty()) {
-    // Two bytes: a delimiter and its pad (", " "; " "\t " "||"); \t spelled out counts as one.
-    std::string spec = delimiter;
-    if (spec.rfind("\\t", 0) == 0 && spec.size() > 2) spec = "\t" + spec.substr(2);
-    if (spec == "space") spec = " ";
-    if (spec.size() == 2 && spec != "\\t" && (spec[1] == ' ' || spec == "||")) {
-      o.delimiter = spec[0];
-      o.delimiter_pad = spec[1];
-    } else {
-      QUIVER_ASSIGN_OR_RETURN(char d, OneChar(spec, "delimiter"));
-      if (d == '\0') return Status::Invalid("--delimiter cannot be none");
-      o.delimiter = d;
-      o.delimiter_pad = '\0';
-    }
-  }
+  if (!delimiter.empty()) QUIVER_RETURN_NOT_OK(csv::SetDelimiterFromName(delimiter, &o, "--delimiter"));
   if (!quote.empty()) {
     QUIVER_ASSIGN_OR_RETURN(char q, OneChar(quote, "quote"));
     o.quote = q;

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "quiver/core/utf8.h"
+
 namespace quiver::csv {
 
 namespace {
@@ -29,6 +31,25 @@ std::string Dialect::ToString() const {
                      delimiter_pad != '\0' ? Show(delimiter) + Show(delimiter_pad) : Show(delimiter),
                      Show(quote), escape == quote ? std::string("(doubled quote)") : Show(escape),
                      header ? "true" : "false", joined, skip_lines, Show(comment), footer);
+}
+
+Status SetDelimiterFromName(std::string_view name, CsvOptions* options, std::string_view what) {
+  std::string spec(name);
+  if (spec.rfind("\\t", 0) == 0) spec = "\t" + spec.substr(2);
+  if (spec == "tab") spec = "\t";
+  if (spec == "space") spec = " ";
+  if (spec.size() == 2 && (spec[1] == ' ' || spec == "||")) {
+    options->delimiter = spec[0];
+    options->delimiter_pad = spec[1];
+    return Status::OK();
+  }
+  if (spec.size() != 1) {
+    return Status::Invalid(fmt::format("{} must be one byte, or two of ', ' '; ' '\\t ' '||', got '{}'", what,
+                                       EscapeForMessage(name)));
+  }
+  options->delimiter = spec[0];
+  options->delimiter_pad = '\0';
+  return Status::OK();
 }
 
 Result<TypePtr> ParseTypeName(const std::string& raw) {

@@ -100,4 +100,9 @@ Result<std::vector<std::pair<std::string, TypePtr>>> ParseColumnTypes(
 // Parses a type name: int64, float64, bool, date, timestamp, timestamptz, time, string, decimal(p,s).
 Result<TypePtr> ParseTypeName(const std::string& name);
 
+// Sets the delimiter (and its pad) from the way a user names it: one byte ("\t" and "tab" spelled
+// out, "space"), or a delimiter and the pad byte after it (", " "; " "\t " "||"). The shells
+// take the same names through this one place. Errors name it as `what`.
+Status SetDelimiterFromName(std::string_view name, CsvOptions* options, std::string_view what = "delimiter");
+
 }  // namespace quiver::csv

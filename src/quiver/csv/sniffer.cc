@@ -87,7 +87,7 @@ bool FreeText(std::string_view t) { return t.find(' ') != std::string_view::npos
 // dashes and numbers do not.
 bool HasLetter(std::string_view t) {
   for (unsigned char ch : t) {
-    if (ch >= 0x80 || (ch | 0x20) - 'a' < 26u) return true;
+    if (ch >= 0x80 || static_cast<unsigned>((ch | 0x20) - 'a') < 26u) return true;
   }
   return false;
 }
