@@ -12,10 +12,13 @@ namespace {
 std::string Trim(const char* msg) {
   std::string s = msg ? msg : "";
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (char& c : s) {
+  std::string out;
+  for (char c : s) {
     if (c == '\n' || c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
   }
-  return s;
+  return out;
 }
 
 // A password can also appear in a message libpq builds from the conninfo; none of them do
@@ -91,7 +94,7 @@ namespace {
 Status ResultError(PGresult* r, pg_conn* conn) {
   std::string msg = Trim(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
   if (msg.empty()) msg = Trim(PQerrorMessage(conn));
-  if (msg.rfind("ERROR:  ", 0) == 0) msg.erase(0, 8);
+  if (msg.rfind("ERROR: ", 0) == 0) msg.erase(0, 7);
   return Status::IOError(msg);
 }
 }  // namespace
@@ -118,6 +121,31 @@ Result<std::vector<std::vector<std::string>>> Connection::Query(const std::strin
   }
   PQclear(r);
   return rows;
+}
+
+Result<std::string> Connection::CopyOut(const std::string& sql) {
+  PGresult* r = PQexec(conn_, sql.c_str());
+  if (r == nullptr || PQresultStatus(r) != PGRES_COPY_OUT) {
+    Status s = ResultError(r, conn_);
+    PQclear(r);
+    return s;
+  }
+  PQclear(r);
+  std::string out;
+  for (;;) {
+    char* buf = nullptr;
+    const int n = PQgetCopyData(conn_, &buf, 0);
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+    if (buf != nullptr) PQfreemem(buf);
+    if (n < 0) break;
+  }
+  Status st;
+  for (PGresult* res = PQgetResult(conn_); res != nullptr; res = PQgetResult(conn_)) {
+    if (PQresultStatus(res) != PGRES_COMMAND_OK && st.ok()) st = ResultError(res, conn_);
+    PQclear(res);
+  }
+  if (!st.ok()) return st;
+  return out;
 }
 
 Status Connection::BeginCopy(const std::string& sql) {

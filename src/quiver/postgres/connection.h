@@ -32,6 +32,9 @@ class Connection {
   // Runs a query; each row's values as text ("" for NULL, told apart by `nulls` when given).
   Result<std::vector<std::vector<std::string>>> Query(const std::string& sql);
 
+  // COPY ... TO STDOUT: every byte the server sends.
+  Result<std::string> CopyOut(const std::string& sql);
+
   // COPY ... FROM STDIN: Begin sends the statement, Put the data (in the caller's bytes), End
   // the end of data and the server's verdict (its message, with its COPY line and column).
   Status BeginCopy(const std::string& sql);
