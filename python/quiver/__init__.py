@@ -33,7 +33,7 @@ from ._quiver import (  # noqa: F401  (re-exported)
 
 __version__ = _quiver.__version__
 __all__ = [
-    "read_csv", "open_csv", "read_parquet", "scan_parquet", "convert", "write", "sniff", "schema",
+    "read_csv", "open_csv", "read_parquet", "scan_parquet", "convert", "load", "write", "sniff", "schema",
     "metadata", "from_arrow", "generate_lineitem", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
     "Error", "InvalidInputError", "CorruptFileError", "OutOfMemoryError", "NotImplementedError",
     "FileError", "CancelledError",
@@ -196,6 +196,29 @@ def convert(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[st
 
 
 convert.__doc__ += _CSV_OPTIONS_DOC + _WRITE_OPTIONS_DOC
+
+def load(src: Union[str, "os.PathLike[str]"], conninfo: str = "", *, table: str, mode: str = "create",
+         connections: int = 2, memory_limit: Optional[int] = None, **options: Any) -> int:
+    """Load a CSV, Parquet or Arrow IPC file into a PostgreSQL table, as `quiver load SRC
+    CONNINFO --table T` does: binary COPY from `connections` connections into a staging table,
+    made visible in one transaction, so a failed or interrupted load leaves the table as it was
+    (docs/postgres.md). Returns the rows loaded.
+
+    conninfo: a postgresql:// URL or "host=... dbname=..." (empty: the PG* environment variables).
+    table: "name" or "schema.name". mode: "create" (default), "append", "replace" or "truncate".
+    input_format and the CSV options as for convert; Parquet or Arrow input takes columns=.
+    """
+    src = os.fspath(src)
+    read_opts = {k: v for k, v in options.items() if k in _CSV_KEYS | {"columns", "input_format", "threads"}}
+    unknown = set(options) - set(read_opts)
+    if unknown:
+        raise InvalidInputError(f"load: unknown options: {', '.join(sorted(unknown))}")
+    if "input_format" in read_opts:
+        read_opts["format"] = read_opts.pop("input_format")
+    with _memory_limit(memory_limit):
+        reader = _quiver._open(src, read_opts)
+        return _quiver._load(reader, conninfo, {"table": table, "mode": mode, "connections": connections})
+
 
 _CSV_KEYS = frozenset({
     "delimiter", "quote", "escape", "header", "skip_rows", "comment", "null_values", "true_values",

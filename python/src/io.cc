@@ -7,6 +7,8 @@
 #include <set>
 
 #include "quiver/csv/generate.h"
+#include "quiver/postgres/writer.h"
+#include "quiver/stream/read_ahead.h"
 #include "quiver/stream/where.h"
 
 #include "binding.h"
@@ -384,6 +386,30 @@ int64_t WriteTo(PyReader& r, const std::string& dst, const py::dict& kwargs) {
   return CopyAll(ahead, *writer);
 }
 
+// quiver.load: the reader's batches into a PostgreSQL table (postgres/load.h), all or nothing;
+// Ctrl-C aborts the writer, which drops its staging table.
+int64_t LoadInto(PyReader& r, const std::string& conninfo, const py::dict& kwargs) {
+  Options o(kwargs, "load");
+  postgres::LoadOptions lo;
+  std::string mode = "create";
+  o.Take("table", &lo.table);
+  o.Take("mode", &mode);
+  o.Take("connections", &lo.connections);
+  o.Done();
+  if (mode == "create") lo.mode = postgres::LoadMode::kCreate;
+  else if (mode == "append") lo.mode = postgres::LoadMode::kAppend;
+  else if (mode == "replace") lo.mode = postgres::LoadMode::kReplace;
+  else if (mode == "truncate") lo.mode = postgres::LoadMode::kTruncate;
+  else RaiseInvalid("load: mode must be create, append, replace or truncate, got '" + EscapeForMessage(mode) + "'");
+  if (!r.reader) RaiseInvalid("the reader was handed to a writer");
+  const SchemaPtr schema = r.reader->schema();
+  std::unique_ptr<postgres::PostgresWriter> writer =
+      WithoutGil([&] { return postgres::PostgresWriter::Open(conninfo, schema, lo); });
+  stream::ReadAhead ahead(std::move(r.reader));
+  r.done = true;
+  return CopyAll(ahead, *writer);
+}
+
 py::dict Sniff(const std::string& path, const py::dict& kwargs) {
   Options o(kwargs, "sniff");
   csv::CsvOptions c = CsvOptionsFrom(o);
@@ -486,6 +512,7 @@ void RegisterIo(py::module_& m) {
     return scan->row_groups();
   }, py::arg("reader"), "The row groups a scan reads: those its filter's statistics do not rule out.");
   m.def("_open", &OpenAny, py::arg("path"), py::arg("options"));
+  m.def("_load", &LoadInto, py::arg("reader"), py::arg("conninfo"), py::arg("options"));
   m.def("_write", &WriteTo, py::arg("reader"), py::arg("dst"), py::arg("options"));
   m.def("_write_table", [](const PyTable& t, const std::string& dst, const py::dict& kwargs) {
     // A table's batches as a reader, so tables and files go through the same writers.

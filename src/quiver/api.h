@@ -47,3 +47,8 @@
 #include "quiver/stream/parquet_scan.h"
 #include "quiver/stream/read_ahead.h"
 #include "quiver/stream/scan_literal.h"
+
+// PostgreSQL: batches into a table through binary COPY, all or nothing (docs/postgres.md).
+#include "quiver/postgres/connection.h"
+#include "quiver/postgres/load.h"
+#include "quiver/postgres/writer.h"
