@@ -332,7 +332,7 @@ PyReader ScanParquet(const std::string& path, const std::optional<std::vector<st
 PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   std::string format;
   if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
-  if (format.empty()) format = stream::InputFormatOf(path);
+  if (format.empty()) format = Check(stream::ResolveInputFormat(path));
   const bool arrow = stream::IsArrowIpcFormat(format);
   if (format != "parquet" && !arrow) {
     py::dict csv_options = kwargs;

@@ -58,8 +58,7 @@ Result<std::unique_ptr<BatchReader>> Projected(std::unique_ptr<BatchReader> read
 }  // namespace
 
 Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOptions options) {
-  std::string format = options.format.empty() ? InputFormatOf(path) : options.format;
-  if (format.empty()) format = "csv";
+  QUIVER_ASSIGN_OR_RETURN(const std::string format, ResolveInputFormat(path, options.format));
   if (options.where && format != "parquet" && format != "orc") {
     return Status::Invalid(fmt::format("{}: {} applies to Parquet and ORC files only", path, options.where->label));
   }
@@ -82,7 +81,8 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, OrcStreamReader::Open(path, options.columns, options.orc));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet, arrow or orc)", path, format));
+  return Status::Invalid(
+      fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet, arrow or orc)", path, EscapeForMessage(format)));
 }
 
 const csv::CsvReader* CsvReaderOf(const BatchReader& reader) {

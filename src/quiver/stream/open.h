@@ -26,7 +26,8 @@ namespace quiver::stream {
 struct ReadOptions {
   // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise), "parquet", or
   // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes), "orc";
-  // empty: InputFormatOf(path), and CSV when that says nothing.
+  // empty: ResolveInputFormat(path) (stream/file_format.h): the extension, else the first bytes,
+  // and CSV when those say nothing; an extension naming a format quiver cannot read is refused.
   std::string format;
   csv::CsvOptions csv;
   parquet::ParquetReaderOptions parquet;
