@@ -76,6 +76,9 @@ Status RunCat(const CatArgs& a) {
   if (ro.format == "csv" || ro.format == "tsv") {
     QUIVER_ASSIGN_OR_RETURN(ro.csv, a.csv->ToOptions());
   }
+  if (stream::IsJsonFormat(ro.format)) {
+    QUIVER_ASSIGN_OR_RETURN(ro.json, a.csv->ToJsonOptions());
+  }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.path, std::move(ro)));
   const SchemaPtr schema = reader->schema();
   auto* pq_scan = dynamic_cast<stream::ParquetScan*>(reader.get());
