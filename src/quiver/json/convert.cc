@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "quiver/columnar/value_parse.h"
 #include "quiver/core/utf8.h"
 
@@ -93,6 +95,15 @@ const char* JsonKind(element_type t) {
   return "?";
 }
 
+// "NaN", "inf" and "-inf": how the JSON Lines writer spells the floats JSON has no number for.
+bool FloatWord(std::string_view s, double* x) {
+  if (s == "NaN") *x = std::numeric_limits<double>::quiet_NaN();
+  else if (s == "inf") *x = std::numeric_limits<double>::infinity();
+  else if (s == "-inf") *x = -std::numeric_limits<double>::infinity();
+  else return false;
+  return true;
+}
+
 void MarkUtf8Checked(ArrayData* a) {
   if (a->type->id() == TypeId::kString) a->utf8_checked = true;
   for (auto& c : a->children) MarkUtf8Checked(c.get());
@@ -122,10 +133,12 @@ Result<std::unique_ptr<RowConverter>> RowConverter::Make(const SchemaPtr& schema
 RowConverter::~RowConverter() = default;
 
 bool RowConverter::Wrong(const Column& c, const simdjson::dom::element& v) {
-  std::string text = v.type() == element_type::STRING ? std::string(v.get_string().value_unsafe())
-                                                      : simdjson::to_string(v);
-  error_ = fmt::format("'{}' is {}, got {} {}", EscapeForMessage(c.path), c.type->ToString(), JsonKind(v.type()),
-                       v.type() == element_type::STRING ? fmt::format("\"{}\"", EscapeForMessage(text)) : EscapeForMessage(text));
+  // The value (a string's text, anything else as its JSON) escaped and cut as CSV's errors cut
+  // a field.
+  const std::string text =
+      v.type() == element_type::STRING ? std::string(v.get_string().value_unsafe()) : simdjson::to_string(v);
+  error_ = fmt::format("'{}' is {}, got {}: {}", EscapeForMessage(c.path), c.type->ToString(), JsonKind(v.type()),
+                       EscapeForMessage(text));
   if (c.kind == Column::kString && !c.any_as_text) {
     error_ += fmt::format(" (--types '{}=string' keeps any value as text)", EscapeForMessage(c.path));
   }
@@ -207,7 +220,8 @@ bool RowConverter::AppendValue(Column& c, const simdjson::dom::element& v) {
         if (t == element_type::DOUBLE) x = v.get_double().value_unsafe();
         else if (t == element_type::INT64) x = static_cast<double>(v.get_int64().value_unsafe());
         else if (t == element_type::UINT64) x = static_cast<double>(v.get_uint64().value_unsafe());
-        else return Wrong(c, v);
+        else if (t == element_type::STRING && !FloatWord(v.get_string().value_unsafe(), &x)) return Wrong(c, v);
+        else if (t != element_type::STRING) return Wrong(c, v);
         if (c.kind == Column::kFloat64) st = static_cast<NumericBuilder<double>*>(c.builder)->Append(x);
         else st = static_cast<NumericBuilder<float>*>(c.builder)->Append(static_cast<float>(x));
         break;

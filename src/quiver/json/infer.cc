@@ -23,6 +23,8 @@ TypeNode::Kind KindOf(element_type t) {
   return TypeNode::kNull;
 }
 
+bool IsFloatWord(std::string_view s) { return s == "NaN" || s == "inf" || s == "-inf"; }
+
 std::string Join(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
@@ -78,9 +80,23 @@ Status SchemaInferrer::Observe(const simdjson::dom::element& doc, const std::str
 Status SchemaInferrer::ObserveValue(const simdjson::dom::element& v, TypeNode* node, const std::string& path,
                                     const std::string& row, const std::string& where) {
   if (node->declared) return Status::OK();
-  const TypeNode::Kind k = KindOf(v.type());
+  TypeNode::Kind k = KindOf(v.type());
   if (k == TypeNode::kNull) return Status::OK();
+  const bool float_word = k == TypeNode::kString && IsFloatWord(v.get_string().value_unsafe());
+  if (float_word && (node->kind == TypeNode::kInt || node->kind == TypeNode::kDouble)) {
+    node->kind = TypeNode::kDouble;
+    return Status::OK();
+  }
+  if (node->kind == TypeNode::kString && node->float_words_only) {
+    if (k == TypeNode::kInt || k == TypeNode::kDouble) {
+      node->kind = TypeNode::kDouble;
+      node->float_words_only = false;
+      return Status::OK();
+    }
+    if (!float_word) node->float_words_only = false;
+  }
   if (node->kind == TypeNode::kNull) {
+    node->float_words_only = float_word;
     node->kind = k;
     node->kind_where = row;
   } else if (node->kind != k) {

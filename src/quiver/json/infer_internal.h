@@ -20,6 +20,9 @@ struct TypeNode {
   Kind kind = kNull;
   std::string kind_where;  // where the value that set `kind` is ("line 3", "element 3"), for conflicts
   TypePtr declared;      // from JsonReadOptions::types: inference stops here
+  // kString whose strings were all "NaN", "inf" or "-inf" (how the JSON Lines writer spells
+  // those floats): a number later makes it float64.
+  bool float_words_only = false;
   // kObject: keys in first-seen order.
   std::vector<std::string> names;
   std::vector<std::unique_ptr<TypeNode>> children;
