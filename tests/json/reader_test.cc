@@ -103,9 +103,10 @@ TEST(JsonReader, TopLevelArrayAndDeclaredTypes) {
 }
 
 TEST(JsonReader, WideningRules) {
-  Read r = ReadAll("{\"a\":1,\"b\":null,\"c\":[1,2.5]}\n{\"a\":2.5,\"b\":null,\"c\":[]}\n");
+  Read r = ReadAll("{\"a\":1,\"b\":null,\"c\":[1,2.5],\"x\":2.5}\n{\"a\":2.5,\"b\":null,\"c\":[],\"x\":1}\n");
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
-  EXPECT_EQ(r.schema->ToString(), "a: double\nb: string\nc: list<item: double>\n");
+  EXPECT_EQ(r.schema->ToString(), "a: double\nb: string\nc: list<item: double>\nx: double\n");
+  EXPECT_EQ(AsJsonl(*r.batch), "{\"a\":1,\"b\":null,\"c\":[1,2.5],\"x\":2.5}\n{\"a\":2.5,\"b\":null,\"c\":[],\"x\":1}\n");
   EXPECT_EQ(Error("{\"a\":1}\n{\"a\":\"x\"}\n"),
             "t.jsonl:2: 'a' is a string here but an integer at line 1; declare its type (--types 'a=string' keeps "
             "either as text)");
