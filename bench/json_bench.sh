@@ -19,7 +19,7 @@ run() {  # label, command...
   local wall rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$OUT/time")
   rss=$(awk -F': ' '/Maximum resident set size/ {print int($2/1024)}' "$OUT/time")
-  echo "{\"job\":\"$label\",\"wall_s\":$wall,\"peak_rss_mib\":$rss,\"out\":$(head -c 300 "$OUT/stdout" | tr -d '\n' | sed 's/^$/null/')}"
+  local o; o=$(head -c 300 "$OUT/stdout" | tr -d "\n"); echo "{\"job\":\"$label\",\"wall_s\":$wall,\"peak_rss_mib\":$rss,\"out\":${o:-null}}"
   rm -f "$OUT"/*.parquet
 }
 for r in $(seq "$ROUNDS"); do
