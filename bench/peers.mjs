@@ -4,6 +4,7 @@
 // line; `seconds` is measured in the process around the work alone.
 //   peers.mjs duckdb csv2pq|csvread IN.csv [OUT.parquet] [--delim C]
 //   peers.mjs duckdb pqread|q1|q6 FILE.parquet
+//   peers.mjs duckdb|polars json2pq|jsonread IN.jsonl [OUT.parquet]   (JSON Lines)
 //   peers.mjs polars csv2pq|csvread IN.csv [OUT.parquet] [--delim C]
 //   peers.mjs polars pqread FILE.parquet
 //   peers.mjs versions
@@ -51,6 +52,16 @@ async function main() {
       await con.run(`COPY (SELECT * FROM read_csv(${lit(a)}, header=true, delim=${lit(delim)})) TO ${lit(b)} (FORMAT parquet, COMPRESSION snappy)`);
       return out({ engine, op: job, seconds: now() - t0 });
     }
+    if (job === 'json2pq') {
+      await con.run(`COPY (SELECT * FROM read_json(${lit(a)}, format='newline_delimited')) TO ${lit(b)} (FORMAT parquet, COMPRESSION snappy)`);
+      return out({ engine, op: job, seconds: now() - t0 });
+    }
+    if (job === 'jsonread') {
+      await con.run(`CREATE TABLE t AS SELECT * FROM read_json(${lit(a)}, format='newline_delimited')`);
+      const secs = now() - t0;
+      const rows = Number((await con.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0]);
+      return out({ engine, op: job, rows, seconds: secs });
+    }
     if (job === 'csvread' || job === 'pqread') {
       const src = job === 'pqread' ? `read_parquet(${lit(a)})` : `read_csv(${lit(a)}, header=true, delim=${lit(delim)})`;
       await con.run(`CREATE TABLE t AS SELECT * FROM ${src}`);
@@ -75,6 +86,12 @@ async function main() {
       const df = pl.readCSV(a, { sep: delim, hasHeader: true });
       df.writeParquet(b, { compression: 'snappy' });
       return out({ engine, op: job, rows: df.height, seconds: now() - t0 });
+    }
+    if (job === 'json2pq' || job === 'jsonread') {
+      // readJSON of a path fails in nodejs-polars 0.25 ("method is not a function"); scanJson reads it.
+      const df = pl.scanJson(a).collectSync();
+      if (job === 'json2pq') df.writeParquet(b, { compression: 'snappy' });
+      return out({ engine, op: job, rows: df.height, columns: df.width, seconds: now() - t0 });
     }
     if (job === 'csvread') {
       const df = pl.readCSV(a, { sep: delim, hasHeader: true });

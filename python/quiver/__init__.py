@@ -33,7 +33,8 @@ from ._quiver import (  # noqa: F401  (re-exported)
 
 __version__ = _quiver.__version__
 __all__ = [
-    "read_csv", "open_csv", "read_parquet", "scan_parquet", "convert", "load", "write", "sniff", "schema",
+    "read_csv", "open_csv", "read_json", "open_json", "read_parquet", "scan_parquet", "convert", "load", "write", "sniff",
+    "schema",
     "metadata", "from_arrow", "generate_lineitem", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
     "Error", "InvalidInputError", "CorruptFileError", "OutOfMemoryError", "NotImplementedError",
     "FileError", "CancelledError",
@@ -142,6 +143,29 @@ def read_csv(path_or_file: PathOrFile, *, memory_limit: Optional[int] = None, **
 
 open_csv.__doc__ += _CSV_OPTIONS_DOC
 read_csv.__doc__ += _CSV_OPTIONS_DOC
+
+
+def open_json(path: Union[str, "os.PathLike[str]"], **options: Any) -> BatchReader:
+    """Open a JSON Lines file, or one holding a top-level array of objects (gzip and zstd read
+    through), as an iterator of RecordBatch; objects become structs, arrays lists (docs/json.md).
+
+    infer_rows: rows the schema is inferred from (default 20480); a key first seen later is an error.
+    types: declared types by dotted key path, "a.b=int64,ts=timestamp" or {"a.b": "int64"}
+        (string keeps any value as its JSON text; dates and timestamps are parsed from strings).
+    columns: top-level columns to keep, in order. threads: parser threads (default: all cores).
+    Errors: InvalidInputError naming file:line:column and byte for malformed JSON, or the key
+    path, line and value for a value of the wrong type.
+    """
+    options = dict(options)
+    options.setdefault("format", "json")
+    return _quiver._open(os.fspath(path), options)
+
+
+def read_json(path: Union[str, "os.PathLike[str]"], *, memory_limit: Optional[int] = None,
+              **options: Any) -> Table:
+    """Read a whole JSON Lines (or top-level array) file into a Table; options as open_json."""
+    with _memory_limit(memory_limit):
+        return open_json(path, **options).read_all()
 
 
 def scan_parquet(path: Union[str, "os.PathLike[str]"], columns: Optional[Sequence[str]] = None,

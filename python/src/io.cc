@@ -7,6 +7,7 @@
 #include <set>
 
 #include "quiver/csv/generate.h"
+#include "quiver/csv/options.h"
 #include "quiver/postgres/writer.h"
 #include "quiver/stream/read_ahead.h"
 #include "quiver/stream/where.h"
@@ -335,8 +336,36 @@ PyReader ScanParquet(const std::string& path, const std::optional<std::vector<st
 PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   std::string format;
   if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
-  if (format.empty()) format = stream::InputFormatOf(path);
+  if (format.empty()) format = Check(stream::ResolveInputFormat(path));
   const bool arrow = stream::IsArrowIpcFormat(format);
+  if (stream::IsJsonFormat(format)) {
+    // JSON: infer_rows, types ("a.b=int64,ts=timestamp" or {path: type name}), threads, columns.
+    Options o(kwargs, "read_json");
+    std::string ignored;
+    o.Take("format", &ignored);
+    int threads = 0;
+    o.Take("threads", &threads);
+    stream::ReadOptions ro;
+    ro.format = format;
+    o.Take("infer_rows", &ro.json.infer_rows);
+    py::object types;
+    if (o.Take("types", &types)) {
+      if (py::isinstance<py::dict>(types)) {
+        for (auto [k, v] : types.cast<py::dict>()) {
+          ro.json.types.emplace_back(k.cast<std::string>(), Check(csv::ParseTypeName(v.cast<std::string>())));
+        }
+      } else {
+        ro.json.types = Check(csv::ParseColumnTypes(types.cast<std::string>(), nullptr, "types entry"));
+      }
+    }
+    ro.columns = NamesOf(o, "columns");
+    o.Done();
+    PyReader r;
+    r.pool = MakePool(threads);
+    if (r.pool) ro.json.thread_pool = r.pool.get();
+    r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
+    return r;
+  }
   if (format != "parquet" && !arrow) {
     py::dict csv_options = kwargs;
     if (csv_options.contains("format")) {
@@ -345,7 +374,7 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
     }
     if (format == "tsv" && !csv_options.contains("delimiter")) csv_options["delimiter"] = "\t";
     else if (format != "csv" && format != "tsv") {
-      RaiseInvalid("convert: format must be csv, tsv, parquet or arrow, got '" + EscapeForMessage(format) + "'");
+      RaiseInvalid("convert: format must be csv, tsv, json, jsonl, parquet or arrow, got '" + EscapeForMessage(format) + "'");
     }
     return OpenCsv(py::str(path), csv_options);
   }

@@ -61,7 +61,7 @@ TEST(Cli, UsageErrorsExitTwo) {
 TEST(Cli, FailuresExitOneWithContext) {
   auto r = RunCli("gen nosuch");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "quiver: gen: unknown dataset 'nosuch' (known: lineitem)\n");
+  EXPECT_EQ(r.err, "quiver: gen: unknown dataset 'nosuch' (known: lineitem, logs)\n");
   r = RunCli("gen lineitem -o /nonexistent-dir/x.csv");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("quiver: /nonexistent-dir/x.csv: cannot create a temporary file in /nonexistent-dir: ", 0), 0u)

@@ -55,14 +55,13 @@ Status RunCat(const CatArgs& a) {
     return Status::Invalid(fmt::format("cat: --format must be table, csv, jsonl, arrow or none, got '{}'", a.format));
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string in_format = stream::InputFormatOf(a.path);
+  QUIVER_ASSIGN_OR_RETURN(const std::string in_format, stream::ResolveInputFormat(a.path));
   const bool is_parquet = in_format == "parquet";
   const bool is_orc = in_format == "orc";
   if (!a.where.empty() && !is_parquet && !is_orc) return Status::Invalid("cat: --where is supported for Parquet and ORC files only");
-  // Parquet and ORC through their scans (pushdown, counters, Parquet's recycled row groups);
-  // anything but Arrow IPC is read as CSV.
+  // Parquet and ORC through their scans (pushdown, counters, Parquet's recycled row groups).
   stream::ReadOptions ro;
-  ro.format = is_parquet || is_orc || stream::IsArrowIpcFormat(in_format) ? in_format : "csv";
+  ro.format = in_format;
   ro.scan = true;
   if (!a.columns.empty()) ro.columns = SplitList(a.columns);
   if (!a.where.empty()) {
@@ -74,8 +73,11 @@ Status RunCat(const CatArgs& a) {
     ro.parquet.thread_pool = own_pool.get();
     ro.orc.thread_pool = own_pool.get();
   }
-  if (ro.format == "csv") {
+  if (ro.format == "csv" || ro.format == "tsv") {
     QUIVER_ASSIGN_OR_RETURN(ro.csv, a.csv->ToOptions());
+  }
+  if (stream::IsJsonFormat(ro.format)) {
+    QUIVER_ASSIGN_OR_RETURN(ro.json, a.csv->ToJsonOptions());
   }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.path, std::move(ro)));
   const SchemaPtr schema = reader->schema();

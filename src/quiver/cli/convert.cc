@@ -1,4 +1,4 @@
-// `quiver convert IN OUT`: CSV, Parquet or Arrow IPC in, Parquet, ORC, CSV, JSON Lines or Arrow IPC out, formats chosen by
+// `quiver convert IN OUT`: CSV, JSON, Parquet, ORC or Arrow IPC in, Parquet, ORC, CSV, JSON Lines or Arrow IPC out, formats chosen by
 // extension (or --from/--to); streamed batch by batch, written atomically, with a summary.
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -11,6 +11,7 @@
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
 #include "quiver/cli/progress.h"
+#include "quiver/core/utf8.h"
 #include "quiver/dataset/partitioned_writer.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/copy.h"
@@ -55,17 +56,16 @@ int64_t FileSize(const std::string& path) {
 
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string sniffed = a.from.empty() ? stream::InputFormatOf(a.in) : "";
-  const bool is_arrow = stream::IsArrowIpcFormat(a.from.empty() ? sniffed : a.from);
-  const std::string from = !a.from.empty()                                ? a.from
-                           : sniffed == "parquet" || sniffed == "orc" || is_arrow ? sniffed
-                                                                                  : "csv";
+  QUIVER_ASSIGN_OR_RETURN(const std::string from, stream::ResolveInputFormat(a.in, a.from));
+  const bool is_arrow = stream::IsArrowIpcFormat(from);
   // A partitioned output is a folder of Parquet files, whatever its name.
   const std::string to = !a.to.empty()                                                  ? a.to
                          : !a.partition_by.empty() && stream::FormatOf(a.out).empty() ? "parquet"
                                                                                        : stream::FormatOf(a.out);
-  if (from != "csv" && from != "tsv" && from != "parquet" && from != "orc" && !is_arrow) {
-    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, parquet, orc or arrow, got '{}'", from));
+  const bool is_json = stream::IsJsonFormat(from);
+  if (from != "csv" && from != "tsv" && from != "parquet" && from != "orc" && !is_arrow && !is_json) {
+    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, json, jsonl, parquet, orc or arrow, got '{}'",
+                                       EscapeForMessage(from)));
   }
   const bool to_arrow = stream::IsArrowIpcFormat(to);
   if (to != "parquet" && to != "orc" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
@@ -77,7 +77,9 @@ Status RunConvert(const ConvertArgs& a) {
   stream::ReadOptions ro;
   ro.format = from;
   CsvCliOptions copts = *a.csv;
-  if (from != "parquet" && from != "orc" && !is_arrow) {
+  if (is_json) {
+    QUIVER_ASSIGN_OR_RETURN(ro.json, copts.ToJsonOptions());
+  } else if (from != "parquet" && from != "orc" && !is_arrow) {
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
   }

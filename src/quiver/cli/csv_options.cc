@@ -107,6 +107,31 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   return o;
 }
 
+Result<json::JsonReadOptions> CsvCliOptions::ToJsonOptions() const {
+  const std::pair<bool, const char*> csv_only[] = {
+      {!delimiter.empty(), "--delimiter"}, {!quote.empty(), "--quote"},   {!escape.empty(), "--escape"},
+      {!header.empty(), "--header"},       {!comment.empty(), "--comment"}, {skip >= 0, "--skip"},
+      {lenient, "--lenient"},              {trim, "--trim"},              {!null_values.empty(), "--null-values"},
+      {!column_names.empty(), "--column-names"}, {infer_all, "--infer-all"}, {all_strings, "--all-strings"},
+      {on_error != "fail", "--on-error"},  {!rejects.empty(), "--rejects"}, {encoding != "utf8", "--encoding"},
+      {two_digit_years_from >= 0, "--two-digit-years-from"}, {replace_utf8, "--replace-utf8"},
+  };
+  for (const auto& [given, flag] : csv_only) {
+    if (given) return Status::Invalid(fmt::format("{} applies to CSV input, not JSON", flag));
+  }
+  json::JsonReadOptions o;
+  if (!types.empty()) {
+    QUIVER_ASSIGN_OR_RETURN(o.types, csv::ParseColumnTypes(types, nullptr, "--types entry"));
+  }
+  if (infer_rows < 1) return Status::Invalid(fmt::format("--infer-rows must be at least 1, got {}", infer_rows));
+  o.infer_rows = infer_rows;
+  if (threads > 0) {
+    json_pool = std::make_shared<ThreadPool>(threads);
+    o.thread_pool = json_pool.get();
+  }
+  return o;
+}
+
 Status CsvCliOptions::CommitRejects() const {
   if (!rejects_file) return Status::OK();
   Status st = rejects_file->Commit();

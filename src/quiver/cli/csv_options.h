@@ -9,6 +9,7 @@
 
 #include "quiver/cli/rejects.h"
 #include "quiver/csv/options.h"
+#include "quiver/json/options.h"
 #include "quiver/csv/reader.h"
 
 namespace quiver::cli {
@@ -28,6 +29,10 @@ struct CsvCliOptions {
 
   // Also opens the --rejects file, which the reader's reject handler fills.
   Result<csv::CsvOptions> ToOptions() const;
+  // The flags that apply to JSON input (--types, --infer-rows, --threads) as the JSON reader's
+  // options; a CSV-only flag given is refused by name.
+  Result<json::JsonReadOptions> ToJsonOptions() const;
+  mutable std::shared_ptr<ThreadPool> json_pool;  // --threads for JSON, outliving the reader
   // After a read that succeeded: the --rejects file renamed into place (no-op without one).
   Status CommitRejects() const;
 

@@ -1,9 +1,11 @@
-// `quiver sniff FILE`: the CSV dialect and schema quiver detects.
+// `quiver sniff FILE`: the format, and the CSV dialect or JSON shape, and the schema quiver detects.
 #include <fmt/format.h>
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
 #include "quiver/csv/reader.h"
+#include "quiver/json/reader.h"
+#include "quiver/stream/file_format.h"
 
 namespace quiver::cli {
 namespace {
@@ -13,7 +15,23 @@ struct SniffArgs {
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
 };
 
+// JSON: its shape and the inferred schema, nested types written out.
+Status SniffJson(const SniffArgs& a) {
+  QUIVER_ASSIGN_OR_RETURN(json::JsonReadOptions opts, a.csv->ToJsonOptions());
+  QUIVER_ASSIGN_OR_RETURN(auto reader, json::JsonReader::Open(a.path, std::move(opts)));
+  fmt::print("format: json ({})\ncolumns: {}\n", reader->is_array() ? "a top-level array" : "JSON Lines",
+             reader->schema()->num_fields());
+  for (const Field& f : reader->schema()->fields()) fmt::print("  {}: {}\n", f.name, f.type->ToString());
+  return Status::OK();
+}
+
 Status RunSniff(const SniffArgs& a) {
+  QUIVER_ASSIGN_OR_RETURN(const std::string format, stream::ResolveInputFormat(a.path));
+  if (stream::IsJsonFormat(format)) return SniffJson(a);
+  if (format != "csv" && format != "tsv") {
+    return Status::Invalid(fmt::format("{}: a {} file, whose schema `quiver schema` prints (sniff detects CSV and JSON)",
+                                       a.path, format));
+  }
   QUIVER_ASSIGN_OR_RETURN(csv::CsvOptions opts, a.csv->ToOptions());
   QUIVER_ASSIGN_OR_RETURN(auto reader, csv::CsvReader::Open(a.path, opts));
   const csv::Dialect& d = reader->dialect();
@@ -43,9 +61,9 @@ Status RunSniff(const SniffArgs& a) {
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"sniff", "Detect a CSV file's dialect and schema", 40, [](CLI::App* app) {
+const bool registered = RegisterCommand({"sniff", "Detect a CSV file's dialect or a JSON file's shape, and the schema", 40, [](CLI::App* app) {
   auto a = std::make_shared<SniffArgs>();
-  app->add_option("file", a->path, "CSV file ('-' for stdin)")->required();
+  app->add_option("file", a->path, "CSV or JSON file ('-' for stdin)")->required();
   AddCsvOptions(app, a->csv);
   return std::function<Status()>([a] { return RunSniff(*a); });
 }});

@@ -82,7 +82,21 @@ Status GenerateLineitem(const LineitemOptions& o, io::OutputStream* out,
   Rng rng{o.seed};
   Line line;
   const char d = o.delimiter;
-  if (o.header) {
+  if (o.jsonl && o.messy) return Status::Invalid("gen: --messy applies to CSV, not JSON Lines");
+  // Before field i: CSV's delimiter, or JSON's key (and the object's opening brace).
+  auto Sep = [&](int i) {
+    if (!o.jsonl) {
+      if (i > 0) line.Char(d);
+      return;
+    }
+    line.Str(i == 0 ? "{\"" : ",\"");
+    line.Str(kNames[i]);
+    line.Str("\":");
+  };
+  auto Quote = [&] {
+    if (o.jsonl) line.Char('"');
+  };
+  if (o.header && !o.jsonl) {
     for (int i = 0; i < kLineitemColumns; ++i) {
       if (i) line.Char(d);
       line.Str(kNames[i]);
@@ -100,39 +114,55 @@ Status GenerateLineitem(const LineitemOptions& o, io::OutputStream* out,
     int64_t qty = rng.Range(1, 50);
     int64_t price_cents = qty * (90000 + partkey / 10 % 20001 + partkey % 1000 * 100);
     int32_t ship = kStart + static_cast<int32_t>(rng.Range(1, 2526));
+    int f = 0;
+    Sep(f);
     line.Int(orderkey);
-    line.Char(d);
+    Sep(++f);
     line.Int(partkey);
-    line.Char(d);
+    Sep(++f);
     line.Int(rng.Range(1, 10000));
-    line.Char(d);
+    Sep(++f);
     line.Int(linenumber);
-    line.Char(d);
+    Sep(++f);
     line.Cents(qty * 100);
-    line.Char(d);
+    Sep(++f);
     line.Cents(price_cents);
-    line.Char(d);
+    Sep(++f);
     line.Cents(rng.Range(0, 10));
-    line.Char(d);
+    Sep(++f);
     line.Cents(rng.Range(0, 8));
-    line.Char(d);
+    Sep(++f);
+    Quote();
     line.Char("RAN"[rng.Range(0, 2)]);
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Char("OF"[rng.Range(0, 1)]);
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Date(ship);
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Date(ship + static_cast<int32_t>(rng.Range(-60, 60)));
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Date(ship + static_cast<int32_t>(rng.Range(1, 30)));
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Str(kInstruct[rng.Range(0, 3)]);
-    line.Char(d);
+    Quote();
+    Sep(++f);
+    Quote();
     line.Str(kMode[rng.Range(0, 6)]);
-    line.Char(d);
+    Quote();
+    Sep(++f);
     int words = static_cast<int>(rng.Range(2, 7));
     bool quote = o.messy && rng.Range(0, 2) == 0;
-    if (quote) line.Char('"');
+    if (quote || o.jsonl) line.Char('"');
     for (int w = 0; w < words; ++w) {
       if (w) line.Char(' ');
       line.Str(kWords[rng.Range(0, 25)]);
@@ -145,7 +175,8 @@ Status GenerateLineitem(const LineitemOptions& o, io::OutputStream* out,
         }
       }
     }
-    if (quote) line.Char('"');
+    if (quote || o.jsonl) line.Char('"');
+    if (o.jsonl) line.Char('}');
     line.Char('\n');
     QUIVER_RETURN_NOT_OK(out->Write(line.data(), static_cast<int64_t>(line.size())));
     if (++linenumber > lines_in_order) {

@@ -1,5 +1,5 @@
 // Deterministic lineitem-shaped CSV (TPC-H columns and value shapes) for demos, tests and
-// benchmarks; optionally "messy": quoted comments holding quotes, delimiters and newlines.
+// benchmarks (or the same rows as JSON Lines); optionally "messy": quoted comments holding quotes, delimiters and newlines.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,9 @@ struct LineitemOptions {
   bool header = true;
   bool messy = false;
   uint64_t seed = 42;
+  // JSON Lines instead of CSV: the same values (numbers bare, dates and text as strings), one
+  // object per row keyed by the column names; no header, not messy.
+  bool jsonl = false;
 };
 
 // Column names in order (16 columns).

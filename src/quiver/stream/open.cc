@@ -5,6 +5,7 @@
 #include "quiver/core/utf8.h"
 #include "quiver/ipc/reader.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/json/reader.h"
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/jsonl_stream.h"
@@ -47,7 +48,7 @@ Result<std::unique_ptr<BatchReader>> OpenOrcScan(const std::string& path, ReadOp
   return std::unique_ptr<BatchReader>(std::move(scan));
 }
 
-// CSV and Arrow IPC readers read every column; the chosen ones are cut out of their batches.
+// CSV, JSON and Arrow IPC readers read every column; the chosen ones are cut out of their batches.
 Result<std::unique_ptr<BatchReader>> Projected(std::unique_ptr<BatchReader> reader, const ReadOptions& options,
                                                const std::string& path) {
   if (options.columns.empty()) return reader;
@@ -58,8 +59,7 @@ Result<std::unique_ptr<BatchReader>> Projected(std::unique_ptr<BatchReader> read
 }  // namespace
 
 Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOptions options) {
-  std::string format = options.format.empty() ? InputFormatOf(path) : options.format;
-  if (format.empty()) format = "csv";
+  QUIVER_ASSIGN_OR_RETURN(const std::string format, ResolveInputFormat(path, options.format));
   if (options.where && format != "parquet" && format != "orc") {
     return Status::Invalid(fmt::format("{}: {} applies to Parquet and ORC files only", path, options.where->label));
   }
@@ -77,12 +77,17 @@ Result<std::unique_ptr<BatchReader>> OpenReader(const std::string& path, ReadOpt
     QUIVER_ASSIGN_OR_RETURN(auto r, ipc::IpcReader::Open(path));
     return Projected(std::move(r), options, path);
   }
+  if (IsJsonFormat(format)) {
+    QUIVER_ASSIGN_OR_RETURN(auto r, json::JsonReader::Open(path, std::move(options.json)));
+    return Projected(std::move(r), options, path);
+  }
   if (format == "orc") {
     if (options.scan || options.where) return OpenOrcScan(path, options);
     QUIVER_ASSIGN_OR_RETURN(auto r, OrcStreamReader::Open(path, options.columns, options.orc));
     return std::unique_ptr<BatchReader>(std::move(r));
   }
-  return Status::Invalid(fmt::format("{}: cannot read the format '{}' (csv, tsv, parquet, arrow or orc)", path, format));
+  return Status::Invalid(
+      fmt::format("{}: cannot read the format '{}' (csv, tsv, json, jsonl, parquet, arrow or orc)", path, EscapeForMessage(format)));
 }
 
 const csv::CsvReader* CsvReaderOf(const BatchReader& reader) {

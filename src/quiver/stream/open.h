@@ -10,6 +10,7 @@
 #include "quiver/csv/options.h"
 #include "quiver/csv/writer.h"
 #include "quiver/ipc/writer.h"
+#include "quiver/json/options.h"
 #include "quiver/orc/reader/file_reader.h"
 #include "quiver/orc/writer/file_writer.h"
 #include "quiver/parquet/reader/file_reader.h"
@@ -25,12 +26,15 @@ namespace quiver::stream {
 
 struct ReadOptions {
   // "csv", "tsv" (CSV with a tab delimiter unless csv.delimiter says otherwise), "parquet", or
-  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes), "orc";
-  // empty: InputFormatOf(path), and CSV when that says nothing.
+  // "arrow"/"arrows"/"feather" (Arrow IPC: the file or the stream format, told by its first bytes), "orc",
+  // "json"/"jsonl"/"ndjson" (JSON Lines or a top-level array, told by the first byte);
+  // empty: ResolveInputFormat(path) (stream/file_format.h): the extension, else the first bytes,
+  // and CSV when those say nothing; an extension naming a format quiver cannot read is refused.
   std::string format;
   csv::CsvOptions csv;
   parquet::ParquetReaderOptions parquet;
   orc::OrcReaderOptions orc;
+  json::JsonReadOptions json;  // "json" (a top-level array or JSON Lines) and "jsonl"
   // The top-level fields to read, by name, in the order given; ORC also takes dotted paths
   // (empty: all). Parquet and ORC read only these; CSV and Arrow IPC batches are cut to them.
   std::vector<std::string> columns;

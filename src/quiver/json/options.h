@@ -1,0 +1,31 @@
+// JsonReadOptions: what a JSON read can be told (sample size, declared types, threads).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "quiver/columnar/type.h"
+#include "quiver/core/memory_pool.h"
+#include "quiver/core/thread_pool.h"
+
+namespace quiver::json {
+
+struct JsonReadOptions {
+  // Rows (JSON Lines) or elements (a top-level array) of the first block the schema is inferred
+  // from (DuckDB samples as many). A key first seen after them is an error naming its line.
+  int64_t infer_rows = 20480;
+  // Declared types by dotted key path ("a.b" is key b of object a; a path through an array of
+  // objects names the elements' key: "items.price"). A declared type overrides inference below
+  // it; `string` takes any value (a non-string as its JSON text). Types: bool, int32, int64,
+  // float32, float64, string, date, timestamp (from strings in the CSV reader's forms).
+  std::vector<std::pair<std::string, TypePtr>> types;
+  // Blocks of this many bytes (at least; a longer line grows its block) are cut at a line's end
+  // and parsed in parallel pieces.
+  int64_t block_bytes = int64_t{16} << 20;
+  ThreadPool* thread_pool = nullptr;  // null: ThreadPool::Default()
+  MemoryPool* pool = nullptr;         // null: default_memory_pool()
+};
+
+}  // namespace quiver::json
