@@ -10,6 +10,7 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/encryption_options.h"
 #include "quiver/cli/progress.h"
 #include "quiver/dataset/partitioned_writer.h"
 #include "quiver/parquet/writer/file_writer.h"
@@ -46,6 +47,7 @@ struct ConvertArgs {
   orc::OrcWriterOptions orc;
   int64_t stripe_mb = orc.stripe_bytes >> 20;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+  std::shared_ptr<EncryptionCliOptions> crypt = std::make_shared<EncryptionCliOptions>();
 };
 
 int64_t FileSize(const std::string& path) {
@@ -80,6 +82,11 @@ Status RunConvert(const ConvertArgs& a) {
   if (from != "parquet" && from != "orc" && !is_arrow) {
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
+  }
+  // The same key flags decrypt a Parquet input and encrypt a Parquet output.
+  EncryptionCliOptions write_keys = *a.crypt;
+  if (from == "parquet") {
+    QUIVER_ASSIGN_OR_RETURN(ro.parquet.decryption, a.crypt->ToDecryption());
   }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.in, std::move(ro)));
   const SchemaPtr schema = reader->schema();
@@ -243,6 +250,7 @@ const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet, ORC o
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(app, a->csv);
+  AddEncryptionOptions(app, a->crypt, true);
   return std::function<Status()>([a] { return RunConvert(*a); });
 }});
 
