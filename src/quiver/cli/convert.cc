@@ -85,8 +85,10 @@ Status RunConvert(const ConvertArgs& a) {
   }
   // The same key flags decrypt a Parquet input and encrypt a Parquet output.
   EncryptionCliOptions write_keys = *a.crypt;
-  if (from == "parquet") {
-    QUIVER_ASSIGN_OR_RETURN(ro.parquet.decryption, a.crypt->ToDecryption());
+  {
+    auto keys = a.crypt->ToDecryption();  // also wipes the key texts of a.crypt
+    if (!keys.ok()) return keys.status();
+    if (from == "parquet") ro.parquet.decryption = std::move(*keys);
   }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.in, std::move(ro)));
   const SchemaPtr schema = reader->schema();
@@ -117,6 +119,7 @@ Status RunConvert(const ConvertArgs& a) {
     parquet::ParquetWriterOptions& po = wo.parquet;
     po = a.parquet;
     QUIVER_ASSIGN_OR_RETURN(po.codec, compress::CodecFromName(a.compression));
+    QUIVER_ASSIGN_OR_RETURN(po.encryption, write_keys.ToEncryption());
     for (const std::string& e : a.encodings) {
       const size_t eq = e.rfind('=');
       if (eq == std::string::npos || eq == 0) {

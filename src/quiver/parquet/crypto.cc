@@ -227,6 +227,12 @@ Status ModuleAad(std::string_view file_aad, Module m, int row_group, int column,
   return Status::OK();
 }
 
+Status ModuleAadOf(const FileDecryptor& f, Module m, int row_group, int column, int page, std::string* out) {
+  QUIVER_RETURN_NOT_OK(ModuleAad(f.file_aad, m, row_group, column, page, out));
+  if (f.no_aad) out->clear();
+  return Status::OK();
+}
+
 Status RandomBytes(uint8_t* out, int n) {
   if (RAND_bytes(out, n) != 1) return Status::IOError("libcrypto could not produce random bytes for a nonce");
   return Status::OK();

@@ -87,10 +87,16 @@ struct FileDecryptor {
   bool gcm_ctr = false;        // AES_GCM_CTR_V1: page bodies in CTR, everything else in GCM
   bool plaintext_footer = false;
   std::string file_aad;        // AAD prefix + aad_file_unique
+  // No AAD at all (neither a prefix nor aad_file_unique): modules are authenticated without
+  // one, as DuckDB writes them.
+  bool no_aad = false;
   SecretKey footer_key;
   std::vector<ColumnDecryption> columns;  // by original leaf index; empty entries for plaintext columns
   const ColumnDecryption* column(size_t leaf) const { return leaf < columns.size() ? &columns[leaf] : nullptr; }
 };
+
+// ModuleAad with the file's AAD, or empty for a file without one (FileDecryptor::no_aad).
+Status ModuleAadOf(const FileDecryptor& f, Module m, int row_group, int column, int page, std::string* out);
 
 // What one column chunk's page reader needs: the key, the ordinals of its AADs, the mode.
 struct ChunkDecryption {

@@ -67,6 +67,7 @@ struct FooterDecryption {
       return Status::Invalid("the file's AAD prefix is not stored in it and was not given; it is needed to read the file");
     }
     dec->file_aad.append(unique.value_or(""));
+    dec->no_aad = dec->file_aad.empty();
     return dec;
   }
 
@@ -81,11 +82,17 @@ struct FooterDecryption {
       const int rg_ordinal = rg.ordinal ? *rg.ordinal : f->row_group_indices_[g];
       for (uint32_t k = 0; k < rg.columns.size(); ++k) {
         ColumnChunk& chunk = rg.columns.data()[k];
-        if (!chunk.crypto_metadata) continue;
+        // DuckDB encrypts every column with the footer key under an encrypted footer without
+        // saying so in crypto_metadata: its chunks count as footer-key columns.
+        const bool duckdb_implied = !chunk.crypto_metadata && !dec->plaintext_footer &&
+                                    md.created_by.value_or("").starts_with("DuckDB");
+        if (!chunk.crypto_metadata && !duckdb_implied) continue;
         const size_t leaf = static_cast<size_t>(f->column_indices_[k]);
         if (dec->columns.size() <= leaf) dec->columns.resize(leaf + 1);
         crypto::ColumnDecryption& cd = dec->columns[leaf];
-        const ColumnCryptoMetaData& cm = *chunk.crypto_metadata;
+        ColumnCryptoMetaData implied;
+        implied.ENCRYPTION_WITH_FOOTER_KEY.emplace();
+        const ColumnCryptoMetaData& cm = chunk.crypto_metadata ? *chunk.crypto_metadata : implied;
         if (!cd.encrypted) {
           cd.encrypted = true;
           if (cm.ENCRYPTION_WITH_COLUMN_KEY) {
@@ -132,7 +139,7 @@ struct FooterDecryption {
           continue;
         }
         const std::string what = fmt::format("row group {}, column '{}': column chunk metadata", rg_ordinal, cd.path);
-        QUIVER_RETURN_NOT_OK(crypto::ModuleAad(dec->file_aad, crypto::Module::kColumnMetaData, rg_ordinal,
+        QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*dec, crypto::Module::kColumnMetaData, rg_ordinal,
                                                static_cast<int>(leaf), 0, &aad));
         const std::string_view enc = *chunk.encrypted_column_metadata;
         int64_t consumed = 0;
@@ -230,7 +237,7 @@ Result<std::shared_ptr<const ParquetFooter>> ReadFooter(io::RandomAccessFile& fi
     QUIVER_ASSIGN_OR_RETURN(auto dec, FooterDecryption::Begin(crypto.encryption_algorithm, decryption, false));
     dec->footer_key = std::move(footer_key);
     std::string aad;
-    QUIVER_RETURN_NOT_OK(crypto::ModuleAad(dec->file_aad, crypto::Module::kFooter, 0, 0, 0, &aad));
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*dec, crypto::Module::kFooter, 0, 0, 0, &aad));
     std::vector<uint8_t> plain;
     crypto::Cipher cipher;
     QUIVER_RETURN_NOT_OK(cipher.GcmDecrypt(dec->footer_key, tail_bytes->span().subspan(crypto_len), aad, "footer", &plain));
@@ -277,7 +284,7 @@ Result<std::shared_ptr<const ParquetFooter>> ReadFooter(io::RandomAccessFile& fi
     const auto& bytes = (*decoded)->footer_bytes();
     const int64_t body = bytes->size() - trailing;
     std::string aad;
-    QUIVER_RETURN_NOT_OK(crypto::ModuleAad(dec->file_aad, crypto::Module::kFooter, 0, 0, 0, &aad));
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*dec, crypto::Module::kFooter, 0, 0, 0, &aad));
     uint8_t tag[crypto::kTagLength];
     crypto::Cipher cipher;
     QUIVER_RETURN_NOT_OK(cipher.GcmTag(dec->footer_key, bytes->data() + body, {bytes->data(), static_cast<size_t>(body)},

@@ -50,8 +50,8 @@ bool OmitsDictionaryHeaderSize(std::string_view created_by) {
 // decryptable when encrypted (`dec`: the file's decryption state), compressed with a
 // supported codec (returned in `codec`).
 Status CheckChunk(const ColumnChunk& chunk, const crypto::FileDecryptor* dec, int leaf, compress::Codec* codec) {
-  if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
-    const crypto::ColumnDecryption* cd = dec ? dec->column(static_cast<size_t>(leaf)) : nullptr;
+  const crypto::ColumnDecryption* cd = dec ? dec->column(static_cast<size_t>(leaf)) : nullptr;
+  if (chunk.crypto_metadata || chunk.encrypted_column_metadata || (cd != nullptr && cd->encrypted)) {
     if (cd == nullptr || !cd->encrypted) {
       return Status::Corrupt("column chunk has crypto metadata but the file names no encryption algorithm");
     }
@@ -186,7 +186,8 @@ Result<crypto::ChunkDecryption> ParquetFileReader::DecryptionOf(int row_group, i
   if (dec == nullptr) return d;
   const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(row_group)];
   const ColumnChunk& chunk = rg.columns[static_cast<size_t>(leaf)];
-  if (!chunk.crypto_metadata) return d;
+  const crypto::ColumnDecryption* cd = dec->column(static_cast<size_t>(leaf));
+  if (cd == nullptr || !cd->encrypted) return d;
   compress::Codec codec;
   QUIVER_RETURN_NOT_OK(CheckChunk(chunk, dec, leaf, &codec));
   d.file = dec;
@@ -220,7 +221,7 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ReadChunkModule(int row_group
   QUIVER_ASSIGN_OR_RETURN(crypto::ChunkDecryption d, DecryptionOf(row_group, leaf));
   if (d.file == nullptr) return bytes;
   std::string aad;
-  QUIVER_RETURN_NOT_OK(crypto::ModuleAad(d.file->file_aad, static_cast<crypto::Module>(module), d.row_group, d.column,
+  QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, static_cast<crypto::Module>(module), d.row_group, d.column,
                                          0, &aad));
   std::vector<uint8_t> plain;
   crypto::Cipher cipher;
@@ -309,7 +310,10 @@ Result<Array> ParquetFileReader::ReadSelectedPages(int row_group, int leaf, cons
   compress::Codec codec;
   QUIVER_RETURN_NOT_OK(CheckChunk(chunk, footer_->decryptor(), leaf, &codec));
   // An encrypted chunk's page AADs count its pages: it is decoded whole, then cut.
-  if (chunk.crypto_metadata) return Array();
+  if (const auto* dec = footer_->decryptor(); dec && dec->column(static_cast<size_t>(leaf)) &&
+                                               dec->column(static_cast<size_t>(leaf))->encrypted) {
+    return Array();
+  }
   Arena arena(options_.pool);
   QUIVER_ASSIGN_OR_RETURN(auto oi, ReadOffsetIndex(row_group, leaf, &arena));
   std::vector<int64_t> first;
@@ -967,7 +971,9 @@ Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) co
   // The literal's PLAIN bytes as the writer hashed the column's values.
   const std::optional<std::string> plain = BloomBytesOf(p.value, p.physical);
   if (!plain) return true;
-  auto filter = chunk.crypto_metadata ? ReadEncryptedBloomFilter(g, p.leaf) : ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
+  const crypto::FileDecryptor* dec = footer_->decryptor();
+  const bool encrypted = dec && dec->column(static_cast<size_t>(p.leaf)) && dec->column(static_cast<size_t>(p.leaf))->encrypted;
+  auto filter = encrypted ? ReadEncryptedBloomFilter(g, p.leaf) : ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
   if (!filter.ok()) {
     return std::move(filter).status().WithContext(fmt::format(
         "{}: row group {}, column '{}'", path_, g,

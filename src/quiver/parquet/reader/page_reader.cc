@@ -27,7 +27,7 @@ Status PageReader::DecryptHeader(PageHeader* h) {
   Status first;
   int64_t consumed = 0;
   for (int t = 0; t < tries; ++t) {
-    QUIVER_RETURN_NOT_OK(crypto::ModuleAad(d.file->file_aad, kinds[t], d.row_group, d.column, data_page_ordinal_, &aad_));
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, kinds[t], d.row_group, d.column, data_page_ordinal_, &aad_));
     Status st = cipher_->GcmDecrypt(*d.key, rest, aad_, crypto::ModuleName(kinds[0]), &header_plain_, &consumed);
     if (st.ok()) {
       first = Status::OK();
@@ -62,7 +62,7 @@ Status PageReader::DecryptBody(const PageHeader& h, std::span<const uint8_t> mod
   if (ctr) {
     QUIVER_RETURN_NOT_OK(cipher_->CtrDecryptTo(*d.key, module, crypto::ModuleName(kind), body_plain_->mutable_data(), &plain));
   } else {
-    QUIVER_RETURN_NOT_OK(crypto::ModuleAad(d.file->file_aad, kind, d.row_group, d.column, data_page_ordinal_, &aad_));
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, kind, d.row_group, d.column, data_page_ordinal_, &aad_));
     QUIVER_RETURN_NOT_OK(cipher_->GcmDecryptTo(*d.key, module, aad_, crypto::ModuleName(kind),
                                                body_plain_->mutable_data(), &plain));
   }
