@@ -65,7 +65,7 @@ TEST(EncryptionCliTest, ConvertRoundTripsInEveryMode) {
   const std::string dir = "/tmp/quiver-cli-crypt-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
   const std::string csv = dir + "/in.csv", out = dir + "/out.pqe";
-  ASSERT_EQ(RunCli("gen lineitem --rows 5000 -o " + csv).exit_code, 0);
+  ASSERT_EQ(RunCli("gen lineitem --rows 20000 -o " + csv).exit_code, 0);
   const auto want = RunCli("cat " + csv + " --format csv");
   ASSERT_EQ(want.exit_code, 0);
   const std::string keys = " --footer-key 0123456789012345 --column-key l_comment=hex:31323334353637383930313233343530";
@@ -74,7 +74,7 @@ TEST(EncryptionCliTest, ConvertRoundTripsInEveryMode) {
                          " --aad-prefix tester --no-aad-storage", " --plaintext-footer --column-key l_orderkey=1234567890123451"};
   for (const char* mode : modes) {
     SCOPED_TRACE(mode);
-    auto w = RunCli("convert " + csv + " " + out + " --to parquet --row-group-size 2000 --footer-key 0123456789012345" +
+    auto w = RunCli("convert " + csv + " " + out + " --to parquet --row-group-size 10000 --page-size 1024 --footer-key 0123456789012345" +
                     mode);
     ASSERT_EQ(w.exit_code, 0) << w.err;
     std::string read_keys = keys + (std::string(mode).find("tester") != std::string::npos ? " --aad-prefix tester" : "") +
