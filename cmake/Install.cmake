@@ -23,7 +23,7 @@ install(FILES ${PROJECT_BINARY_DIR}/quiverConfig.cmake ${PROJECT_BINARY_DIR}/qui
 # pkg-config: the libraries are private (no public header includes theirs); mimalloc ships no
 # .pc file, so it is named in Libs.private. The prefix is found from the file's own place, so
 # that `cmake --install --prefix` anywhere gives a working file.
-set(QUIVER_PC_REQUIRES_PRIVATE "fmt libzstd snappy liblz4 libdeflate libbrotlienc libbrotlidec zlib simdjson libxxhash lzo2 libpq")
+set(QUIVER_PC_REQUIRES_PRIVATE "fmt libzstd snappy liblz4 libdeflate libbrotlienc libbrotlidec zlib simdjson libxxhash lzo2 libpq libcrypto")
 set(QUIVER_PC_LIBS_PRIVATE "-pthread")
 if(QUIVER_USE_MIMALLOC)
   string(APPEND QUIVER_PC_LIBS_PRIVATE " -lmimalloc")

@@ -6,7 +6,7 @@ pkgs=(cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache pkg-config
       libmimalloc-dev libcli11-dev libfmt-dev
       libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev libdeflate-dev
       libfast-float-dev libxxhash-dev libsimdjson-dev
-      liblzo2-dev tzdata
+      liblzo2-dev libssl-dev tzdata
       libpq-dev postgresql-15 postgresql-client-15
       python3 python3-dev python3-venv python3-pip python3-setuptools python3-wheel
       pybind11-dev python3-pybind11 python3-numpy python3-pandas python3-pytest

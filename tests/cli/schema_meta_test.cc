@@ -98,7 +98,11 @@ TEST(MetaCommandTest, BadFilesGiveOneLineAndExitCode1) {
   auto enc = (dir / "parquet-testing/data/uniform_encryption.parquet.encrypted").string();
   auto e = RunCli("meta " + enc);
   EXPECT_EQ(e.exit_code, 1);
-  EXPECT_EQ(e.err, "quiver: " + enc + ": encrypted Parquet files are not supported (footer encrypted with AES_GCM_V1)\n");
+  EXPECT_EQ(e.err, "quiver: " + enc + ": encrypted Parquet file: the footer is encrypted with AES_GCM_V1 and no footer "
+                   "key was given (its key metadata: \"kf\")\n");
+  auto k = RunCli("meta " + enc + " --footer-key 0123456789012345 --json");
+  EXPECT_EQ(k.exit_code, 0) << k.err;
+  EXPECT_NE(k.out.find("\"num_rows\":50"), std::string::npos) << k.out;
 
   auto bad = (dir / "parquet-testing/bad_data/PARQUET-1481.parquet").string();
   auto s = RunCli("schema " + bad);

@@ -10,6 +10,7 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/encryption_options.h"
 #include "quiver/columnar/concatenate.h"
 #include "quiver/columnar/pretty_print.h"
 #include "quiver/core/thread_pool.h"
@@ -36,6 +37,7 @@ struct CatArgs {
   std::string where;
   bool materialize = false;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+  std::shared_ptr<EncryptionCliOptions> crypt = std::make_shared<EncryptionCliOptions>();
 };
 
 // A "Name:   123 kB" line of a /proc file, in KiB; -1 when absent (not Linux, no procfs).
@@ -76,6 +78,7 @@ Status RunCat(const CatArgs& a) {
   if (ro.format == "csv" || ro.format == "tsv") {
     QUIVER_ASSIGN_OR_RETURN(ro.csv, a.csv->ToOptions());
   }
+  QUIVER_ASSIGN_OR_RETURN(ro.parquet.decryption, a.crypt->ToDecryption());
   if (stream::IsJsonFormat(ro.format)) {
     QUIVER_ASSIGN_OR_RETURN(ro.json, a.csv->ToJsonOptions());
   }
@@ -189,6 +192,7 @@ const bool registered = RegisterCommand({"cat", "Print a file's rows (table, CSV
                 "Parquet with --format none: decode every row group into memory at once and keep it to the end "
                 "(by default each row group is released before the next is decoded)");
   AddCsvOptions(app, a->csv);
+  AddEncryptionOptions(app, a->crypt, false);
   return std::function<Status()>([a] { return RunCat(*a); });
 }});
 

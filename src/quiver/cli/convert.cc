@@ -10,6 +10,7 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/encryption_options.h"
 #include "quiver/cli/progress.h"
 #include "quiver/core/utf8.h"
 #include "quiver/dataset/partitioned_writer.h"
@@ -47,6 +48,7 @@ struct ConvertArgs {
   orc::OrcWriterOptions orc;
   int64_t stripe_mb = orc.stripe_bytes >> 20;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+  std::shared_ptr<EncryptionCliOptions> crypt = std::make_shared<EncryptionCliOptions>();
 };
 
 int64_t FileSize(const std::string& path) {
@@ -83,6 +85,13 @@ Status RunConvert(const ConvertArgs& a) {
     if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
     QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
   }
+  // The same key flags decrypt a Parquet input and encrypt a Parquet output.
+  EncryptionCliOptions write_keys = *a.crypt;
+  {
+    auto keys = a.crypt->ToDecryption();  // also wipes the key texts of a.crypt
+    if (!keys.ok()) return keys.status();
+    if (from == "parquet") ro.parquet.decryption = std::move(*keys);
+  }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.in, std::move(ro)));
   const SchemaPtr schema = reader->schema();
   const auto* csv_reader = dynamic_cast<const stream::CsvStreamReader*>(reader.get());
@@ -112,6 +121,7 @@ Status RunConvert(const ConvertArgs& a) {
     parquet::ParquetWriterOptions& po = wo.parquet;
     po = a.parquet;
     QUIVER_ASSIGN_OR_RETURN(po.codec, compress::CodecFromName(a.compression));
+    QUIVER_ASSIGN_OR_RETURN(po.encryption, write_keys.ToEncryption());
     for (const std::string& e : a.encodings) {
       const size_t eq = e.rfind('=');
       if (eq == std::string::npos || eq == 0) {
@@ -245,6 +255,7 @@ const bool registered = RegisterCommand({"convert", "Convert CSV, Parquet, ORC o
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   AddCsvOptions(app, a->csv);
+  AddEncryptionOptions(app, a->crypt, true);
   return std::function<Status()>([a] { return RunConvert(*a); });
 }});
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "quiver/cli/command.h"
+#include "quiver/cli/encryption_options.h"
 #include "quiver/describe/describe.h"
 
 namespace quiver::cli {
@@ -13,10 +14,13 @@ namespace {
 struct MetaArgs {
   std::string path;
   describe::DescribeOptions options;
+  std::shared_ptr<EncryptionCliOptions> crypt = std::make_shared<EncryptionCliOptions>();
   std::string probe;  // column=value
 };
 
-Status RunMeta(const MetaArgs& a) {
+Status RunMeta(const MetaArgs& in) {
+  MetaArgs a = in;
+  QUIVER_ASSIGN_OR_RETURN(a.options.decryption, in.crypt->ToDecryption());
   QUIVER_ASSIGN_OR_RETURN(const std::string out, a.probe.empty()
                                                      ? describe::DescribeMetadata(a.path, a.options)
                                                      : describe::DescribeBloomFilters(a.path, a.probe, a.options));
@@ -31,6 +35,7 @@ const bool registered = RegisterCommand({"meta", "Print a Parquet or ORC file's 
   app->add_option("--row-group", a->options.row_group, "Only this row group, or ORC stripe (others are not decoded)");
   app->add_option("--columns", a->options.columns, "Only these columns (dotted paths; a group selects its leaves)")
       ->delimiter(',');
+  AddEncryptionOptions(app, a->crypt, false);
   app->add_option("--bloom-probe", a->probe,
                   "Instead of the footer: whether each row group's bloom filter of a column may hold a value, "
                   "column=value (integers, numbers, YYYY-MM-DD dates, strings)");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "quiver/core/result.h"
+#include "quiver/parquet/encryption.h"
 
 namespace quiver::describe {
 
@@ -17,6 +18,9 @@ struct DescribeOptions {
   int row_group = -1;
   // Only these columns (dotted paths; a group selects its leaves); empty: all.
   std::vector<std::string> columns;
+  // Parquet: the keys of an encrypted file (an encrypted footer needs its key; encrypted
+  // column metadata shows once its key is given).
+  parquet::DecryptionOptions decryption;
 };
 
 // The schema: Parquet's tree (names, repetition, physical and logical types, levels, quiver

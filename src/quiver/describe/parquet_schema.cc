@@ -117,7 +117,7 @@ Result<std::string> ParquetSchema(const std::string& path, const DescribeOptions
   DecodeOptions decode;
   decode.row_groups.emplace();  // the schema needs no row group
   decode.statistics = false;
-  auto footer = ReadFooter(*file, decode);
+  auto footer = ReadFooter(*file, decode, &options.decryption);
   if (!footer.ok()) return footer.status().WithContext(path);
   const FileMetaData& md = (*footer)->metadata();
   auto tree = SchemaTree::Make(md.schema);
@@ -127,7 +127,7 @@ Result<std::string> ParquetSchema(const std::string& path, const DescribeOptions
     DecodeOptions probe;
     probe.row_groups = std::vector<int32_t>{options.row_group};
     probe.columns.emplace();
-    auto checked = ReadFooter(*file, probe);
+    auto checked = ReadFooter(*file, probe, &options.decryption);
     if (!checked.ok()) return checked.status().WithContext(path);
   }
   std::vector<int32_t> leaves;

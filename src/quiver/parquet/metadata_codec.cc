@@ -138,6 +138,10 @@ Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, Fi
   return DecodeOne(bytes, arena, out, consumed);
 }
 
+Status DecodeColumnMetaData(std::span<const uint8_t> bytes, Arena* arena, ColumnMetaData* out, size_t* consumed) {
+  return DecodeOne(bytes, arena, out, consumed);
+}
+
 Status EncodeFileMetaData(const FileMetaData& md, BufferBuilder* out) {
   // Room for a typical footer up front (a column chunk with statistics is ~75 bytes, a schema
   // element ~20): a wide footer then grows its buffer once or not at all instead of through a
@@ -160,5 +164,6 @@ Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out) { return Enc
 Status EncodeOffsetIndex(const OffsetIndex& oi, BufferBuilder* out) { return EncodeOne(oi, out); }
 Status EncodeBloomFilterHeader(const BloomFilterHeader& h, BufferBuilder* out) { return EncodeOne(h, out); }
 Status EncodeFileCryptoMetaData(const FileCryptoMetaData& m, BufferBuilder* out) { return EncodeOne(m, out); }
+Status EncodeColumnMetaData(const ColumnMetaData& m, BufferBuilder* out) { return EncodeOne(m, out); }
 
 }  // namespace quiver::parquet

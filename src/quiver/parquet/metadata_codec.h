@@ -44,6 +44,9 @@ Status DecodeBloomFilterHeader(std::span<const uint8_t> bytes, Arena* arena, Blo
                                size_t* consumed = nullptr);
 Status DecodeFileCryptoMetaData(std::span<const uint8_t> bytes, Arena* arena, FileCryptoMetaData* out,
                                 size_t* consumed = nullptr);
+// The ColumnMetaData an encrypted column chunk keeps in encrypted_column_metadata.
+Status DecodeColumnMetaData(std::span<const uint8_t> bytes, Arena* arena, ColumnMetaData* out,
+                            size_t* consumed = nullptr);
 
 // Encoders append the compact-protocol bytes of one struct to `out`. EncodeFileMetaData moves
 // an empty builder of the default pool to huge_page_memory_pool() for very large footers (see
@@ -54,5 +57,6 @@ Status EncodeColumnIndex(const ColumnIndex& ci, BufferBuilder* out);
 Status EncodeOffsetIndex(const OffsetIndex& oi, BufferBuilder* out);
 Status EncodeBloomFilterHeader(const BloomFilterHeader& h, BufferBuilder* out);
 Status EncodeFileCryptoMetaData(const FileCryptoMetaData& m, BufferBuilder* out);
+Status EncodeColumnMetaData(const ColumnMetaData& m, BufferBuilder* out);
 
 }  // namespace quiver::parquet

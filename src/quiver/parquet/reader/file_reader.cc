@@ -1,6 +1,7 @@
 #include "quiver/parquet/reader/file_reader.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "quiver/core/bit_util.h"
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/bloom_filter.h"
+#include "quiver/parquet/crypto_internal.h"
 #include "quiver/parquet/reader/column_reader_internal.h"
 #include "quiver/parquet/reader/nested_internal.h"
 #include "quiver/parquet/reader/output_arena_internal.h"
@@ -45,11 +47,18 @@ bool OmitsDictionaryHeaderSize(std::string_view created_by) {
 }
 
 // What a chunk must be for this reader to decode it: its metadata here, in this file,
-// unencrypted, compressed with a supported codec (returned in `codec`).
-Status CheckChunk(const ColumnChunk& chunk, compress::Codec* codec) {
-  // A plaintext footer can describe encrypted pages; their headers are not Thrift to us.
-  if (chunk.crypto_metadata || chunk.encrypted_column_metadata) {
-    return Status::NotImplemented("encrypted column chunks are not supported");
+// decryptable when encrypted (`dec`: the file's decryption state), compressed with a
+// supported codec (returned in `codec`).
+Status CheckChunk(const ColumnChunk& chunk, const crypto::FileDecryptor* dec, int leaf, compress::Codec* codec) {
+  const crypto::ColumnDecryption* cd = dec ? dec->column(static_cast<size_t>(leaf)) : nullptr;
+  if (chunk.crypto_metadata || chunk.encrypted_column_metadata || (cd != nullptr && cd->encrypted)) {
+    if (cd == nullptr || !cd->encrypted) {
+      return Status::Corrupt("column chunk has crypto metadata but the file names no encryption algorithm");
+    }
+    if (cd->key_missing) {
+      return Status::Invalid(fmt::format("column '{}' is encrypted and its key was not given",
+                                         EscapeForMessage(cd->path)));
+    }
   }
   if (!chunk.meta_data) return Status::Corrupt("column chunk without meta_data");
   const ColumnMetaData& md = *chunk.meta_data;
@@ -117,7 +126,8 @@ Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_p
   r->file_ = std::move(file);
   r->options_ = options;
   auto ctx = [&](Status st) { return std::move(st).WithContext(r->path_); };
-  auto footer = ReadFooter(*r->file_);
+  auto footer = ReadFooter(*r->file_, {}, &r->options_.decryption);
+  r->options_.decryption = DecryptionOptions();  // the footer's decryptor holds what is needed
   if (!footer.ok()) return ctx(footer.status());
   r->footer_ = std::move(*footer);
   auto tree = SchemaTree::Make(r->footer_->metadata().schema);
@@ -141,7 +151,7 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
                                                               std::shared_ptr<Buffer>* reuse) const {
   const ColumnChunk& chunk =
       footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
-  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, codec));
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, footer_->decryptor(), leaf, codec));
   const ColumnMetaData& md = *chunk.meta_data;
   *num_values = md.num_values;
   int64_t start = md.data_page_offset;
@@ -170,14 +180,68 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::ChunkBytes(int row_group, int
   return buf;
 }
 
-Result<std::optional<OffsetIndex>> ParquetFileReader::ReadOffsetIndex(const ColumnChunk& chunk, Arena* arena) const {
+Result<crypto::ChunkDecryption> ParquetFileReader::DecryptionOf(int row_group, int leaf) const {
+  crypto::ChunkDecryption d;
+  const crypto::FileDecryptor* dec = footer_->decryptor();
+  if (dec == nullptr) return d;
+  const RowGroup& rg = footer_->metadata().row_groups[static_cast<size_t>(row_group)];
+  const ColumnChunk& chunk = rg.columns[static_cast<size_t>(leaf)];
+  const crypto::ColumnDecryption* cd = dec->column(static_cast<size_t>(leaf));
+  if (cd == nullptr || !cd->encrypted) return d;
+  compress::Codec codec;
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, dec, leaf, &codec));
+  d.file = dec;
+  d.key = &dec->column(static_cast<size_t>(leaf))->key;
+  d.row_group = rg.ordinal ? *rg.ordinal : footer_->row_group_indices()[static_cast<size_t>(row_group)];
+  d.column = footer_->column_indices()[static_cast<size_t>(leaf)];
+  d.has_dictionary = chunk.meta_data && chunk.meta_data->dictionary_page_offset &&
+                     *chunk.meta_data->dictionary_page_offset > 0;
+  return d;
+}
+
+Status ParquetFileReader::CheckKeys(const std::vector<int>& leaves) const {
+  const crypto::FileDecryptor* dec = footer_->decryptor();
+  if (dec == nullptr) return Status::OK();
+  std::vector<std::string> missing;
+  for (int leaf : leaves) {
+    const crypto::ColumnDecryption* cd = dec->column(static_cast<size_t>(leaf));
+    if (cd != nullptr && cd->encrypted && cd->key_missing) missing.push_back("'" + EscapeForMessage(cd->path) + "'");
+  }
+  if (missing.empty()) return Status::OK();
+  if (missing.size() == 1) {
+    return Status::Invalid(fmt::format("{}: column {} is encrypted and its key was not given", path_, missing[0]));
+  }
+  return Status::Invalid(fmt::format("{}: columns {} are encrypted and their keys were not given", path_,
+                                     fmt::join(missing, ", ")));
+}
+
+Result<std::shared_ptr<Buffer>> ParquetFileReader::ReadChunkModule(int row_group, int leaf, int64_t off, int64_t len,
+                                                                   int module, const char* what) const {
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, file_->ReadAt(off, len, options_.pool));
+  QUIVER_ASSIGN_OR_RETURN(crypto::ChunkDecryption d, DecryptionOf(row_group, leaf));
+  if (d.file == nullptr) return bytes;
+  std::string aad;
+  QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, static_cast<crypto::Module>(module), d.row_group, d.column,
+                                         0, &aad));
+  std::vector<uint8_t> plain;
+  crypto::Cipher cipher;
+  QUIVER_RETURN_NOT_OK(cipher.GcmDecrypt(*d.key, bytes->span(), aad, what, &plain));
+  QUIVER_ASSIGN_OR_RETURN(auto out, Buffer::Allocate(static_cast<int64_t>(plain.size()), options_.pool));
+  if (!plain.empty()) std::memcpy(out->mutable_data(), plain.data(), plain.size());
+  return out;
+}
+
+Result<std::optional<OffsetIndex>> ParquetFileReader::ReadOffsetIndex(int row_group, int leaf, Arena* arena) const {
+  const ColumnChunk& chunk =
+      footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
   if (!chunk.offset_index_offset || !chunk.offset_index_length) return std::optional<OffsetIndex>();
   const int64_t off = *chunk.offset_index_offset, len = *chunk.offset_index_length;
   if (off < 0 || len <= 0 || off > file_->size() || len > file_->size() - off) {
     return Status::Corrupt(fmt::format("offset index [{}, +{}) lies outside the file ({} bytes)", off, len,
                                        file_->size()));
   }
-  QUIVER_ASSIGN_OR_RETURN(auto bytes, file_->ReadAt(off, len, options_.pool));
+  QUIVER_ASSIGN_OR_RETURN(auto bytes, ReadChunkModule(row_group, leaf, off, len,
+                                                      static_cast<int>(crypto::Module::kOffsetIndex), "offset index"));
   // The decoded lists live in the arena; nothing of an OffsetIndex points into the bytes.
   OffsetIndex oi;
   Status st = DecodeOffsetIndex(bytes->span(), arena, &oi);
@@ -244,9 +308,14 @@ Result<Array> ParquetFileReader::ReadSelectedPages(int row_group, int leaf, cons
   const ColumnChunk& chunk =
       footer_->metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(leaf)];
   compress::Codec codec;
-  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, &codec));
+  QUIVER_RETURN_NOT_OK(CheckChunk(chunk, footer_->decryptor(), leaf, &codec));
+  // An encrypted chunk's page AADs count its pages: it is decoded whole, then cut.
+  if (const auto* dec = footer_->decryptor(); dec && dec->column(static_cast<size_t>(leaf)) &&
+                                               dec->column(static_cast<size_t>(leaf))->encrypted) {
+    return Array();
+  }
   Arena arena(options_.pool);
-  QUIVER_ASSIGN_OR_RETURN(auto oi, ReadOffsetIndex(chunk, &arena));
+  QUIVER_ASSIGN_OR_RETURN(auto oi, ReadOffsetIndex(row_group, leaf, &arena));
   std::vector<int64_t> first;
   if (!oi || !PageFirstRows(*oi, group_rows, &first)) return Array();
   // The pages holding a kept row; ranges and pages both ascend.
@@ -380,6 +449,9 @@ Result<std::shared_ptr<Buffer>> ParquetFileReader::SelectRowGroupHere(int i, std
     int64_t num_values = 0;
     auto bytes = ChunkBytes(i, leaf, &codec, &num_values, po.input);
     if (!bytes.ok()) return ctx(bytes.status());
+    auto decrypt = DecryptionOf(i, leaf);
+    if (!decrypt.ok()) return ctx(decrypt.status());
+    po.decrypt = *decrypt;
     if (num_values != rows) {
       return ctx(Status::Corrupt(fmt::format("{} values, the row group has {} rows", num_values, rows)));
     }
@@ -517,6 +589,14 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
       }
     }
   }
+  if (footer_->decryptor() != nullptr) {
+    // Every encrypted column read without its key named at once, before anything decodes.
+    std::vector<int> leaves;
+    for (const Task& t : tasks) {
+      if (std::find(leaves.begin(), leaves.end(), t.leaf) == leaves.end()) leaves.push_back(t.leaf);
+    }
+    QUIVER_RETURN_NOT_OK(CheckKeys(leaves));
+  }
   std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.cost > b.cost; });
 
   auto run = [&](const Task& t, const reader::PageReaderOptions& base_po) -> Status {
@@ -525,6 +605,14 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> ParquetFileReader::ReadRowGrou
     // Only a chunk known to hold no nulls decodes into the loop's output arena: with nulls its
     // values are decoded densely, then spread into a new buffer, which would leave a hole.
     reader::PageReaderOptions po = base_po;
+    {
+      auto d = DecryptionOf(g, t.leaf);
+      if (!d.ok()) {
+        return std::move(d).status().WithContext(
+            fmt::format("{}: row group {}, column '{}'", path_, g, EscapeForMessage(col.dotted_path())));
+      }
+      po.decrypt = *d;
+    }
     if (po.output_pool != nullptr && col.max_definition_level > 0) {
       const auto& md = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(t.leaf)].meta_data;
       const Statistics* st = md ? md->statistics.get() : nullptr;
@@ -782,7 +870,7 @@ Result<RowSelection> ParquetFileReader::PageRowsMayMatch(const BoundPredicate& p
                                                  EscapeForMessage(tree_.columns()[static_cast<size_t>(p.leaf)].dotted_path())));
   };
   Arena arena(options_.pool);
-  auto oi = ReadOffsetIndex(chunk, &arena);
+  auto oi = ReadOffsetIndex(g, p.leaf, &arena);
   if (!oi.ok()) return ctx(oi.status());
   std::vector<int64_t> first;
   if (!*oi || !PageFirstRows(**oi, rg.num_rows, &first)) return RowSelection::All();
@@ -791,7 +879,7 @@ Result<RowSelection> ParquetFileReader::PageRowsMayMatch(const BoundPredicate& p
     return ctx(Status::Corrupt(fmt::format("column index [{}, +{}) lies outside the file ({} bytes)", off, len,
                                            file_->size())));
   }
-  auto bytes = file_->ReadAt(off, len, options_.pool);
+  auto bytes = ReadChunkModule(g, p.leaf, off, len, static_cast<int>(crypto::Module::kColumnIndex), "column index");
   if (!bytes.ok()) return ctx(bytes.status());
   ColumnIndex ci;  // its bounds point into `bytes`
   Status st = DecodeColumnIndex((*bytes)->span(), &arena, &ci);
@@ -833,6 +921,44 @@ Result<RowSelection> ParquetFileReader::PageRowsMayMatch(const BoundPredicate& p
   return sel;
 }
 
+Result<std::optional<BloomFilter>> ParquetFileReader::ReadEncryptedBloomFilter(int g, int leaf) const {
+  const ColumnChunk& chunk = footer_->metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(leaf)];
+  const int64_t size = file_->size();
+  int64_t off = *chunk.meta_data->bloom_filter_offset;
+  // Two modules, the header's and the bitset's, each behind its 4-byte length.
+  std::shared_ptr<Buffer> parts[2];
+  const crypto::Module kinds[2] = {crypto::Module::kBloomFilterHeader, crypto::Module::kBloomFilterBitset};
+  for (int k = 0; k < 2; ++k) {
+    if (off < 0 || off > size - 4) {
+      return Status::Corrupt(fmt::format("{}: encrypted module truncated at offset {} of a {}-byte file",
+                                         crypto::ModuleName(kinds[k]), off, size));
+    }
+    QUIVER_ASSIGN_OR_RETURN(auto len_bytes, file_->ReadAt(off, 4, options_.pool));
+    uint32_t len;
+    std::memcpy(&len, len_bytes->data(), 4);
+    if (int64_t{len} > size - off - 4) {
+      return Status::Corrupt(fmt::format("{}: encrypted module truncated: its length says {} bytes, {} are left",
+                                         crypto::ModuleName(kinds[k]), len, size - off - 4));
+    }
+    QUIVER_ASSIGN_OR_RETURN(parts[k], ReadChunkModule(g, leaf, off, int64_t{len} + 4, static_cast<int>(kinds[k]),
+                                                      crypto::ModuleName(kinds[k])));
+    off += int64_t{len} + 4;
+  }
+  // The header module may hold bytes after the struct (parquet-mr's does): the bitset is the
+  // second module, whatever follows the header in the first.
+  Arena arena(options_.pool);
+  BloomFilterHeader h;
+  size_t header = 0;
+  Status st = DecodeBloomFilterHeader(parts[0]->span(), &arena, &h, &header);
+  if (!st.ok()) return Status::Corrupt(fmt::format("bloom filter header: {}", st.message()));
+  QUIVER_ASSIGN_OR_RETURN(auto joined, Buffer::Allocate(static_cast<int64_t>(header) + parts[1]->size(), options_.pool));
+  std::memcpy(joined->mutable_data(), parts[0]->data(), header);
+  std::memcpy(joined->mutable_data() + header, parts[1]->data(), static_cast<size_t>(parts[1]->size()));
+  auto f = BloomFilter::Parse(joined->span(), options_.pool);
+  if (!f.ok()) return f.status().WithContext("bloom filter");
+  return std::optional<BloomFilter>(std::move(*f));
+}
+
 Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) const {
   if (p.op != CompareOp::kEq) return true;
   if (g < 0 || g >= num_row_groups()) {
@@ -845,7 +971,9 @@ Result<bool> ParquetFileReader::BloomMayMatch(const BoundPredicate& p, int g) co
   // The literal's PLAIN bytes as the writer hashed the column's values.
   const std::optional<std::string> plain = BloomBytesOf(p.value, p.physical);
   if (!plain) return true;
-  auto filter = ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
+  const crypto::FileDecryptor* dec = footer_->decryptor();
+  const bool encrypted = dec && dec->column(static_cast<size_t>(p.leaf)) && dec->column(static_cast<size_t>(p.leaf))->encrypted;
+  auto filter = encrypted ? ReadEncryptedBloomFilter(g, p.leaf) : ReadBloomFilter(*file_, *chunk.meta_data, options_.pool);
   if (!filter.ok()) {
     return std::move(filter).status().WithContext(fmt::format(
         "{}: row group {}, column '{}'", path_, g,

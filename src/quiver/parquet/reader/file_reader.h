@@ -17,12 +17,16 @@
 #include "quiver/core/arena.h"
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/file.h"
+#include "quiver/parquet/bloom_filter.h"
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/reader/predicate.h"
 #include "quiver/parquet/schema.h"
 
 namespace quiver::parquet {
 
+namespace crypto {
+struct ChunkDecryption;  // crypto_internal.h
+}
 namespace reader {
 struct PageReaderOptions;  // page_reader_internal.h
 class PageLog;             // page_reader_internal.h
@@ -69,6 +73,10 @@ struct ParquetReaderOptions {
   // ahead of the decoder; false takes them from `pool`. Fresh 2 MiB pages cost several times
   // more on a VM with free page reporting (core/page_mapping.h).
   bool output_small_pages = true;
+  // Keys of an encrypted file (Parquet modular encryption). The reader copies them into its
+  // footer's decryption state at Open and wipes this copy; they are wiped again when the
+  // reader is dropped.
+  DecryptionOptions decryption;
 };
 
 class ParquetBatchReader;
@@ -187,7 +195,18 @@ class ParquetFileReader {
 
   // The chunk's OffsetIndex, decoded into `arena` (its lists live there); nullopt when the
   // chunk has none. Corrupt when it lies outside the file or does not decode.
-  Result<std::optional<OffsetIndex>> ReadOffsetIndex(const ColumnChunk& chunk, Arena* arena) const;
+  Result<std::optional<OffsetIndex>> ReadOffsetIndex(int row_group, int leaf, Arena* arena) const;
+  // `len` bytes at `off` holding one module of the chunk of (`row_group`, `leaf`): as they are
+  // for a plaintext chunk, decrypted (GCM, `module`'s AAD) for an encrypted one.
+  Result<std::shared_ptr<Buffer>> ReadChunkModule(int row_group, int leaf, int64_t off, int64_t len, int module,
+                                                  const char* what) const;
+  // The decryption of the chunk of (`row_group`, `leaf`) for its page reader (file null:
+  // plaintext); an error naming the column when its key is missing.
+  Result<crypto::ChunkDecryption> DecryptionOf(int row_group, int leaf) const;
+  // Invalid naming every encrypted leaf of `leaves` whose key was not given.
+  Status CheckKeys(const std::vector<int>& leaves) const;
+  // An encrypted chunk's bloom filter: its header and bitset modules decrypted and parsed.
+  Result<std::optional<BloomFilter>> ReadEncryptedBloomFilter(int row_group, int leaf) const;
   // The bytes of a flat leaf's chunk holding only the data pages of `pages` (indices into
   // `oi`'s page_locations, increasing), after any dictionary page; read into `*reuse` as
   // ChunkBytes does.

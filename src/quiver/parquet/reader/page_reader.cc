@@ -12,7 +12,64 @@ namespace quiver::parquet::reader {
 PageReader::PageReader(std::shared_ptr<Buffer> chunk, compress::Codec codec, int64_t num_values,
                        PageReaderOptions options)
     : chunk_(std::move(chunk)), codec_(codec), num_values_(num_values), options_(options), arena_(options.pool),
-      scratch_(options.scratch ? options.scratch : &own_scratch_) {}
+      scratch_(options.scratch ? options.scratch : &own_scratch_) {
+  if (options_.decrypt.file != nullptr) cipher_ = std::make_unique<crypto::Cipher>();
+}
+
+Status PageReader::DecryptHeader(PageHeader* h) {
+  const crypto::ChunkDecryption& d = options_.decrypt;
+  std::span<const uint8_t> rest(chunk_->data() + pos_, static_cast<size_t>(chunk_->size() - pos_));
+  // Only the chunk's first page can be its dictionary page; which one it is shows in the
+  // header, so the first header is tried as the kind the metadata suggests, then the other.
+  crypto::Module kinds[2] = {crypto::Module::kDataPageHeader, crypto::Module::kDictionaryPageHeader};
+  if (page_index_ == 1 && d.has_dictionary) std::swap(kinds[0], kinds[1]);
+  const int tries = page_index_ == 1 ? 2 : 1;
+  Status first;
+  int64_t consumed = 0;
+  for (int t = 0; t < tries; ++t) {
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, kinds[t], d.row_group, d.column, data_page_ordinal_, &aad_));
+    Status st = cipher_->GcmDecrypt(*d.key, rest, aad_, crypto::ModuleName(kinds[0]), &header_plain_, &consumed);
+    if (st.ok()) {
+      first = Status::OK();
+      break;
+    }
+    if (t == 0) first = std::move(st);  // the kind the metadata suggests names the failure
+    if (first.code() != StatusCode::kInvalid) break;
+  }
+  QUIVER_RETURN_NOT_OK(first);
+  QUIVER_RETURN_NOT_OK(DecodePageHeader({header_plain_.data(), header_plain_.size()}, &arena_, h));
+  pos_ += consumed;
+  return Status::OK();
+}
+
+Status PageReader::DecryptBody(const PageHeader& h, std::span<const uint8_t> module, std::span<const uint8_t>* body) {
+  const crypto::ChunkDecryption& d = options_.decrypt;
+  const bool dict = h.type == PageType::DICTIONARY_PAGE;
+  const crypto::Module kind = dict ? crypto::Module::kDictionaryPage : crypto::Module::kDataPage;
+  const bool ctr = d.file->gcm_ctr;
+  QUIVER_ASSIGN_OR_RETURN(int64_t len, crypto::Cipher::ModuleLength(module, ctr ? crypto::kCtrOverhead
+                                                                                 : crypto::kGcmOverhead,
+                                                                    crypto::ModuleName(kind)));
+  if (len != static_cast<int64_t>(module.size())) {
+    return Status::Corrupt(fmt::format("{}: encrypted module of {} bytes, the header says {}", crypto::ModuleName(kind),
+                                       len, module.size()));
+  }
+  if (!body_plain_ || body_plain_->capacity() < len) {
+    body_plain_.reset();
+    QUIVER_ASSIGN_OR_RETURN(body_plain_, Buffer::Allocate(len, options_.pool));
+  }
+  int64_t plain = 0;
+  if (ctr) {
+    QUIVER_RETURN_NOT_OK(cipher_->CtrDecryptTo(*d.key, module, crypto::ModuleName(kind), body_plain_->mutable_data(), &plain));
+  } else {
+    QUIVER_RETURN_NOT_OK(crypto::ModuleAadOf(*d.file, kind, d.row_group, d.column, data_page_ordinal_, &aad_));
+    QUIVER_RETURN_NOT_OK(cipher_->GcmDecryptTo(*d.key, module, aad_, crypto::ModuleName(kind),
+                                               body_plain_->mutable_data(), &plain));
+  }
+  if (!dict) ++data_page_ordinal_;
+  *body = {body_plain_->data(), static_cast<size_t>(plain)};
+  return Status::OK();
+}
 
 Result<uint8_t*> PageLog::Grow(int64_t n) {
   if (!bytes_) {
@@ -120,17 +177,27 @@ Result<bool> PageReader::NextRead(Page* page) {
     auto fail = [&](Status st) { return std::move(st).WithContext(fmt::format("page {}", index)); };
     arena_.Reset();
     PageHeader h;
-    size_t header_len = 0;
-    Status st = DecodePageHeader({base + pos_, static_cast<size_t>(size - pos_)}, &arena_, &h, &header_len);
-    if (!st.ok()) return fail(std::move(st));
-    pos_ += static_cast<int64_t>(header_len);
+    Status st;
+    if (cipher_) {
+      st = DecryptHeader(&h);
+      if (!st.ok()) return fail(std::move(st));
+    } else {
+      size_t header_len = 0;
+      st = DecodePageHeader({base + pos_, static_cast<size_t>(size - pos_)}, &arena_, &h, &header_len);
+      if (!st.ok()) return fail(std::move(st));
+      pos_ += static_cast<int64_t>(header_len);
+    }
     if (h.compressed_page_size < 0 || h.compressed_page_size > size - pos_) {
       return fail(Status::Corrupt(fmt::format("compressed page size {} exceeds the {} bytes left in the column chunk",
                                               h.compressed_page_size, size - pos_)));
     }
     std::span<const uint8_t> body(base + pos_, static_cast<size_t>(h.compressed_page_size));
     pos_ += h.compressed_page_size;
-    if (options_.verify_crc && h.crc) {
+    if (cipher_ && (h.type == PageType::DICTIONARY_PAGE || h.type == PageType::DATA_PAGE ||
+                    h.type == PageType::DATA_PAGE_V2)) {
+      st = DecryptBody(h, body, &body);
+      if (!st.ok()) return fail(std::move(st));
+    } else if (options_.verify_crc && h.crc) {
       const uint32_t crc = libdeflate_crc32(0, body.data(), body.size());
       if (crc != static_cast<uint32_t>(*h.crc)) {
         return fail(Status::Corrupt(fmt::format("page CRC mismatch: header says {:08x}, page bytes give {:08x}",

@@ -12,6 +12,7 @@
 #include "quiver/core/arena.h"
 #include "quiver/core/buffer.h"
 #include "quiver/core/result.h"
+#include "quiver/parquet/crypto_internal.h"
 #include "quiver/parquet/metadata.h"
 
 namespace quiver::parquet::reader {
@@ -37,6 +38,10 @@ struct PageReaderOptions {
   // Non-null: the pages are this log's, handed out again without decompressing; the chunk
   // bytes and codec passed to the reader are ignored.
   const PageLog* replay = nullptr;
+  // An encrypted chunk's key and AAD ordinals (file null: plaintext). Headers and bodies are
+  // decrypted (and their GCM tags checked) before anything of them is parsed; page CRCs of
+  // encrypted pages are not checked, the tags already authenticate the bytes.
+  crypto::ChunkDecryption decrypt;
 };
 
 // One page, its bodies already uncompressed. Spans point into the chunk bytes or into the
@@ -104,6 +109,10 @@ class PageReader {
   Result<bool> NextRead(Page* page);
   Result<bool> NextReplayed(Page* page);
   Status Decompress(std::span<const uint8_t> in, int64_t uncompressed_size, std::span<const uint8_t>* out);
+  // Encrypted chunks: the header module at pos_ decrypted and decoded into `h` (pos_ moved
+  // past it), then the body module of `h` decrypted into `*body`.
+  Status DecryptHeader(PageHeader* h);
+  Status DecryptBody(const PageHeader& h, std::span<const uint8_t> module, std::span<const uint8_t>* body);
 
   std::shared_ptr<Buffer> chunk_;
   compress::Codec codec_;
@@ -115,6 +124,12 @@ class PageReader {
   Arena arena_;
   std::shared_ptr<Buffer> own_scratch_;  // decompressed page bodies, reused page after page
   std::shared_ptr<Buffer>* scratch_;     // &own_scratch_ or options.scratch
+  // Encrypted chunks only.
+  std::unique_ptr<crypto::Cipher> cipher_;
+  std::string aad_;
+  std::vector<uint8_t> header_plain_;
+  std::shared_ptr<Buffer> body_plain_;
+  int32_t data_page_ordinal_ = 0;
 };
 
 }  // namespace quiver::parquet::reader

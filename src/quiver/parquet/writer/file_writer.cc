@@ -15,6 +15,7 @@
 #include "quiver/core/utf8.h"
 #include "quiver/parquet/metadata_codec.h"
 #include "quiver/parquet/writer/column_writer_internal.h"
+#include "quiver/parquet/writer/encryption_internal.h"
 #include "quiver/parquet/writer/value_writer_internal.h"
 
 namespace quiver::parquet {
@@ -284,7 +285,11 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(io::OutputStr
   w->schema_ = std::move(schema);
   w->options_ = std::move(options);
   w->chunk_pool_ = RecyclingPool::Make(w->options_.pool);
-  QUIVER_RETURN_NOT_OK(out->Write(kMagic, 4));
+  if (w->options_.encryption.enabled()) {
+    QUIVER_ASSIGN_OR_RETURN(w->encryptor_, writer::FileEncryptor::Make(std::move(w->options_.encryption), w->leaves_));
+    w->options_.encryption = EncryptionOptions();
+  }
+  QUIVER_RETURN_NOT_OK(out->Write(w->encryptor_ ? w->encryptor_->magic() : kMagic, 4));
   return w;
 }
 
@@ -452,10 +457,17 @@ Status ParquetFileWriter::WriteRowGroup(InFlight& g) {
     ColumnChunkMeta info = std::move(c.meta);
     info.file_offset = out_->Tell();
     if (!options_.page_index) info.pages = {};
-    if (c.dictionary_page.size() > 0) {
-      QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
+    if (encryptor_ && encryptor_->encrypted(i)) {
+      // Every page again as its header's and body's modules; offsets and sizes follow.
+      BufferBuilder enc(chunk_pool_);
+      QUIVER_RETURN_NOT_OK(encryptor_->EncryptChunk(static_cast<int>(row_groups_.size()), i, c, &info, &enc));
+      QUIVER_RETURN_NOT_OK(out_->Write(enc.data(), enc.size()));
+    } else {
+      if (c.dictionary_page.size() > 0) {
+        QUIVER_RETURN_NOT_OK(out_->Write(c.dictionary_page.data(), c.dictionary_page.size()));
+      }
+      QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
     }
-    QUIVER_RETURN_NOT_OK(out_->Write(c.bytes.data(), c.bytes.size()));
     // Release the chunk's memory before the next one is written.
     c.dictionary_page = BufferBuilder(chunk_pool_);
     c.bytes = BufferBuilder(chunk_pool_);
@@ -471,6 +483,12 @@ Status ParquetFileWriter::WriteRowGroup(InFlight& g) {
     if (!c.bloom_filter) continue;
     buf.Clear();
     QUIVER_RETURN_NOT_OK(c.bloom_filter->Serialize(&buf));
+    if (encryptor_ && encryptor_->encrypted(i)) {
+      BufferBuilder enc(options_.pool);
+      QUIVER_RETURN_NOT_OK(encryptor_->EncryptBloomFilter(static_cast<int>(row_groups_.size()), i, writer::Span(buf), &enc));
+      buf.Clear();
+      QUIVER_RETURN_NOT_OK(buf.Append(enc.data(), enc.size()));
+    }
     ColumnChunkMeta& info = rg.columns[static_cast<size_t>(i)];
     info.bloom_filter_offset = out_->Tell();
     info.bloom_filter_length = static_cast<int32_t>(buf.size());
@@ -498,8 +516,19 @@ Status ParquetFileWriter::WritePageIndex() {
   if (!options_.page_index) return Status::OK();
   BufferBuilder buf(options_.pool);
   Arena arena(options_.pool);
-  for (RowGroupMeta& rg : row_groups_) {
-    for (ColumnChunkMeta& c : rg.columns) {
+  BufferBuilder enc(options_.pool);
+  // An encrypted column's index as its module.
+  auto seal = [&](size_t g, size_t i, crypto::Module m) -> Status {
+    if (!encryptor_ || !encryptor_->encrypted(static_cast<int>(i))) return Status::OK();
+    enc.Clear();
+    QUIVER_RETURN_NOT_OK(encryptor_->EncryptModule(static_cast<int>(g), static_cast<int>(i), m, writer::Span(buf), &enc));
+    buf.Clear();
+    return buf.Append(enc.data(), enc.size());
+  };
+  for (size_t g = 0; g < row_groups_.size(); ++g) {
+    RowGroupMeta& rg = row_groups_[g];
+    for (size_t ci_i = 0; ci_i < rg.columns.size(); ++ci_i) {
+      ColumnChunkMeta& c = rg.columns[ci_i];
       const size_t n = c.pages.size();
       bool valid = n > 0;
       for (const auto& p : c.pages) valid = valid && (p.null_page || p.min.has_value());
@@ -521,13 +550,16 @@ Status ParquetFileWriter::WritePageIndex() {
       ci.boundary_order = c.boundary_order;
       buf.Clear();
       QUIVER_RETURN_NOT_OK(EncodeColumnIndex(ci, &buf));
+      QUIVER_RETURN_NOT_OK(seal(g, ci_i, crypto::Module::kColumnIndex));
       c.column_index_offset = out_->Tell();
       c.column_index_length = static_cast<int32_t>(buf.size());
       QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
     }
   }
-  for (RowGroupMeta& rg : row_groups_) {
-    for (ColumnChunkMeta& c : rg.columns) {
+  for (size_t g = 0; g < row_groups_.size(); ++g) {
+    RowGroupMeta& rg = row_groups_[g];
+    for (size_t ci_i = 0; ci_i < rg.columns.size(); ++ci_i) {
+      ColumnChunkMeta& c = rg.columns[ci_i];
       if (c.pages.empty()) continue;
       OffsetIndex oi;
       QUIVER_ASSIGN_OR_RETURN(oi.page_locations, MakeList<PageLocation>(&arena, static_cast<int64_t>(c.pages.size())));
@@ -537,6 +569,7 @@ Status ParquetFileWriter::WritePageIndex() {
       }
       buf.Clear();
       QUIVER_RETURN_NOT_OK(EncodeOffsetIndex(oi, &buf));
+      QUIVER_RETURN_NOT_OK(seal(g, ci_i, crypto::Module::kOffsetIndex));
       c.offset_index_offset = out_->Tell();
       c.offset_index_length = static_cast<int32_t>(buf.size());
       QUIVER_RETURN_NOT_OK(out_->Write(buf.data(), buf.size()));
@@ -630,6 +663,7 @@ Status ParquetFileWriter::Close() {
         cc.column_index_offset = c.column_index_offset;
         cc.column_index_length = c.column_index_length;
       }
+      if (encryptor_) QUIVER_RETURN_NOT_OK(encryptor_->SealColumn(static_cast<int>(g), i, &cc, &arena));
     }
   }
 
@@ -649,6 +683,12 @@ Status ParquetFileWriter::Close() {
   md.column_orders = orders;
 
   BufferBuilder footer(options_.pool);
+  if (encryptor_) {
+    // The footer encrypted after its crypto metadata, or signed; with its length and magic.
+    QUIVER_RETURN_NOT_OK(encryptor_->FinishFooter(&md, &arena, &footer));
+    QUIVER_RETURN_NOT_OK(out_->Write(footer.data(), footer.size()));
+    return out_->Flush();
+  }
   QUIVER_RETURN_NOT_OK(EncodeFileMetaData(md, &footer));
   if (footer.size() > UINT32_MAX) return Status::Invalid("footer passed 4 GiB");
   const uint32_t len = static_cast<uint32_t>(footer.size());

@@ -17,6 +17,7 @@
 #include "quiver/core/thread_pool.h"
 #include "quiver/io/output_stream.h"
 #include "quiver/parquet/bloom_filter.h"
+#include "quiver/parquet/encryption.h"
 #include "quiver/parquet/metadata.h"
 
 namespace quiver {
@@ -27,6 +28,7 @@ namespace quiver::parquet {
 
 namespace writer {  // the writer's internals (column_writer_internal.h)
 struct LeafColumn;
+class FileEncryptor;  // encryption_internal.h
 struct ColumnChunkHistory;
 struct RowGroupMeta;
 }  // namespace writer
@@ -84,6 +86,9 @@ struct ParquetWriterOptions : ColumnChunkOptions {
   KeyValueMetadata key_value_metadata;
   // Column chunks of a row group encode in parallel here; nullptr encodes on the caller.
   ThreadPool* thread_pool = ThreadPool::Default();
+  // Parquet modular encryption (encryption.h): none unless a footer key is set. The writer
+  // keeps the keys until it is dropped, which wipes them.
+  EncryptionOptions encryption;
 };
 
 class ParquetFileWriter {
@@ -150,6 +155,7 @@ class ParquetFileWriter {
   // itself once its last block is freed).
   RecyclingPool* chunk_pool_ = nullptr;
   bool closed_ = false;
+  std::unique_ptr<writer::FileEncryptor> encryptor_;  // null: a plaintext file
   // Last: destroyed first, so its tasks (which read the members above) finish before them.
   std::unique_ptr<InFlight> in_flight_;
 };
