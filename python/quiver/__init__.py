@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _quiver
 from ._quiver import (  # noqa: F401  (re-exported)
@@ -169,7 +169,8 @@ def read_json(path: Union[str, "os.PathLike[str]"], *, memory_limit: Optional[in
 
 
 def scan_parquet(path: Union[str, "os.PathLike[str]"], columns: Optional[Sequence[str]] = None,
-                 filter: Optional[Filter] = None, *, threads: int = 0) -> BatchReader:
+                 filter: Optional[Filter] = None, *, threads: int = 0,
+                 decryption_keys: Optional[Mapping[str, Union[str, bytes]]] = None) -> BatchReader:
     """A Parquet file as an iterator of RecordBatch, one row group each.
 
     columns: top-level columns to read, in order (default all).
@@ -178,22 +179,30 @@ def scan_parquet(path: Union[str, "os.PathLike[str]"], columns: Optional[Sequenc
         rows are returned. The value may be an int, float, str, bool, datetime.date or
         datetime.datetime (as the column's type).
     threads: decoder threads (default 0: all cores).
+    decryption_keys: for an encrypted file (Parquet modular encryption), as the CLI's key flags:
+        {"footer": KEY, "column.path": KEY, ..., "aad_prefix": TEXT, "keys_file": PATH}, a KEY
+        as "hex:...", "base64:..." or the raw 16, 24 or 32 bytes. Columns whose key is missing
+        are named in the error; a file with a plaintext footer reads its other columns without keys.
     """
     return _quiver._scan_parquet(os.fspath(path), list(columns) if columns is not None else None,
-                                 tuple(filter) if filter is not None else None, threads)
+                                 tuple(filter) if filter is not None else None, threads, [],
+                                 dict(decryption_keys) if decryption_keys is not None else None)
 
 
 def read_parquet(path: Union[str, "os.PathLike[str]"], columns: Optional[Sequence[str]] = None,
                  filter: Optional[Filter] = None, *, threads: int = 0,
+                 decryption_keys: Optional[Mapping[str, Union[str, bytes]]] = None,
                  memory_limit: Optional[int] = None) -> Table:
-    """Read a Parquet file into a Table (see scan_parquet for columns, filter and threads).
+    """Read a Parquet file into a Table (see scan_parquet for columns, filter, threads and
+    decryption_keys).
 
     memory_limit: bytes quiver may hold meanwhile (the process's limit); past it OutOfMemoryError.
-    Errors: CorruptFileError for a malformed file, NotImplementedError for a feature quiver
-    does not read (encryption), FileError, InvalidInputError for a bad filter or column.
+    Errors: CorruptFileError for a malformed file (or an encrypted module whose tag fails),
+    NotImplementedError for a feature quiver does not read, FileError, InvalidInputError for a
+    bad filter or column, or a missing or wrong key.
     """
     with _memory_limit(memory_limit):
-        return scan_parquet(path, columns, filter, threads=threads).read_all()
+        return scan_parquet(path, columns, filter, threads=threads, decryption_keys=decryption_keys).read_all()
 
 
 def convert(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[str]"], *,
@@ -204,10 +213,14 @@ def convert(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[st
 
     input_format: "csv", "tsv", "parquet", "arrow" or "arrows" (default: by extension, then
         by the file's first bytes; CSV otherwise).
-    CSV input takes the CSV options of read_csv; Parquet or Arrow input takes columns=.
+    CSV input takes the CSV options of read_csv; Parquet or Arrow input takes columns=; an
+    encrypted Parquet input takes decryption_keys= (as read_parquet).
+    encryption: for Parquet output, as `quiver convert --footer-key ...`: {"footer_key": KEY,
+        "column_keys": {path: KEY}, "plaintext_footer": bool, "aad_prefix": TEXT,
+        "store_aad_prefix": bool, "algorithm": "gcm" | "gcm-ctr"}, KEY as in read_parquet.
     """
     src, dst = os.fspath(src), os.fspath(dst)
-    read_keys = _CSV_KEYS | {"columns", "input_format"}
+    read_keys = _CSV_KEYS | {"columns", "input_format", "decryption_keys"}
     read_opts = {k: v for k, v in options.items() if k in read_keys}
     write_opts = {k: v for k, v in options.items() if k not in read_keys}
     if "threads" in options:

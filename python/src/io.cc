@@ -8,6 +8,7 @@
 
 #include "quiver/csv/generate.h"
 #include "quiver/csv/options.h"
+#include "quiver/parquet/encryption.h"
 #include "quiver/postgres/writer.h"
 #include "quiver/stream/read_ahead.h"
 #include "quiver/stream/where.h"
@@ -84,6 +85,61 @@ std::vector<std::string> NamesOf(Options& o, const char* name) {
   } catch (const py::cast_error&) {
     RaiseInvalid(o.what() + ": " + name + " must be a list of strings or one comma-separated string");
   }
+}
+
+// Keys to read an encrypted Parquet file, as the CLI's --footer-key, --column-key, --aad-prefix
+// and --keys-file take them: {"footer": KEY, "column.path": KEY, ..., "aad_prefix": TEXT,
+// "keys_file": PATH}, a KEY as parquet::ParseKey reads it (hex:, base64:, or the raw bytes).
+parquet::DecryptionOptions DecryptionFrom(const py::object& keys, const std::string& what) {
+  parquet::DecryptionOptions d;
+  if (keys.is_none()) return d;
+  if (!py::isinstance<py::dict>(keys)) RaiseInvalid(what + ": decryption_keys must be a dict of names to keys");
+  for (const auto& [k, v] : py::cast<py::dict>(keys)) {
+    const std::string name = py::str(k).cast<std::string>();
+    if (!py::isinstance<py::str>(v) && !py::isinstance<py::bytes>(v)) {
+      RaiseInvalid(what + ": decryption_keys['" + EscapeForMessage(name) + "'] must be a str or bytes");
+    }
+    const std::string text = v.cast<std::string>();
+    if (name == "aad_prefix") {
+      d.aad_prefix = text;
+    } else if (name == "keys_file") {
+      Check(parquet::ReadKeysFile(text, &d.footer_key, &d.column_keys, &d.aad_prefix));
+    } else if (name == "footer") {
+      d.footer_key = Check(parquet::ParseKey(text, what + ": footer key"));
+    } else {
+      d.column_keys[name] = Check(parquet::ParseKey(text, what + ": key of column '" + EscapeForMessage(name) + "'"));
+    }
+  }
+  return d;
+}
+
+// What convert's encryption= names, as the CLI's writing flags do: {"footer_key": KEY,
+// "column_keys": {path: KEY}, "plaintext_footer": bool, "aad_prefix": TEXT,
+// "store_aad_prefix": bool, "algorithm": "gcm" | "gcm-ctr"}.
+parquet::EncryptionOptions EncryptionFrom(const py::dict& spec, const std::string& what) {
+  Options o(spec, what + ": encryption");
+  parquet::EncryptionOptions e;
+  std::string text;
+  if (!o.Take("footer_key", &text)) RaiseInvalid(what + ": encryption needs a footer_key");
+  e.footer_key = Check(parquet::ParseKey(text, what + ": footer key"));
+  std::map<std::string, std::string> columns;
+  if (o.Take("column_keys", &columns)) {
+    for (const auto& [path, key] : columns) {
+      e.column_keys[path] = Check(parquet::ParseKey(key, what + ": key of column '" + EscapeForMessage(path) + "'"));
+    }
+  }
+  o.Take("plaintext_footer", &e.plaintext_footer);
+  std::string aad;
+  if (o.Take("aad_prefix", &aad)) e.aad_prefix = aad;
+  o.Take("store_aad_prefix", &e.store_aad_prefix);
+  std::string algorithm = "gcm";
+  o.Take("algorithm", &algorithm);
+  if (algorithm == "gcm") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmV1;
+  else if (algorithm == "gcm-ctr") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmCtrV1;
+  else RaiseInvalid(what + ": encryption algorithm must be 'gcm' or 'gcm-ctr', got '" + EscapeForMessage(algorithm) + "'");
+  if (!e.store_aad_prefix && !e.aad_prefix) RaiseInvalid(what + ": store_aad_prefix=False needs an aad_prefix");
+  o.Done();
+  return e;
 }
 
 csv::CsvOptions CsvOptionsFrom(Options& o) {
@@ -192,6 +248,11 @@ WriteChoice WriteOptionsFrom(Options& o, const std::string& path) {
   o.Take("bloom_filter_fpp", &bloom.fpp);
   o.Take("bloom_filter_ndv", &bloom.ndv);
   for (const std::string& c : NamesOf(o, "bloom_filter")) p.bloom_filters.emplace_back(c, bloom);
+  py::dict encryption;
+  if (o.Take("encryption", &encryption)) {
+    if (f != "parquet") RaiseInvalid(o.what() + ": encryption applies to Parquet output");
+    p.encryption = EncryptionFrom(encryption, o.what());
+  }
   if (p.row_group_rows < 1) RaiseInvalid(o.what() + ": row_group_size must be at least 1");
   if (p.page_version != 1 && p.page_version != 2) RaiseInvalid(o.what() + ": page_version must be 1 or 2");
   int64_t max_open = -1, buffer_mb = -1;
@@ -307,11 +368,13 @@ stream::ScanPredicate PredicateOf(const py::tuple& f, const Schema& schema, cons
 }
 
 PyReader ScanParquet(const std::string& path, const std::optional<std::vector<std::string>>& columns,
-                     const py::object& filter, int threads, const std::vector<int>& row_groups) {
+                     const py::object& filter, int threads, const std::vector<int>& row_groups,
+                     const py::object& decryption_keys) {
   PyReader r;
   r.pool = MakePool(threads);
   parquet::ParquetReaderOptions po;
   if (r.pool) po.thread_pool = r.pool.get();
+  po.decryption = DecryptionFrom(decryption_keys, "read_parquet");
   std::shared_ptr<parquet::ParquetFileReader> file =
       WithoutGil([&] { return parquet::ParquetFileReader::Open(path, po); });
   stream::ScanOptions so;
@@ -384,6 +447,8 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   o.Take("format", &ignored);
   o.Take("threads", &threads);
   std::vector<std::string> columns = NamesOf(o, "columns");
+  py::object keys = py::none();
+  o.Take("decryption_keys", &keys);
   o.Done();
   PyReader r;
   r.pool = MakePool(threads);
@@ -391,6 +456,7 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   ro.format = format;
   ro.columns = std::move(columns);
   if (r.pool) ro.parquet.thread_pool = r.pool.get();
+  ro.parquet.decryption = DecryptionFrom(keys, "convert");
   r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
   return r;
 }
@@ -534,7 +600,7 @@ void RegisterIo(py::module_& m) {
 
   m.def("_open_csv", &OpenCsv, py::arg("source"), py::arg("options"));
   m.def("_scan_parquet", &ScanParquet, py::arg("path"), py::arg("columns"), py::arg("filter"), py::arg("threads"),
-        py::arg("row_groups") = std::vector<int>{});
+        py::arg("row_groups") = std::vector<int>{}, py::arg("decryption_keys") = py::none());
   m.def("_scan_row_groups", [](PyReader& r) {
     auto* scan = dynamic_cast<stream::ParquetScan*>(r.reader.get());
     if (scan == nullptr) RaiseInvalid("not a Parquet scan");

@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import quiver
@@ -98,12 +99,43 @@ def test_corrupt_parquet(tmp_path, lineitem_parquet):
         quiver.metadata(bad)
 
 
-def test_encrypted_parquet_is_not_implemented(testdata):
+def test_encrypted_parquet_reads_with_its_keys_only(testdata):
+    # parquet-testing's keys (its data/README.md): the footer's, and one per encrypted column.
     path = testdata / "parquet-testing" / "data" / "encrypt_columns_and_footer.parquet.encrypted"
     if not path.exists():
         pytest.skip(f"{path} is absent")
-    with pytest.raises(quiver.NotImplementedError, match="encrypt"):
+    with pytest.raises(quiver.InvalidInputError, match="the footer is encrypted with AES_GCM_V1 and no footer key was given"):
         quiver.read_parquet(path)
+    keys = {"footer": "0123456789012345", "double_field": "1234567890123450", "float_field": "1234567890123451"}
+    t = quiver.read_parquet(path, decryption_keys=keys)
+    assert t.num_rows == 50
+    assert t.column("double_field").to_pylist() == [i * 1.1111111 for i in range(50)]
+    assert t.column("float_field").to_pylist() == [float(np.float32(i) * np.float32(1.1)) for i in range(50)]  # float arithmetic
+    with pytest.raises(quiver.InvalidInputError, match="'double_field'.*key") as e:
+        quiver.read_parquet(path, decryption_keys={"footer": keys["footer"], "float_field": keys["float_field"]})
+    assert "1234567890123450" not in str(e.value)
+    wrong = dict(keys, footer="hex:" + "00" * 16)
+    with pytest.raises(quiver.Error) as e:
+        quiver.read_parquet(path, decryption_keys=wrong)
+    assert "00000000" not in str(e.value)
+
+
+def test_convert_encrypts_as_the_cli_does(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_text("id,name\n1,a\n2,b\n3,\n")
+    out = tmp_path / "out.parquet"
+    key = "hex:000102030405060708090a0b0c0d0e0f"
+    assert quiver.convert(src, out, encryption={"footer_key": key, "algorithm": "gcm-ctr"}) == 3
+    with pytest.raises(quiver.InvalidInputError, match="no footer key was given"):
+        quiver.read_parquet(out)
+    t = quiver.read_parquet(out, decryption_keys={"footer": key})
+    assert t.column("id").to_pylist() == [1, 2, 3] and t.column("name").to_pylist() == ["a", "b", None]
+    # Parquet to Parquet: the encrypted input read with its key, written plain.
+    plain = tmp_path / "plain.parquet"
+    assert quiver.convert(out, plain, decryption_keys={"footer": key}) == 3
+    assert quiver.read_parquet(plain).column("id").to_pylist() == [1, 2, 3]
+    with pytest.raises(quiver.InvalidInputError, match="encryption applies to Parquet output"):
+        quiver.convert(src, tmp_path / "x.csv", encryption={"footer_key": key})
 
 
 MEMORY_CHILD = """
