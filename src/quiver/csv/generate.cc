@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "quiver/columnar/pretty_print.h"
+#include "quiver/core/splitmix_internal.h"
 
 namespace quiver::csv {
 
@@ -20,17 +21,7 @@ const char* const kWords[] = {"furiously", "carefully", "quickly", "blithely", "
                               "requests", "accounts", "theodolites", "pinto", "beans", "foxes",
                               "sleep", "haggle", "nag", "wake", "above", "along", "slyly", "bold"};
 
-// splitmix64: small, fast and deterministic across platforms.
-struct Rng {
-  uint64_t s;
-  uint64_t Next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  int64_t Range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1)); }
-};
+using Rng = SplitMix64;
 
 class Line {
  public:

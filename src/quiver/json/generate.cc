@@ -4,22 +4,12 @@
 
 #include <string>
 
+#include "quiver/core/splitmix_internal.h"
+
 namespace quiver::json {
 namespace {
 
-// splitmix64, as the lineitem generator: deterministic across platforms.
-struct Rng {
-  uint64_t s;
-  uint64_t Next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  int64_t Range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1)); }
-  template <size_t N>
-  const char* Pick(const char* const (&a)[N]) { return a[Next() % N]; }
-};
+using Rng = SplitMix64;
 
 const char* const kLevels[] = {"DEBUG", "INFO", "INFO", "INFO", "WARN", "ERROR"};
 const char* const kMethods[] = {"GET", "GET", "GET", "POST", "PUT", "DELETE"};
