@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
+#include <charconv>
 
 #include "quiver/postgres/connection.h"
 #include "quiver/postgres/copy_encoder.h"
@@ -30,10 +30,14 @@ Status ServerError(const Status& st, const LoadPlan& plan, const std::vector<std
   for (size_t at = msg.find(plan.staging_name); at != std::string::npos; at = msg.find(plan.staging_name, at)) {
     msg.replace(at, plan.staging_name.size(), plan.table_name);
   }
-  static const std::regex kLine(", line ([0-9]+)");
-  std::smatch m;
-  if (std::regex_search(msg, m, kLine) && !batches.empty()) {
-    const int64_t line = std::stoll(m[1].str());  // 1-based within this stream
+  // ", line N" (1-based within this connection's stream).
+  int64_t line = 0;
+  for (size_t at = msg.find(", line "); at != std::string::npos && line == 0; at = msg.find(", line ", at + 1)) {
+    const char* digits = msg.data() + at + 7;
+    auto [end, ec] = std::from_chars(digits, msg.data() + msg.size(), line);
+    if (ec != std::errc() || end == digits) line = 0;
+  }
+  if (line > 0 && !batches.empty()) {
     auto it = std::upper_bound(batches.begin(), batches.end(), std::make_pair(line - 1, INT64_MAX));
     if (it != batches.begin()) {
       --it;

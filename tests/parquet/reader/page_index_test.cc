@@ -36,7 +36,7 @@ std::shared_ptr<Buffer> WriteFile(std::shared_ptr<RecordBatch>* batch_out) {
   for (int64_t i = 0; i < kRows; ++i) {
     EXPECT_TRUE(id.Append(2 * i).ok());
     EXPECT_TRUE((i % 17 == 5 ? v.AppendNull() : v.Append(static_cast<int32_t>(i * 37 % 1000))).ok());
-    char buf[16];
+    char buf[24];
     std::snprintf(buf, sizeof buf, "s%04lld", static_cast<long long>(i / 100));
     EXPECT_TRUE(s.Append(buf).ok());
     EXPECT_TRUE(comment.Append(std::string(static_cast<size_t>(i * 7919 % 61), static_cast<char>('a' + i % 26)) +
