@@ -35,7 +35,7 @@ __version__ = _quiver.__version__
 __all__ = [
     "read_csv", "open_csv", "read_json", "open_json", "read_parquet", "scan_parquet", "convert", "load", "write", "sniff",
     "schema",
-    "metadata", "from_arrow", "generate_lineitem", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
+    "metadata", "from_arrow", "generate_lineitem", "generate_logs", "Table", "RecordBatch", "Schema", "Array", "Column", "BatchReader",
     "Error", "InvalidInputError", "CorruptFileError", "OutOfMemoryError", "NotImplementedError",
     "FileError", "CancelledError",
 ]
@@ -297,16 +297,29 @@ def from_arrow(data: Any) -> Union[Table, RecordBatch, Array]:
 
 
 def generate_lineitem(path: Union[str, "os.PathLike[str]"], rows: int = 1000, *, messy: bool = False,
-                      delimiter: str = ",", header: bool = True, seed: int = 42) -> None:
+                      delimiter: str = ",", header: bool = True, seed: int = 42, format: str = "csv") -> None:
     """Write a deterministic TPC-H lineitem-shaped CSV (16 columns), as `quiver gen lineitem`
-    does; messy=True quotes some comments and puts quotes, delimiters and newlines inside them."""
-    _quiver._generate_lineitem(os.fspath(path), int(rows), bool(messy), delimiter, bool(header), int(seed))
+    does; messy=True quotes some comments and puts quotes, delimiters and newlines inside them.
+    format="jsonl" writes the same values as JSON Lines (`quiver gen lineitem --format jsonl`)."""
+    if format not in ("csv", "jsonl"):
+        raise InvalidInputError(f"generate_lineitem: format must be 'csv' or 'jsonl', got {format!r}")
+    _quiver._generate_lineitem(os.fspath(path), int(rows), bool(messy), delimiter, bool(header), int(seed),
+                               format == "jsonl")
+
+
+def generate_logs(path: Union[str, "os.PathLike[str]"], rows: int = 1000, *, seed: int = 42) -> None:
+    """Write deterministic log-shaped nested JSON Lines, as `quiver gen logs` does: objects two
+    levels deep, arrays of strings and of objects, keys present only on some rows."""
+    _quiver._generate_logs(os.fspath(path), int(rows), int(seed))
 
 
 def sniff(path: Union[str, "os.PathLike[str]"], **options: Any) -> dict:
-    """The CSV dialect and schema quiver detects, as `quiver sniff` prints them:
-    {"delimiter", "quote", "escape", "doubled_quote", "header", "header_lines", "skip_lines",
-    "comment", "columns": [{"name", "type", "format"}]}. Options as read_csv's fix parts of it.
+    """What quiver detects, as `quiver sniff` prints it. For CSV: {"format": "csv", "delimiter"
+    (one or two characters, e.g. ", "), "quote", "escape", "doubled_quote", "header", "header_lines",
+    "skip_lines", "comment", "footer_lines", "second_table_line" (lenient: where a stacked second
+    table starts, not read; else None), "columns": [{"name", "type", "format"}]}; options as
+    read_csv's fix parts of it. For JSON: {"format": "json", "shape": "lines" or "array",
+    "columns": [{"name", "type"}]}; infer_rows and threads as read_json's.
     """
     return _quiver._sniff(os.fspath(path), options)
 

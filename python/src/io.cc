@@ -134,11 +134,9 @@ parquet::EncryptionOptions EncryptionFrom(const py::dict& spec, const std::strin
   o.Take("store_aad_prefix", &e.store_aad_prefix);
   std::string algorithm = "gcm";
   o.Take("algorithm", &algorithm);
-  if (algorithm == "gcm") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmV1;
-  else if (algorithm == "gcm-ctr") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmCtrV1;
-  else RaiseInvalid(what + ": encryption algorithm must be 'gcm' or 'gcm-ctr', got '" + EscapeForMessage(algorithm) + "'");
-  if (!e.store_aad_prefix && !e.aad_prefix) RaiseInvalid(what + ": store_aad_prefix=False needs an aad_prefix");
-  o.Done();
+  e.algorithm = Check(parquet::EncryptionAlgorithmFromName(algorithm, what + ": encryption algorithm"));
+  o.Done();  // store_aad_prefix=False without an aad_prefix: the writer refuses it
+
   return e;
 }
 
@@ -216,21 +214,21 @@ WriteChoice WriteOptionsFrom(Options& o, const std::string& path) {
   o.Take("format", &w.write.format);
   o.Take("threads", &w.threads);
   std::vector<std::string> partition_by = NamesOf(o, "partition_by");
-  if (w.write.format.empty()) {
-    w.write.format = !partition_by.empty() && stream::FormatOf(path).empty() ? "parquet" : stream::FormatOf(path);
-  }
+  // The library's one choice of an output format, as `quiver convert` makes it.
+  w.write.format = stream::OutputFormatOf(path, w.write.format, !partition_by.empty());
   const std::string& f = w.write.format;
   const bool arrow = stream::IsArrowIpcFormat(f);
-  if (f != "parquet" && f != "csv" && f != "tsv" && f != "jsonl" && !arrow) {
+  if (f.empty()) {
     RaiseInvalid(o.what() + ": cannot tell the output format of '" + EscapeForMessage(path) +
-                 "' (use .parquet, .csv, .tsv, .jsonl, .arrow or .arrows, or format=)");
+                 "' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or format=)");
   }
   parquet::ParquetWriterOptions& p = w.write.parquet;
   std::string compression;
   if (o.Take("compression", &compression)) {
     if (f == "parquet") p.codec = Check(compress::CodecFromName(compression));
+    else if (f == "orc") w.write.orc.compression = Check(orc::OrcCompressionFromName(compression));
     else if (arrow) w.write.ipc.compression = Check(ipc::BodyCompressionFromName(compression));
-    else RaiseInvalid(o.what() + ": compression applies to Parquet and Arrow IPC output");
+    else RaiseInvalid(o.what() + ": compression applies to Parquet, ORC and Arrow IPC output");
   }
   o.Take("compression_level", &p.compression_level);
   o.Take("row_group_size", &p.row_group_rows);
@@ -400,16 +398,14 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   std::string format;
   if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
   if (format.empty()) format = Check(stream::ResolveInputFormat(path));
-  const bool arrow = stream::IsArrowIpcFormat(format);
   if (stream::IsJsonFormat(format)) {
     // JSON: infer_rows, types ("a.b=int64,ts=timestamp" or {path: type name}), threads, columns.
     Options o(kwargs, "read_json");
     std::string ignored;
     o.Take("format", &ignored);
-    int threads = 0;
-    o.Take("threads", &threads);
     stream::ReadOptions ro;
     ro.format = format;
+    o.Take("threads", &ro.json.threads);
     o.Take("infer_rows", &ro.json.infer_rows);
     py::object types;
     if (o.Take("types", &types)) {
@@ -424,23 +420,19 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
     ro.columns = NamesOf(o, "columns");
     o.Done();
     PyReader r;
-    r.pool = MakePool(threads);
-    if (r.pool) ro.json.thread_pool = r.pool.get();
     r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
     return r;
   }
-  if (format != "parquet" && !arrow) {
+  if (format == "csv" || format == "tsv") {
     py::dict csv_options = kwargs;
     if (csv_options.contains("format")) {
       csv_options = py::dict(kwargs);
       csv_options.attr("pop")("format");
     }
     if (format == "tsv" && !csv_options.contains("delimiter")) csv_options["delimiter"] = "\t";
-    else if (format != "csv" && format != "tsv") {
-      RaiseInvalid("convert: format must be csv, tsv, json, jsonl, parquet or arrow, got '" + EscapeForMessage(format) + "'");
-    }
     return OpenCsv(py::str(path), csv_options);
   }
+  // Parquet, ORC, Arrow IPC; the library's reader refuses a format it does not know, naming those it does.
   Options o(kwargs, "convert");
   int threads = 0;
   std::string ignored;
@@ -455,7 +447,7 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   stream::ReadOptions ro;
   ro.format = format;
   ro.columns = std::move(columns);
-  if (r.pool) ro.parquet.thread_pool = r.pool.get();
+  if (r.pool) ro.parquet.thread_pool = ro.orc.thread_pool = r.pool.get();
   ro.parquet.decryption = DecryptionFrom(keys, "convert");
   r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
   return r;
@@ -506,7 +498,31 @@ int64_t LoadInto(PyReader& r, const std::string& conninfo, const py::dict& kwarg
 }
 
 py::dict Sniff(const std::string& path, const py::dict& kwargs) {
+  // The format as every reader chooses it; JSON's shape and schema, or CSV's dialect and schema.
+  const std::string format = Check(stream::ResolveInputFormat(path));
   Options o(kwargs, "sniff");
+  if (stream::IsJsonFormat(format)) {
+    json::JsonReadOptions jo;
+    o.Take("infer_rows", &jo.infer_rows);
+    o.Take("threads", &jo.threads);
+    o.Done();
+    auto reader = WithoutGil([&] { return json::JsonReader::Open(path, std::move(jo)); });
+    py::dict out;
+    out["format"] = "json";
+    out["shape"] = reader->is_array() ? "array" : "lines";
+    py::list columns;
+    for (const Field& f : reader->schema()->fields()) {
+      py::dict col;
+      col["name"] = f.name;
+      col["type"] = f.type->ToString();
+      columns.append(col);
+    }
+    out["columns"] = columns;
+    return out;
+  }
+  if (format != "csv" && format != "tsv") {
+    RaiseInvalid(path + ": a " + format + " file, whose schema quiver.schema gives (sniff detects CSV and JSON)");
+  }
   csv::CsvOptions c = CsvOptionsFrom(o);
   o.Done();
   std::unique_ptr<csv::CsvReader> reader;
@@ -516,7 +532,8 @@ py::dict Sniff(const std::string& path, const py::dict& kwargs) {
   const csv::Dialect& d = reader->dialect();
   auto ch = [](char c) -> py::object { return c == '\0' ? py::object(py::none()) : py::object(py::str(std::string(1, c))); };
   py::dict out;
-  out["delimiter"] = ch(d.delimiter);
+  out["format"] = "csv";
+  out["delimiter"] = csv::DelimiterText(d);  // two bytes for ", " and the like
   out["quote"] = ch(d.quote);
   out["escape"] = d.escape == d.quote ? py::object(py::none()) : ch(d.escape);
   out["doubled_quote"] = d.escape == d.quote && d.quote != '\0';
@@ -524,6 +541,8 @@ py::dict Sniff(const std::string& path, const py::dict& kwargs) {
   out["header_lines"] = d.header_lines;
   out["skip_lines"] = d.skip_lines;
   out["comment"] = ch(d.comment);
+  out["footer_lines"] = d.footer_lines;
+  out["second_table_line"] = d.second_table_line > 0 ? py::object(py::int_(d.second_table_line)) : py::object(py::none());
   py::list columns;
   for (int i = 0; i < reader->schema()->num_fields(); ++i) {
     py::dict col;
@@ -663,7 +682,7 @@ void RegisterIo(py::module_& m) {
   }, py::arg("path"), py::arg("begin"), py::arg("end"), py::arg("options"), py::arg("schema"), py::arg("formats"));
 
   m.def("_generate_lineitem", [](const std::string& path, int64_t rows, bool messy, const std::string& delimiter,
-                                 bool header, uint64_t seed) {
+                                 bool header, uint64_t seed, bool jsonl) {
     if (rows < 0) RaiseInvalid("generate_lineitem: rows must be 0 or more, got " + std::to_string(rows));
     if (delimiter.size() != 1) RaiseInvalid("generate_lineitem: delimiter must be one character, got '" + EscapeForMessage(delimiter) + "'");
     csv::LineitemOptions o;
@@ -672,12 +691,22 @@ void RegisterIo(py::module_& m) {
     o.delimiter = delimiter[0];
     o.header = header;
     o.seed = seed;
+    o.jsonl = jsonl;
     WithoutGil([&]() -> Status {
       QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open(path));
       QUIVER_RETURN_NOT_OK(csv::GenerateLineitem(o, out->stream()));
       return out->Commit();
     });
-  }, py::arg("path"), py::arg("rows"), py::arg("messy"), py::arg("delimiter"), py::arg("header"), py::arg("seed"));
+  }, py::arg("path"), py::arg("rows"), py::arg("messy"), py::arg("delimiter"), py::arg("header"), py::arg("seed"),
+     py::arg("jsonl") = false);
+  m.def("_generate_logs", [](const std::string& path, int64_t rows, uint64_t seed) {
+    if (rows < 0) RaiseInvalid("generate_logs: rows must be 0 or more, got " + std::to_string(rows));
+    WithoutGil([&]() -> Status {
+      QUIVER_ASSIGN_OR_RETURN(auto out, io::OutputTarget::Open(path));
+      QUIVER_RETURN_NOT_OK(json::GenerateLogs({rows, seed}, out->stream()));
+      return out->Commit();
+    });
+  }, py::arg("path"), py::arg("rows"), py::arg("seed"));
   m.def("_set_memory_limit", [](int64_t limit) {
     MemoryTracker* t = MemoryTracker::Process();
     const int64_t before = t->limit();

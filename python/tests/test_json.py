@@ -50,3 +50,37 @@ def test_convert_json_to_parquet(tmp_path):
     out = tmp_path / "e.parquet"
     assert quiver.convert(p, out) == 2
     assert quiver.read_parquet(out).column("b").to_pylist() == [{"c": "x"}, None]
+
+
+def test_generators_and_sniff_match_the_cli(tmp_path):
+    # The same generators and the same detection as `quiver gen` and `quiver sniff`.
+    from conftest import run_cli
+    for name, kwargs, args in [("logs.jsonl", None, ["gen", "logs", "-n", "300"]),
+                               ("li.jsonl", {"format": "jsonl"}, ["gen", "lineitem", "--format", "jsonl", "-n", "300"])]:
+        mine, theirs = tmp_path / ("py-" + name), tmp_path / ("cli-" + name)
+        if kwargs is None:
+            quiver.generate_logs(mine, 300)
+        else:
+            quiver.generate_lineitem(mine, 300, **kwargs)
+        r = run_cli(*args, "-o", str(theirs))
+        assert r.returncode == 0, r.stderr
+        assert mine.read_bytes() == theirs.read_bytes()
+    s = quiver.sniff(tmp_path / "py-logs.jsonl")
+    assert s["format"] == "json" and s["shape"] == "lines"
+    cli = run_cli("sniff", str(tmp_path / "py-logs.jsonl"))
+    assert [f"  {c['name']}: {c['type']}" for c in s["columns"]] == cli.stdout.splitlines()[2:]
+    two = write(tmp_path, "two.csv", "a, b, c\n1, x, 2024-01-02\n2, y, 2024-01-03\n3, z, 2024-01-04\n")
+    d = quiver.sniff(two)
+    assert d["format"] == "csv" and d["delimiter"] == ", " and [c["name"] for c in d["columns"]] == ["a", "b", "c"]
+    assert d["second_table_line"] is None
+    with pytest.raises(quiver.InvalidInputError, match="generate_lineitem: format must be 'csv' or 'jsonl'"):
+        quiver.generate_lineitem(tmp_path / "x", 1, format="xml")
+
+
+def test_convert_writes_and_reads_orc(tmp_path):
+    p = write(tmp_path, "e.jsonl", '{"a":1,"s":"x"}\n{"a":2,"s":null}\n')
+    orc = tmp_path / "e.orc"
+    assert quiver.convert(p, orc, compression="zstd") == 2
+    back = tmp_path / "back.jsonl"
+    assert quiver.convert(orc, back) == 2
+    assert back.read_text() == '{"a":1,"s":"x"}\n{"a":2,"s":null}\n'

@@ -75,13 +75,8 @@ Status RunCat(const CatArgs& a) {
     ro.parquet.thread_pool = own_pool.get();
     ro.orc.thread_pool = own_pool.get();
   }
-  if (ro.format == "csv" || ro.format == "tsv") {
-    QUIVER_ASSIGN_OR_RETURN(ro.csv, a.csv->ToOptions());
-  }
+  QUIVER_RETURN_NOT_OK(a.csv->ApplyTo(ro.format, &ro));
   QUIVER_ASSIGN_OR_RETURN(ro.parquet.decryption, a.crypt->ToDecryption());
-  if (stream::IsJsonFormat(ro.format)) {
-    QUIVER_ASSIGN_OR_RETURN(ro.json, a.csv->ToJsonOptions());
-  }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.path, std::move(ro)));
   const SchemaPtr schema = reader->schema();
   auto* pq_scan = dynamic_cast<stream::ParquetScan*>(reader.get());

@@ -12,11 +12,9 @@
 #include "quiver/cli/csv_options.h"
 #include "quiver/cli/encryption_options.h"
 #include "quiver/cli/progress.h"
-#include "quiver/core/utf8.h"
 #include "quiver/dataset/partitioned_writer.h"
 #include "quiver/parquet/writer/file_writer.h"
 #include "quiver/stream/copy.h"
-#include "quiver/stream/csv_stream.h"
 #include "quiver/ipc/writer.h"
 #include "quiver/orc/writer/file_writer.h"
 #include "quiver/stream/file_format.h"
@@ -58,33 +56,21 @@ int64_t FileSize(const std::string& path) {
 
 Status RunConvert(const ConvertArgs& a) {
   const auto start = std::chrono::steady_clock::now();
+  // The reader refuses a format it does not know (--from), naming those it does.
   QUIVER_ASSIGN_OR_RETURN(const std::string from, stream::ResolveInputFormat(a.in, a.from));
-  const bool is_arrow = stream::IsArrowIpcFormat(from);
   // A partitioned output is a folder of Parquet files, whatever its name.
-  const std::string to = !a.to.empty()                                                  ? a.to
-                         : !a.partition_by.empty() && stream::FormatOf(a.out).empty() ? "parquet"
-                                                                                       : stream::FormatOf(a.out);
-  const bool is_json = stream::IsJsonFormat(from);
-  if (from != "csv" && from != "tsv" && from != "parquet" && from != "orc" && !is_arrow && !is_json) {
-    return Status::Invalid(fmt::format("convert: --from must be csv, tsv, json, jsonl, parquet, orc or arrow, got '{}'",
-                                       EscapeForMessage(from)));
-  }
-  const bool to_arrow = stream::IsArrowIpcFormat(to);
-  if (to != "parquet" && to != "orc" && to != "csv" && to != "tsv" && to != "jsonl" && !to_arrow) {
+  const std::string to = stream::OutputFormatOf(a.out, a.to, !a.partition_by.empty());
+  if (to.empty()) {
     return Status::Invalid(fmt::format(
         "convert: cannot tell the output format of '{}' (use .parquet, .orc, .csv, .tsv, .jsonl, .arrow or .arrows, or --to)",
         a.out));
   }
+  const bool to_arrow = stream::IsArrowIpcFormat(to);
 
   stream::ReadOptions ro;
   ro.format = from;
   CsvCliOptions copts = *a.csv;
-  if (is_json) {
-    QUIVER_ASSIGN_OR_RETURN(ro.json, copts.ToJsonOptions());
-  } else if (from != "parquet" && from != "orc" && !is_arrow) {
-    if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
-    QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
-  }
+  QUIVER_RETURN_NOT_OK(copts.ApplyTo(from, &ro));
   // The same key flags decrypt a Parquet input and encrypt a Parquet output.
   EncryptionCliOptions write_keys = *a.crypt;
   {
@@ -94,7 +80,7 @@ Status RunConvert(const ConvertArgs& a) {
   }
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.in, std::move(ro)));
   const SchemaPtr schema = reader->schema();
-  const auto* csv_reader = dynamic_cast<const stream::CsvStreamReader*>(reader.get());
+  const csv::CsvReader* csv_reader = stream::CsvReaderOf(*reader);  // also under a --columns projection
 
   if (!a.partition_by.empty() && (to != "parquet" || a.out == "-")) {
     return Status::Invalid("convert: --partition-by writes a folder of Parquet files (not stdout, CSV or JSON Lines)");
@@ -167,12 +153,12 @@ Status RunConvert(const ConvertArgs& a) {
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int64_t bytes_in = in_size >= 0 ? in_size : read_ahead.stats().bytes_read;
-  const int64_t rejected = csv_reader ? csv_reader->reader().stats().rows_rejected : 0;
+  const int64_t rejected = csv_reader ? csv_reader->stats().rows_rejected : 0;
   fmt::print(stderr, "quiver: {} -> {}: {} rows, {} rejected, {:.1f} MB in, {:.1f} MB out, {:.2f} s, {:.1f} MB/s\n", a.in,
              a.out, rows, rejected, bytes_in / 1e6, out_size / 1e6, seconds,
              seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);
   if (csv_reader) {
-    const auto& st = csv_reader->reader().stats();
+    const auto& st = csv_reader->stats();
     if (st.cells_nulled || st.rows_repaired || st.blank_lines || st.footer_lines) {
       fmt::print(stderr, "quiver: {}: {} cells nulled, {} rows repaired ({} extra fields dropped), {} blank lines skipped{}\n",
                  a.in, st.cells_nulled, st.rows_repaired, st.fields_dropped, st.blank_lines, FooterNote(st));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "quiver/cli/messages.h"
+#include "quiver/stream/file_format.h"
 
 namespace quiver::cli {
 
@@ -125,11 +126,17 @@ Result<json::JsonReadOptions> CsvCliOptions::ToJsonOptions() const {
   }
   if (infer_rows < 1) return Status::Invalid(fmt::format("--infer-rows must be at least 1, got {}", infer_rows));
   o.infer_rows = infer_rows;
-  if (threads > 0) {
-    json_pool = std::make_shared<ThreadPool>(threads);
-    o.thread_pool = json_pool.get();
-  }
+  o.threads = threads;
   return o;
+}
+
+Status CsvCliOptions::ApplyTo(const std::string& format, stream::ReadOptions* ro) const {
+  if (format == "csv" || format == "tsv") {
+    QUIVER_ASSIGN_OR_RETURN(ro->csv, ToOptions());
+  } else if (stream::IsJsonFormat(format)) {
+    QUIVER_ASSIGN_OR_RETURN(ro->json, ToJsonOptions());
+  }
+  return Status::OK();
 }
 
 Status CsvCliOptions::CommitRejects() const {

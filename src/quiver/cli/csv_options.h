@@ -11,6 +11,7 @@
 #include "quiver/csv/options.h"
 #include "quiver/json/options.h"
 #include "quiver/csv/reader.h"
+#include "quiver/stream/open.h"
 
 namespace quiver::cli {
 
@@ -32,7 +33,9 @@ struct CsvCliOptions {
   // The flags that apply to JSON input (--types, --infer-rows, --threads) as the JSON reader's
   // options; a CSV-only flag given is refused by name.
   Result<json::JsonReadOptions> ToJsonOptions() const;
-  mutable std::shared_ptr<ThreadPool> json_pool;  // --threads for JSON, outliving the reader
+  // These flags into `ro` for an input of `format` (stream::ResolveInputFormat's name): the CSV
+  // reader's options for csv and tsv, the JSON reader's for json and jsonl, none for the others.
+  Status ApplyTo(const std::string& format, stream::ReadOptions* ro) const;
   // After a read that succeeded: the --rejects file renamed into place (no-op without one).
   Status CommitRejects() const;
 

@@ -69,9 +69,7 @@ Result<parquet::EncryptionOptions> EncryptionCliOptions::ToEncryption() {
     }
     return e;
   }
-  if (algorithm == "gcm") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmV1;
-  else if (algorithm == "gcm-ctr") e.algorithm = parquet::EncryptionAlgorithmKind::kAesGcmCtrV1;
-  else return Status::Invalid(fmt::format("--encryption-algorithm must be gcm or gcm-ctr, got '{}'", algorithm));
+  QUIVER_ASSIGN_OR_RETURN(e.algorithm, parquet::EncryptionAlgorithmFromName(algorithm, "--encryption-algorithm"));
   if (no_aad_storage && !k.aad_prefix) return Status::Invalid("--no-aad-storage needs --aad-prefix");
   e.footer_key = std::move(k.footer);
   e.column_keys = std::move(k.columns);

@@ -10,12 +10,12 @@
 
 #include "quiver/cli/command.h"
 #include "quiver/cli/csv_options.h"
+#include "quiver/cli/encryption_options.h"
 #include "quiver/cli/progress.h"
 #include "quiver/postgres/connection.h"
 #include "quiver/postgres/load.h"
 #include "quiver/postgres/writer.h"
 #include "quiver/stream/copy.h"
-#include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
 #include "quiver/stream/open.h"
 #include "quiver/stream/read_ahead.h"
@@ -28,6 +28,7 @@ struct LoadArgs {
   bool create = false, append = false, replace = false, truncate = false, dry_run = false;
   int connections = 2;
   std::shared_ptr<CsvCliOptions> csv = std::make_shared<CsvCliOptions>();
+  std::shared_ptr<EncryptionCliOptions> crypt = std::make_shared<EncryptionCliOptions>();
 };
 
 // SIGINT/SIGTERM ask the load to stop; it then rolls back and drops its staging table. A second
@@ -63,23 +64,17 @@ Status RunLoad(const LoadArgs& a) {
   lo.connections = a.connections;
   lo.cancel = &g_interrupted;
 
-  const std::string sniffed = a.from.empty() ? stream::InputFormatOf(a.in) : "";
-  const std::string from = !a.from.empty() ? a.from : sniffed.empty() ? "csv" : sniffed;
-  const bool is_arrow = stream::IsArrowIpcFormat(from);
-  if (from != "csv" && from != "tsv" && from != "parquet" && from != "orc" && !is_arrow) {
-    return Status::Invalid(fmt::format("load: --from must be csv, tsv, parquet, orc or arrow, got '{}'", from));
-  }
+  // The input's format as every command chooses it; the reader refuses one it does not know.
+  QUIVER_ASSIGN_OR_RETURN(const std::string from, stream::ResolveInputFormat(a.in, a.from));
   stream::ReadOptions ro;
   ro.format = from;
-  ro.scan = from == "parquet" || from == "orc";
+  ro.scan = true;
   if (!a.columns.empty()) ro.columns = SplitList(a.columns);
   CsvCliOptions copts = *a.csv;
-  if (from == "csv" || from == "tsv") {
-    if (from == "tsv" && copts.delimiter.empty()) copts.delimiter = "\t";
-    QUIVER_ASSIGN_OR_RETURN(ro.csv, copts.ToOptions());
-  }
+  QUIVER_RETURN_NOT_OK(copts.ApplyTo(from, &ro));
+  QUIVER_ASSIGN_OR_RETURN(ro.parquet.decryption, a.crypt->ToDecryption());
   QUIVER_ASSIGN_OR_RETURN(std::unique_ptr<stream::BatchReader> reader, stream::OpenReader(a.in, std::move(ro)));
-  const auto* csv_reader = dynamic_cast<const stream::CsvStreamReader*>(reader.get());
+  const csv::CsvReader* csv_reader = stream::CsvReaderOf(*reader);  // also under a --columns projection
 
   if (a.dry_run) {
     // --create and --replace plan without a server; --append and --truncate read the table's columns.
@@ -112,14 +107,14 @@ Status RunLoad(const LoadArgs& a) {
   QUIVER_RETURN_NOT_OK(copts.CommitRejects());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int64_t bytes_in = in_size >= 0 ? in_size : read_ahead.stats().bytes_read;
-  const int64_t rejected = csv_reader ? csv_reader->reader().stats().rows_rejected : 0;
+  const int64_t rejected = csv_reader ? csv_reader->stats().rows_rejected : 0;
   fmt::print(stderr, "quiver: {} -> {} ({}): {} rows, {} rejected, {:.1f} MB in, {:.1f} MB sent, {:.2f} s, {:.1f} MB/s\n",
              a.in, writer->plan().target, postgres::RedactConninfo(a.conninfo), *rows, rejected, bytes_in / 1e6,
              writer->bytes_written() / 1e6, seconds, seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);
   return Status::OK();
 }
 
-const bool registered = RegisterCommand({"load", "Load CSV, Parquet, ORC or Arrow IPC into a PostgreSQL table (binary COPY)", 16,
+const bool registered = RegisterCommand({"load", "Load CSV, JSON, Parquet, ORC or Arrow IPC into a PostgreSQL table (binary COPY)", 16,
                                          [](CLI::App* app) {
   auto a = std::make_shared<LoadArgs>();
   app->add_option("input", a->in, "Input file ('-' for stdin)")->required();
@@ -136,9 +131,11 @@ const bool registered = RegisterCommand({"load", "Load CSV, Parquet, ORC or Arro
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   app->add_flag("--dry-run", a->dry_run, "Print the CREATE TABLE and the plan; load nothing");
-  app->add_option("--from", a->from, "Input format: csv|tsv|parquet|orc|arrow (default: by extension, else by content)");
+  app->add_option("--from", a->from,
+                  "Input format: csv|tsv|json|jsonl|parquet|orc|arrow (default: by extension, else by content)");
   app->add_option("--columns", a->columns, "Load only these comma-separated input columns");
   AddCsvOptions(app, a->csv);
+  AddEncryptionOptions(app, a->crypt, false);
   return std::function<Status()>([a] { return RunLoad(*a); });
 }});
 

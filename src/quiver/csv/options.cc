@@ -52,6 +52,12 @@ Status SetDelimiterFromName(std::string_view name, CsvOptions* options, std::str
   return Status::OK();
 }
 
+std::string DelimiterText(const Dialect& d) {
+  std::string text(1, d.delimiter);
+  if (d.delimiter_pad != '\0') text += d.delimiter_pad;
+  return text;
+}
+
 Result<TypePtr> ParseTypeName(const std::string& raw) {
   std::string n = Strip(raw);
   if (n == "int64" || n == "bigint" || n == "int") return int64();

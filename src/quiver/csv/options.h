@@ -104,5 +104,7 @@ Result<TypePtr> ParseTypeName(const std::string& name);
 // out, "space"), or a delimiter and the pad byte after it (", " "; " "\t " "||"). The shells
 // take the same names through this one place. Errors name it as `what`.
 Status SetDelimiterFromName(std::string_view name, CsvOptions* options, std::string_view what = "delimiter");
+// A dialect's delimiter as its bytes: one, or two with its pad (", "), as SetDelimiterFromName takes them.
+std::string DelimiterText(const Dialect& dialect);
 
 }  // namespace quiver::csv

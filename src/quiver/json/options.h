@@ -24,6 +24,9 @@ struct JsonReadOptions {
   // Blocks of this many bytes (at least; a longer line grows its block) are cut at a line's end
   // and parsed in parallel pieces.
   int64_t block_bytes = int64_t{16} << 20;
+  // Parse threads: 0 takes `thread_pool`; otherwise the reader parses on a pool of this many of
+  // its own (unless `thread_pool` has as many), as the CSV reader's `threads` does.
+  int threads = 0;
   ThreadPool* thread_pool = nullptr;  // null: ThreadPool::Default()
   MemoryPool* pool = nullptr;         // null: default_memory_pool()
 };

@@ -71,6 +71,10 @@ class JsonReaderImpl final : public JsonReader {
   JsonReaderImpl(std::unique_ptr<csv::ByteSource> src, JsonReadOptions options)
       : src_(std::move(src)), name_(src_->name()), options_(std::move(options)) {
     if (options_.thread_pool == nullptr) options_.thread_pool = ThreadPool::Default();
+    if (options_.threads > 0 && options_.threads != options_.thread_pool->num_threads()) {
+      own_pool_ = std::make_unique<ThreadPool>(options_.threads);
+      options_.thread_pool = own_pool_.get();
+    }
     if (options_.pool == nullptr) options_.pool = default_memory_pool();
     if (options_.block_bytes < 4096) options_.block_bytes = 4096;
     for (const auto& [path, type] : options_.types) declared_.insert(path);
@@ -323,6 +327,7 @@ class JsonReaderImpl final : public JsonReader {
   std::unique_ptr<csv::ByteSource> src_;
   std::string name_;
   JsonReadOptions options_;
+  std::unique_ptr<ThreadPool> own_pool_;  // options_.threads' pool, when the given one differs
   std::unordered_set<std::string> declared_;
   SchemaPtr schema_;
   bool array_ = false;

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "quiver/core/utf8.h"
+
 namespace quiver::parquet {
 
 SecretKey& SecretKey::operator=(const SecretKey& o) {
@@ -56,6 +58,12 @@ Status KeyLength(size_t n, std::string_view what, std::string_view form) {
 }
 
 }  // namespace
+
+Result<EncryptionAlgorithmKind> EncryptionAlgorithmFromName(std::string_view name, std::string_view what) {
+  if (name == "gcm") return EncryptionAlgorithmKind::kAesGcmV1;
+  if (name == "gcm-ctr") return EncryptionAlgorithmKind::kAesGcmCtrV1;
+  return Status::Invalid(fmt::format("{} must be gcm or gcm-ctr, got '{}'", what, EscapeForMessage(name)));
+}
 
 Result<SecretKey> ParseKey(std::string_view text, std::string_view what) {
   std::string bytes;

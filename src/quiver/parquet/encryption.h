@@ -70,6 +70,9 @@ struct DecryptionOptions {
 };
 
 enum class EncryptionAlgorithmKind { kAesGcmV1, kAesGcmCtrV1 };
+// "gcm" (AES_GCM_V1) or "gcm-ctr" (AES_GCM_CTR_V1), as the shells name them; errors name the
+// setting as `what`.
+Result<EncryptionAlgorithmKind> EncryptionAlgorithmFromName(std::string_view name, std::string_view what);
 
 // What a writer needs to encrypt a file. Columns named in `column_keys` (by dotted path) are
 // encrypted with their own key, the others with the footer key unless `column_keys` is

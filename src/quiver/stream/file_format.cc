@@ -120,6 +120,12 @@ Result<std::string> ResolveInputFormat(const std::string& path, const std::strin
   return f.empty() ? std::string("csv") : f;
 }
 
+std::string OutputFormatOf(const std::string& path, const std::string& named, bool folder) {
+  const std::string f = !named.empty() ? named : folder && FormatOf(path).empty() ? "parquet" : FormatOf(path);
+  const bool writable = f == "parquet" || f == "orc" || f == "csv" || f == "tsv" || f == "jsonl" || IsArrowIpcFormat(f);
+  return writable ? f : std::string();
+}
+
 bool IsArrowIpcFormat(std::string_view format) {
   return format == "arrow" || format == "arrows" || format == "feather";
 }

@@ -31,6 +31,12 @@ std::string InputFormatOf(const std::string& path);
 // (a .txt, or an unknown extension or stdin whose first bytes are no other format's).
 Result<std::string> ResolveInputFormat(const std::string& path, const std::string& named = "");
 
+// The one choice of an output's format: `named` when given, else "parquet" for a folder (a
+// partitioned output) whose name has no extension, else FormatOf(path); "" when that is no format
+// quiver writes (parquet, orc, csv, tsv, jsonl, arrow, arrows, feather), for the caller to say how
+// to name it.
+std::string OutputFormatOf(const std::string& path, const std::string& named, bool folder);
+
 // Whether a format name is one of the Arrow IPC names: "arrow" and "feather" (the file format)
 // or "arrows" (the stream format).
 bool IsArrowIpcFormat(std::string_view format);
