@@ -23,6 +23,7 @@
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/stream/scan_literal.h"
+#include "testing/fed_cli.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
@@ -362,40 +363,12 @@ TEST_F(BloomPartition, SmallBudgetKeepsValuesAndFullRowGroups) {
 // remain.
 void InterruptPartitionedConvert(const fs::path& dir, int sig) {
   const std::string out = (dir / ("parts-" + std::to_string(sig))).string();
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    dup2(fds[0], 0);
-    close(fds[0]);
-    close(fds[1]);
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    setenv("QUIVER_PROGRESS", "0", 1);
-    execl(QUIVER_CLI_PATH, "quiver", "convert", "-", out.c_str(), "--partition-by", "k", "--row-group-size", "1000",
-          "--types", "k=int64,v=string", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[0]);
-  signal(SIGPIPE, SIG_IGN);
-  std::atomic<bool> stop{false};
-  std::thread feeder([&] {
-    std::string chunk;
-    for (int i = 0; i < 20000; ++i) chunk += std::to_string(i % 50) + ",value " + std::to_string(i) + "\n";
-    std::string head = "k,v\n";
-    if (write(fds[1], head.data(), head.size()) < 0) return;
-    // Up to ~2 GB; the signal ends it long before.
-    for (int n = 0; n < 5000 && !stop; ++n) {
-      size_t off = 0;
-      while (off < chunk.size()) {
-        const ssize_t w = write(fds[1], chunk.data() + off, chunk.size() - off);
-        if (w <= 0) return;
-        off += static_cast<size_t>(w);
-      }
-    }
-  });
+  std::string chunk;
+  for (int i = 0; i < 20000; ++i) chunk += std::to_string(i % 50) + ",value " + std::to_string(i) + "\n";
+  // Up to ~2 GB; the signal ends it long before.
+  testing::FedCli convert({"convert", "-", out, "--partition-by", "k", "--row-group-size", "1000", "--types",
+                           "k=int64,v=string"},
+                          "k,v\n", chunk, 5000);
   // Wait for a partition file in the temporary folder ".parts-N.quiver-XXXXXX".
   const std::string prefix = ".parts-" + std::to_string(sig) + ".quiver-";
   bool seen = false;
@@ -408,12 +381,7 @@ void InterruptPartitionedConvert(const fs::path& dir, int sig) {
     if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_TRUE(seen) << "no partition file appeared";
-  kill(pid, sig);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  stop = true;
-  close(fds[1]);
-  feeder.join();
+  const int status = convert.SignalAndWait(sig);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), sig);
   for (const auto& e : fs::directory_iterator(dir)) {

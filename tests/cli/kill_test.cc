@@ -13,6 +13,7 @@
 #include <atomic>
 #include <vector>
 
+#include "testing/fed_cli.h"
 #include "testing/scratch_dir.h"
 
 namespace quiver {
@@ -42,7 +43,6 @@ using ConvertKilled = testing::ScratchDirTest;
 TEST_F(ConvertKilled, SigkillAtAnyPointLeavesNoFileInTheOutputFolder) {
   const fs::path out_dir = dir_ / "out";
   fs::create_directories(out_dir);
-  signal(SIGPIPE, SIG_IGN);
   std::string chunk;
   for (int i = 0; i < 20000; ++i) chunk += std::to_string(i) + ",value " + std::to_string(i * 7) + "\n";
 
@@ -50,46 +50,18 @@ TEST_F(ConvertKilled, SigkillAtAnyPointLeavesNoFileInTheOutputFolder) {
   for (const char* to : {"parquet", "orc", "arrow", "csv"}) {
     const fs::path out = out_dir / (std::string("big.") + to);
     for (int delay_ms : {0, 5, 30, 120}) {
-      int fds[2];
-      ASSERT_EQ(pipe(fds), 0);
-      const pid_t pid = fork();
-      ASSERT_GE(pid, 0);
-      if (pid == 0) {
-        dup2(fds[0], 0);
-        close(fds[0]);
-        close(fds[1]);
-        setenv("QUIVER_PROGRESS", "0", 1);
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
-        execl(QUIVER_CLI_PATH, "quiver", "convert", "-", out.c_str(), "--types", "k=int64,v=string", "--names", "k,v",
-              "--header", "false", static_cast<char*>(nullptr));
-        _exit(127);
-      }
-      close(fds[0]);
       // The input never ends: the convert runs, writing as rows come, until it is killed.
-      std::atomic<bool> stop{false};
-      std::thread feeder([&] {
-        while (!stop) {
-          for (size_t off = 0; off < chunk.size();) {
-            const ssize_t w = write(fds[1], chunk.data() + off, chunk.size() - off);
-            if (w <= 0) return;
-            off += static_cast<size_t>(w);
-          }
-        }
-      });
+      testing::FedCli convert({"convert", "-", out.string(), "--types", "k=int64,v=string", "--names", "k,v", "--header",
+                               "false"},
+                              "", chunk);
       // Until the output exists as an unnamed file, then `delay_ms` into writing it.
       bool writing = false;
-      for (int t = 0; t < 100000 && !writing; ++t) {
-        writing = HoldsUnnamedFileIn(pid, out_dir);
+      for (int t = 0; t < 100000 && !writing && !convert.Ended(); ++t) {
+        writing = HoldsUnnamedFileIn(convert.pid(), out_dir);
         if (!writing) std::this_thread::sleep_for(std::chrono::microseconds(100));
-        if (!writing && waitpid(pid, nullptr, WNOHANG) == pid) break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-      kill(pid, SIGKILL);
-      int status = 0;
-      waitpid(pid, &status, 0);
-      stop = true;
-      feeder.join();  // its write fails now that the reader is gone
-      close(fds[1]);
+      const int status = convert.SignalAndWait(SIGKILL);
       EXPECT_TRUE(writing) << to << ": no unnamed output file seen while the convert ran";
       if (writing && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ++killed_while_writing;
       EXPECT_EQ(Names(out_dir), std::vector<std::string>{}) << to << " killed " << delay_ms << " ms into writing";

@@ -220,10 +220,7 @@ Status AtomicFile::Commit() {
   if (done_) return Status::Invalid(fmt::format("{}: already committed or abandoned", path_));
   Status st = stream_->Flush();
   if (st.ok() && fsync(fd_) != 0) st = Status::FromErrno(errno, path_);
-  if (st.ok() && temp_path_.empty()) {
-    st = LinkUnnamed();  // while the descriptor still holds the file
-    if (st.ok()) temp_path_.clear();
-  }
+  if (st.ok() && temp_path_.empty()) st = LinkUnnamed();  // while the descriptor still holds the file
   if (!st.ok()) {
     Abandon();
     return st;
