@@ -319,7 +319,7 @@ def sniff(path: Union[str, "os.PathLike[str]"], **options: Any) -> dict:
     "skip_lines", "comment", "footer_lines", "second_table_line" (lenient: where a stacked second
     table starts, not read; else None), "columns": [{"name", "type", "format"}]}; options as
     read_csv's fix parts of it. For JSON: {"format": "json", "shape": "lines" or "array",
-    "columns": [{"name", "type"}]}; infer_rows and threads as read_json's.
+    "columns": [{"name", "type"}]}; infer_rows, threads and types as read_json's.
     """
     return _quiver._sniff(os.fspath(path), options)
 

@@ -140,6 +140,25 @@ parquet::EncryptionOptions EncryptionFrom(const py::dict& spec, const std::strin
   return e;
 }
 
+// read_json's options (and sniff's for JSON): threads, infer_rows, types ("a.b=int64,ts=timestamp"
+// or {path: type name}).
+json::JsonReadOptions JsonOptionsFrom(Options& o) {
+  json::JsonReadOptions jo;
+  o.Take("threads", &jo.threads);
+  o.Take("infer_rows", &jo.infer_rows);
+  py::object types;
+  if (o.Take("types", &types)) {
+    if (py::isinstance<py::dict>(types)) {
+      for (auto [k, v] : types.cast<py::dict>()) {
+        jo.types.emplace_back(k.cast<std::string>(), Check(csv::ParseTypeName(v.cast<std::string>())));
+      }
+    } else {
+      jo.types = Check(csv::ParseColumnTypes(types.cast<std::string>(), nullptr, "types entry"));
+    }
+  }
+  return jo;
+}
+
 csv::CsvOptions CsvOptionsFrom(Options& o) {
   csv::CsvOptions c;
   std::string delimiter;
@@ -399,24 +418,12 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
   if (kwargs.contains("format") && !kwargs["format"].is_none()) format = kwargs["format"].cast<std::string>();
   if (format.empty()) format = Check(stream::ResolveInputFormat(path));
   if (stream::IsJsonFormat(format)) {
-    // JSON: infer_rows, types ("a.b=int64,ts=timestamp" or {path: type name}), threads, columns.
     Options o(kwargs, "read_json");
     std::string ignored;
     o.Take("format", &ignored);
     stream::ReadOptions ro;
     ro.format = format;
-    o.Take("threads", &ro.json.threads);
-    o.Take("infer_rows", &ro.json.infer_rows);
-    py::object types;
-    if (o.Take("types", &types)) {
-      if (py::isinstance<py::dict>(types)) {
-        for (auto [k, v] : types.cast<py::dict>()) {
-          ro.json.types.emplace_back(k.cast<std::string>(), Check(csv::ParseTypeName(v.cast<std::string>())));
-        }
-      } else {
-        ro.json.types = Check(csv::ParseColumnTypes(types.cast<std::string>(), nullptr, "types entry"));
-      }
-    }
+    ro.json = JsonOptionsFrom(o);
     ro.columns = NamesOf(o, "columns");
     o.Done();
     PyReader r;
@@ -483,11 +490,7 @@ int64_t LoadInto(PyReader& r, const std::string& conninfo, const py::dict& kwarg
   o.Take("mode", &mode);
   o.Take("connections", &lo.connections);
   o.Done();
-  if (mode == "create") lo.mode = postgres::LoadMode::kCreate;
-  else if (mode == "append") lo.mode = postgres::LoadMode::kAppend;
-  else if (mode == "replace") lo.mode = postgres::LoadMode::kReplace;
-  else if (mode == "truncate") lo.mode = postgres::LoadMode::kTruncate;
-  else RaiseInvalid("load: mode must be create, append, replace or truncate, got '" + EscapeForMessage(mode) + "'");
+  lo.mode = Check(postgres::LoadModeFromName(mode, "load: mode"));
   if (!r.reader) RaiseInvalid("the reader was handed to a writer");
   const SchemaPtr schema = r.reader->schema();
   std::unique_ptr<postgres::PostgresWriter> writer =
@@ -502,9 +505,7 @@ py::dict Sniff(const std::string& path, const py::dict& kwargs) {
   const std::string format = Check(stream::ResolveInputFormat(path));
   Options o(kwargs, "sniff");
   if (stream::IsJsonFormat(format)) {
-    json::JsonReadOptions jo;
-    o.Take("infer_rows", &jo.infer_rows);
-    o.Take("threads", &jo.threads);
+    json::JsonReadOptions jo = JsonOptionsFrom(o);
     o.Done();
     auto reader = WithoutGil([&] { return json::JsonReader::Open(path, std::move(jo)); });
     py::dict out;

@@ -23,6 +23,14 @@ const char* LoadModeName(LoadMode mode) {
   return "?";
 }
 
+Result<LoadMode> LoadModeFromName(std::string_view name, std::string_view what) {
+  for (LoadMode m : {LoadMode::kCreate, LoadMode::kAppend, LoadMode::kReplace, LoadMode::kTruncate}) {
+    if (name == LoadModeName(m)) return m;
+  }
+  return Status::Invalid(
+      fmt::format("{} must be create, append, replace or truncate, got '{}'", what, EscapeForMessage(name)));
+}
+
 namespace {
 
 std::string Qualified(const std::string& schema_name, const std::string& name) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "quiver/columnar/schema.h"
@@ -26,6 +27,8 @@ enum class LoadMode : uint8_t {
   kTruncate,  // an existing table's rows replaced by the input's
 };
 const char* LoadModeName(LoadMode mode);  // "create", ...
+// The mode LoadModeName names; errors name the setting as `what`.
+Result<LoadMode> LoadModeFromName(std::string_view name, std::string_view what);
 
 struct LoadOptions {
   // "name" or "schema.name" (split at the first dot), each part taken literally (case kept).
