@@ -123,6 +123,18 @@ TEST(JsonReader, WideningRules) {
             "--types names 'nope.x', which no row of the sample holds (key paths are dotted: a.b is key b of object a)");
 }
 
+// A declared nanosecond timestamp past 2262 does not fit int64: refused as the CSV reader refuses
+// it, never wrapped.
+TEST(JsonReader, NanosecondTimestampsOutOfRangeAreRefused) {
+  JsonReadOptions o;
+  o.types = {{"ts", timestamp(TimeUnit::kNano)}};
+  Read ok = ReadAll("{\"ts\":\"2262-04-11T23:47:16\"}\n", o);
+  ASSERT_TRUE(ok.status.ok()) << ok.status.ToString();
+  EXPECT_EQ(AsJsonl(*ok.batch), "{\"ts\":\"2262-04-11 23:47:16\"}\n");
+  EXPECT_EQ(Error("{\"ts\":\"2262-04-11T23:47:17\"}\n", o),
+            "t.jsonl:1: 'ts' is timestamp[ns], got a string: 2262-04-11T23:47:17");
+}
+
 TEST(JsonReader, LateKeysAndWrongTypesNameTheirLine) {
   JsonReadOptions o;
   o.infer_rows = 1;

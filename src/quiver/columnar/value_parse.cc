@@ -185,6 +185,16 @@ bool ParseTimeOfDayNanos(std::string_view s, int64_t* nanos) {
   return n > 0 && static_cast<size_t>(n) == s.size();
 }
 
+bool MicrosInUnit(int64_t micros, TimeUnit unit, int64_t* out) {
+  switch (unit) {
+    case TimeUnit::kSecond: *out = micros / 1000000; break;
+    case TimeUnit::kMilli: *out = micros / 1000; break;
+    case TimeUnit::kMicro: *out = micros; break;
+    case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
+  }
+  return true;
+}
+
 bool ParseTimestamp(std::string_view s, ParsedTimestamp* out) {
   int64_t days;
   int n = ParseDatePrefix(s, &days);

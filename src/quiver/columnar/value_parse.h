@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "quiver/columnar/type.h"
+
 namespace quiver {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
@@ -179,6 +181,9 @@ struct ParsedTimestamp {
 };
 // YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][Z|±HH[:MM]]; fractions beyond microseconds truncate.
 bool ParseTimestamp(std::string_view s, ParsedTimestamp* out);
+// A parsed timestamp's microseconds in `unit` (seconds and milliseconds truncate toward zero);
+// false when nanoseconds would not fit in int64 (past 2262).
+bool MicrosInUnit(int64_t micros, TimeUnit unit, int64_t* out);
 
 // [+-]digits[.digits] with at most `scale` fraction digits (zero-padded) and at most
 // `precision` digits in all, to a scaled 128-bit integer.

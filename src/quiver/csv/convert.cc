@@ -135,15 +135,6 @@ bool ParseDatePaddedFn(std::string_view s, const TypePtr&, const FieldSyntax&, i
   return ParseDatePadded(s, out);
 }
 // Microseconds in a timestamp column's unit; false when nanoseconds would overflow.
-bool MicrosInUnit(int64_t micros, TimeUnit unit, int64_t* out) {
-  switch (unit) {
-    case TimeUnit::kSecond: *out = micros / 1000000; break;
-    case TimeUnit::kMilli: *out = micros / 1000; break;
-    case TimeUnit::kMicro: *out = micros; break;
-    case TimeUnit::kNano: return !__builtin_mul_overflow(micros, int64_t{1000}, out);
-  }
-  return true;
-}
 bool ParseTimestampFn(std::string_view s, const TypePtr& t, const FieldSyntax&, int64_t* out) {
   ParsedTimestamp ts;
   return ParseTimestamp(s, &ts) && MicrosInUnit(ts.micros, t->unit(), out);

@@ -244,13 +244,8 @@ bool RowConverter::AppendValue(Column& c, const simdjson::dom::element& v) {
       case Column::kTimestamp: {
         ParsedTimestamp ts;
         if (t != element_type::STRING || !ParseTimestamp(v.get_string().value_unsafe(), &ts)) return Wrong(c, v);
-        int64_t x = ts.micros;
-        switch (c.unit) {
-          case TimeUnit::kSecond: x = x / 1000000; break;
-          case TimeUnit::kMilli: x = x / 1000; break;
-          case TimeUnit::kMicro: break;
-          case TimeUnit::kNano: x = x * 1000; break;
-        }
+        int64_t x;
+        if (!MicrosInUnit(ts.micros, c.unit, &x)) return Wrong(c, v);  // nanoseconds past 2262
         st = static_cast<NumericBuilder<int64_t>*>(c.builder)->Append(x);
         break;
       }
