@@ -262,6 +262,8 @@ bool JoinHeaderLines(const uint8_t* data, size_t preamble, const MachineConfig& 
       if (p > cur.fields.back().start && data[p - 1] == '\r') cur.fields.back().end = p - 1;
       lines.push_back(std::move(cur));
       cur = Line{s, {}};
+    } else if (mc.pad != 0 && s < preamble && data[s] == mc.pad) {
+      ++s;  // past a two-byte delimiter's second byte, as SplitRows steps past it
     }
   }
   const size_t n = static_cast<size_t>(ncols);
