@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "quiver/columnar/type.h"
@@ -11,6 +12,15 @@
 #include "quiver/csv/date_format.h"
 
 namespace quiver::csv {
+
+// Whether a cell holds a letter (ASCII, or any non-ASCII character): names do, rules of dashes
+// and numbers do not (the sniffer's and the header detection's test of a name).
+inline bool HasLetter(std::string_view t) {
+  for (unsigned char ch : t) {
+    if (ch >= 0x80 || static_cast<unsigned>((ch | 0x20) - 'a') < 26u) return true;
+  }
+  return false;
+}
 
 class TypeInferrer {
  public:

@@ -171,12 +171,7 @@ bool SecondHeaderRow(const uint8_t* data, const SampleRows& sample, int ncols, c
       }
       incomplete |= !seen.insert(std::string(text)).second;
       // A name has a letter: a rule of dashes under a header is not a second header line.
-      if (std::none_of(text.begin(), text.end(), [](char ch) {
-            const auto u = static_cast<unsigned char>(ch);
-            return u >= 0x80 || static_cast<unsigned>((u | 0x20) - 'a') < 26u;
-          })) {
-        return false;
-      }
+      if (!HasLetter(text)) return false;
       only.AddValue(c, text);
       if (r == 1) {
         ++second_cells;

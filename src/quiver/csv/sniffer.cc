@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "quiver/csv/infer_internal.h"
 #include "quiver/csv/state_machine_internal.h"
 #include "quiver/columnar/value_parse.h"
 #include "quiver/core/utf8.h"
@@ -53,7 +54,6 @@ struct Candidate {
   int64_t lone_delimiters = 0;  // a two-byte delimiter's first byte alone outside quotes (MachineResult)
   int64_t escape_rows = 0;  // rows where the escape (not the quote) comes before a quote, delimiter or itself
   int64_t literal_escapes = 0;  // escape characters before any other byte: text, not escapes
-  bool typed_column = false;  // a column whose values below the first row all read as numbers, dates or times
   size_t second_table = 0;  // find_footer: byte offset of a stacked table's header (0: none)
 };
 
@@ -82,15 +82,6 @@ bool IsValue(std::string_view t) {
 
 // Words (a space) that read as no number, date, time or timestamp: a title, not a value.
 bool FreeText(std::string_view t) { return t.find(' ') != std::string_view::npos && !IsValue(t); }
-
-// Whether a cell holds a letter (ASCII, or any non-ASCII character): names do, rules of
-// dashes and numbers do not.
-bool HasLetter(std::string_view t) {
-  for (unsigned char ch : t) {
-    if (ch >= 0x80 || static_cast<unsigned>((ch | 0x20) - 'a') < 26u) return true;
-  }
-  return false;
-}
 
 // Cells that read as column names: at least two non-empty, every one valid UTF-8 text with a
 // letter that is no value (number, date, time, true/false), none repeated.

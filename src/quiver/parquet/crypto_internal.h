@@ -76,10 +76,9 @@ Status RandomBytes(uint8_t* out, int n);
 // How one leaf column of an open file is encrypted, and with what key.
 struct ColumnDecryption {
   bool encrypted = false;
-  bool footer_key = false;    // encrypted with the footer key
-  bool key_missing = false;   // encrypted, and no key was given or found
   std::string path;           // dotted, for messages
   SecretKey key;
+  bool key_missing() const { return encrypted && key.empty(); }  // no key was given or found
 };
 
 // The decryption state of one open file: kept by its footer, read by every chunk's reader.

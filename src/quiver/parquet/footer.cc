@@ -120,7 +120,6 @@ struct FooterDecryption {
             QUIVER_ASSIGN_OR_RETURN(cd.key, Retrieve(given, d, cm.ENCRYPTION_WITH_COLUMN_KEY->key_metadata,
                                                      fmt::format("the key of column '{}'", cd.path)));
           } else if (cm.ENCRYPTION_WITH_FOOTER_KEY) {
-            cd.footer_key = true;
             if (chunk.meta_data) {
               for (uint32_t i = 0; i < chunk.meta_data->path_in_schema.size(); ++i) {
                 if (i > 0) cd.path += '.';
@@ -131,10 +130,9 @@ struct FooterDecryption {
           } else {
             return Status::NotImplemented(fmt::format("column {} has crypto metadata of an unknown kind", leaf));
           }
-          cd.key_missing = cd.key.empty();
         }
         if (!chunk.encrypted_column_metadata) continue;
-        if (cd.key_missing) {
+        if (cd.key_missing()) {
           // Its plaintext metadata, if any, may be stripped: nothing of it is used to read.
           continue;
         }

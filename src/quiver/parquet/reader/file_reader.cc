@@ -55,7 +55,7 @@ Status CheckChunk(const ColumnChunk& chunk, const crypto::FileDecryptor* dec, in
     if (cd == nullptr || !cd->encrypted) {
       return Status::Corrupt("column chunk has crypto metadata but the file names no encryption algorithm");
     }
-    if (cd->key_missing) {
+    if (cd->key_missing()) {
       return Status::Invalid(fmt::format("column '{}' is encrypted and its key was not given",
                                          EscapeForMessage(cd->path)));
     }
@@ -205,7 +205,7 @@ Status ParquetFileReader::CheckKeys(const std::vector<int>& leaves) const {
   std::vector<std::string> missing;
   for (int leaf : leaves) {
     const crypto::ColumnDecryption* cd = dec->column(static_cast<size_t>(leaf));
-    if (cd != nullptr && cd->encrypted && cd->key_missing) missing.push_back("'" + EscapeForMessage(cd->path) + "'");
+    if (cd != nullptr && cd->key_missing()) missing.push_back("'" + EscapeForMessage(cd->path) + "'");
   }
   if (missing.empty()) return Status::OK();
   if (missing.size() == 1) {
