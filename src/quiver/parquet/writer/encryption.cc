@@ -24,18 +24,17 @@ Result<std::unique_ptr<FileEncryptor>> FileEncryptor::Make(EncryptionOptions opt
   e->file_aad_ = o.aad_prefix.value_or("") + e->unique_;
   e->keys_.assign(leaves.size(), nullptr);
   e->key_metadata_.assign(leaves.size(), std::string());
-  e->paths_.resize(leaves.size());
   std::vector<bool> used(o.column_keys.size(), false);
   for (size_t i = 0; i < leaves.size(); ++i) {
     const auto& names = leaves[i].path.path_in_schema;
-    e->paths_[i] = fmt::format("{}", fmt::join(names, "."));
+    const std::string path = fmt::format("{}", fmt::join(names, "."));
     if (o.column_keys.empty()) {
       e->keys_[i] = &o.footer_key;  // uniform encryption: every column with the footer key
       continue;
     }
     size_t k = 0;
     for (auto it = o.column_keys.begin(); it != o.column_keys.end(); ++it, ++k) {
-      if (it->first != e->paths_[i] && it->first != names[0]) continue;
+      if (it->first != path && it->first != names[0]) continue;
       if (it->second.size() != 16 && it->second.size() != 24 && it->second.size() != 32) {
         return Status::Invalid(fmt::format("the key of column '{}' is {} bytes; an AES key is 16, 24 or 32",
                                            it->first, it->second.size()));
@@ -127,7 +126,7 @@ Status FileEncryptor::EncryptChunk(int row_group, int leaf, const EncodedColumnC
   return Status::OK();
 }
 
-EncryptionAlgorithm FileEncryptor::Algorithm(bool) const {
+EncryptionAlgorithm FileEncryptor::Algorithm() const {
   EncryptionAlgorithm a;
   auto fill = [&](auto& v) {
     if (options_.aad_prefix && options_.store_aad_prefix) v.aad_prefix = std::string_view(*options_.aad_prefix);
@@ -178,14 +177,13 @@ Status FileEncryptor::SealColumn(int row_group, int leaf, ColumnChunk* cc, Arena
 }
 
 Status FileEncryptor::FinishFooter(FileMetaData* md, Arena* arena, BufferBuilder* out) {
-  (void)arena;
   std::string footer_aad;
   QUIVER_RETURN_NOT_OK(crypto::ModuleAad(file_aad_, crypto::Module::kFooter, 0, 0, 0, &footer_aad));
   BufferBuilder plain;
   if (options_.plaintext_footer) {
     EncryptionAlgorithm* alg = md->encryption_algorithm.Emplace(arena);
     if (alg == nullptr) return Status::OutOfMemory("footer arena");
-    *alg = Algorithm(false);
+    *alg = Algorithm();
     if (!options_.footer_key_metadata.empty()) md->footer_signing_key_metadata = std::string_view(options_.footer_key_metadata);
     QUIVER_RETURN_NOT_OK(EncodeFileMetaData(*md, &plain));
     uint8_t nonce[crypto::kNonceLength], tag[crypto::kTagLength];
@@ -196,7 +194,7 @@ Status FileEncryptor::FinishFooter(FileMetaData* md, Arena* arena, BufferBuilder
     QUIVER_RETURN_NOT_OK(out->Append(tag, crypto::kTagLength));
   } else {
     FileCryptoMetaData fcm;
-    fcm.encryption_algorithm = Algorithm(true);
+    fcm.encryption_algorithm = Algorithm();
     if (!options_.footer_key_metadata.empty()) fcm.key_metadata = std::string_view(options_.footer_key_metadata);
     QUIVER_RETURN_NOT_OK(EncodeFileCryptoMetaData(fcm, out));
     QUIVER_RETURN_NOT_OK(EncodeFileMetaData(*md, &plain));

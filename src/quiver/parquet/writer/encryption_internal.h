@@ -25,7 +25,6 @@ class FileEncryptor {
   // Invalid for a column key naming no column.
   static Result<std::unique_ptr<FileEncryptor>> Make(EncryptionOptions options, const std::vector<LeafColumn>& leaves);
 
-  bool plaintext_footer() const { return options_.plaintext_footer; }
   bool encrypted(int leaf) const { return keys_[static_cast<size_t>(leaf)] != nullptr; }
 
   // The chunk's dictionary page and data pages (as the encoder left them, headers plaintext)
@@ -46,16 +45,14 @@ class FileEncryptor {
   const char* magic() const { return options_.plaintext_footer ? "PAR1" : "PARE"; }
 
  private:
-  EncryptionAlgorithm Algorithm(bool for_footer_struct) const;
+  EncryptionAlgorithm Algorithm() const;
   EncryptionOptions options_;
   std::string unique_, file_aad_;
   std::vector<const SecretKey*> keys_;        // per leaf; null: plaintext
   std::vector<std::string> key_metadata_;      // per leaf
-  std::vector<std::string> paths_;             // per leaf, dotted
   crypto::Cipher cipher_;
   std::string aad_;
   BufferBuilder scratch_, body_;
-  std::vector<std::string> kept_;              // footer bytes the arena model points into
 };
 
 }  // namespace quiver::parquet::writer
