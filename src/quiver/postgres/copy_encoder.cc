@@ -633,7 +633,13 @@ Result<std::unique_ptr<ColumnEncoder>> MakeColumnEncoder(const Field& field, con
   if (!e && t.is_nested() && (k == PgKind::kJson || k == PgKind::kJsonb)) {
     e = std::make_unique<JsonEncoder>(k == PgKind::kJsonb);
   }
-  if (!e) return CheckAssignable(field, target, "the table");
+  if (!e) {
+    // The planner's check (CheckAssignable) names the usual refusals; an OK from it here would
+    // otherwise become a Result holding no encoder.
+    QUIVER_RETURN_NOT_OK(CheckAssignable(field, target, "the table"));
+    return Status::NotImplemented(fmt::format("column '{}': {} has no binary COPY encoding into {}",
+                                              EscapeForMessage(field.name), t.ToString(), target.sql));
+  }
   return e;
 }
 
