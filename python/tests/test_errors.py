@@ -203,3 +203,12 @@ def test_ctrl_c_stops_a_convert_and_leaves_nothing(big_csv, tmp_path):
         quiver.convert(big_csv, out, threads=1)
     timer.join()
     assert os.listdir(tmp_path) == []
+
+
+def test_block_size_below_one_is_refused_by_the_library(tmp_path):
+    p = tmp_path / "a.csv"
+    p.write_text("a\n1\n")
+    for bad in (0, -5):
+        with pytest.raises(quiver.InvalidInputError) as e:
+            quiver.read_csv(str(p), block_size=bad)
+        assert str(e.value) == f"{p}: block_size must be at least 1, got {bad}"

@@ -241,20 +241,33 @@ TEST_F(Convert, PartitionByErrorsLeaveNothingBehind) {
   }
 }
 
-TEST_F(Convert, SameBytesAtAnyThreadCount) {
+// Row groups, stripes and record batches are cut by the rows and the options only: the thread
+// count and the CSV block size (which decide how the reader chunks the text) change no byte.
+TEST_F(Convert, SameBytesAtAnyThreadCountAndBlockSize) {
   const std::string li = Path("li.csv");
   auto gen = RunCli("gen lineitem --rows 150000 -o " + li);
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
-  std::string first;
-  for (int threads : {1, 2, 4}) {
-    const std::string out = Path("li-" + std::to_string(threads) + ".parquet");
-    auto r = RunCli("convert " + li + " " + out + " --row-group-size 50000 --threads " + std::to_string(threads));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::ifstream in(out, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    if (threads == 1) first = bytes;
-    else EXPECT_TRUE(bytes == first) << threads << " threads wrote " << bytes.size() << " bytes, 1 thread " << first.size();
+  for (const std::string ext : {"parquet", "orc", "arrow"}) {
+    std::string first;
+    for (const std::string run : {"--threads 1", "--threads 2", "--threads 4", "--threads 2 --block-size 65536",
+                                  "--threads 1 --block-size 300000"}) {
+      const std::string out = Path("li." + ext);
+      auto r = RunCli("convert " + li + " " + out + " --row-group-size 50000 " + run);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      std::ifstream in(out, std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+      if (first.empty()) first = bytes;
+      else EXPECT_TRUE(bytes == first) << ext << " with " << run << " wrote " << bytes.size() << " bytes, --threads 1 " << first.size();
+      fs::remove(out);
+    }
   }
+}
+
+TEST_F(Convert, BadBlockSizeIsAnError) {
+  auto r = RunCli("convert " + csv_ + " " + Path("o.parquet") + " --block-size 0");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(csv_ + ": block_size must be at least 1, got 0"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(Path("o.parquet")));
 }
 
 TEST_F(Convert, UnknownOutputFormatIsAnError) {

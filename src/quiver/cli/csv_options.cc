@@ -56,6 +56,7 @@ void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o) {
   g->add_flag("--infer-all", o->infer_all, "Infer types from the whole file (reads it twice)");
   g->add_flag("--all-strings", o->all_strings, "Read every column as a string (no type inference)");
   g->add_option("--threads", o->threads, "Worker threads (default: all cores)");
+  g->add_option("--block-size", o->block_size, "Bytes of CSV read and split per round and thread")->capture_default_str();
 }
 
 Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
@@ -105,6 +106,7 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   o.infer_all = infer_all;
   o.infer_types = !all_strings;
   o.threads = threads;
+  o.block_size = block_size;
   return o;
 }
 
@@ -115,7 +117,8 @@ Result<json::JsonReadOptions> CsvCliOptions::ToJsonOptions() const {
       {lenient, "--lenient"},              {trim, "--trim"},              {!null_values.empty(), "--null-values"},
       {!column_names.empty(), "--column-names"}, {infer_all, "--infer-all"}, {all_strings, "--all-strings"},
       {on_error != "fail", "--on-error"},  {!rejects.empty(), "--rejects"}, {encoding != "utf8", "--encoding"},
-      {two_digit_years_from >= 0, "--two-digit-years-from"}, {replace_utf8, "--replace-utf8"},
+      {two_digit_years_from >= 0, "--two-digit-years-from"}, {replace_utf8, "--replace-invalid-utf8"},
+      {block_size != csv::CsvOptions{}.block_size, "--block-size"},
   };
   for (const auto& [given, flag] : csv_only) {
     if (given) return Status::Invalid(fmt::format("{} applies to CSV input, not JSON", flag));

@@ -26,6 +26,7 @@ struct CsvCliOptions {
   int two_digit_years_from = -1;  // -1: not given
   bool lenient = false, trim = false, replace_utf8 = false, infer_all = false, all_strings = false;
   int64_t infer_rows = csv::CsvOptions{}.infer_rows;
+  int64_t block_size = csv::CsvOptions{}.block_size;
   int threads = 0;
 
   // Also opens the --rejects file, which the reader's reject handler fills.

@@ -361,6 +361,13 @@ Status CsvReader::Impl::AdoptReadAhead(int64_t want, bool* speculated) {
 
 Status CsvReader::Impl::Init() {
   name_ = src_->name();
+  // Sizes below one would make no progress; a threads count below 0 has no meaning.
+  const std::pair<int64_t, const char*> sizes[] = {
+      {opts_.block_size, "block_size"}, {opts_.slice_bytes, "slice_bytes"}, {opts_.batch_rows, "batch_rows"}};
+  for (const auto& [v, name] : sizes) {
+    if (v < 1) return Status::Invalid(fmt::format("{}: {} must be at least 1, got {}", name_, name, v));
+  }
+  if (opts_.threads < 0) return Status::Invalid(fmt::format("{}: threads must be 0 (all cores) or more, got {}", name_, opts_.threads));
   pool_ = ThreadPool::Default();
   threads_ = opts_.threads > 0 ? opts_.threads : pool_->num_threads();
   if (opts_.threads == 1) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "quiver/columnar/concatenate.h"
 #include "quiver/compress/codec.h"
 #include "quiver/ipc/flatbuffers.h"
 #include "quiver/ipc/format.h"
@@ -321,8 +322,36 @@ Status IpcWriter::WriteMessage(const std::vector<uint8_t>& metadata, const std::
 }
 
 Status IpcWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
+  const int64_t rows = options_.batch_rows;
+  if (rows <= 0) return WriteBatch(*batch);
+  for (int64_t at = 0, n = batch->num_rows(); at < n;) {
+    const int64_t take = std::min(n - at, rows - pending_rows_);
+    if (take == rows) {
+      QUIVER_RETURN_NOT_OK(WriteBatch(*batch->Slice(at, take)));  // a whole batch: no copy
+    } else {
+      pending_.push_back(batch->Slice(at, take));
+      pending_rows_ += take;
+      if (pending_rows_ == rows) QUIVER_RETURN_NOT_OK(FlushPending());
+    }
+    at += take;
+  }
+  return Status::OK();
+}
+
+Status IpcWriter::FlushPending() {
+  if (pending_.empty()) return Status::OK();
+  std::shared_ptr<RecordBatch> joined = pending_.front();
+  if (pending_.size() > 1) {
+    QUIVER_ASSIGN_OR_RETURN(joined, ConcatenateBatches(schema_, pending_));
+  }
+  pending_.clear();
+  pending_rows_ = 0;
+  return WriteBatch(*joined);
+}
+
+Status IpcWriter::WriteBatch(const RecordBatch& batch) {
   BodyAssembler body(default_memory_pool());
-  for (const Array& c : batch->columns()) QUIVER_RETURN_NOT_OK(body.Add(c.data()));
+  for (const Array& c : batch.columns()) QUIVER_RETURN_NOT_OK(body.Add(c.data()));
   std::vector<Piece>& pieces = body.pieces();
   if (options_.compression != BodyCompression::kNone) {
     // Each buffer: its uncompressed length (int64), then the codec's frame; or -1 and the bytes
@@ -365,7 +394,7 @@ Status IpcWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
     compression = b.EndTable();
   }
   b.StartTable();
-  b.Add<int64_t>(f::record_batch::length, batch->num_rows());
+  b.Add<int64_t>(f::record_batch::length, batch.num_rows());
   b.AddOffset(f::record_batch::nodes, nodes);
   b.AddOffset(f::record_batch::buffers, buffers);
   if (compression != 0) b.AddOffset(f::record_batch::compression, compression);
@@ -374,6 +403,7 @@ Status IpcWriter::Write(const std::shared_ptr<RecordBatch>& batch) {
 }
 
 Status IpcWriter::Finish() {
+  QUIVER_RETURN_NOT_OK(FlushPending());
   const uint32_t eos[2] = {f::kContinuation, 0};
   QUIVER_RETURN_NOT_OK(out_->Write(eos, 8));
   if (options_.file_format) {

@@ -22,6 +22,10 @@ Result<BodyCompression> BodyCompressionFromName(std::string_view name);
 struct IpcWriteOptions {
   bool file_format = true;  // false: the stream format
   BodyCompression compression = BodyCompression::kNone;
+  // Rows per record batch: input batches are cut and joined to this many rows (the last one
+  // shorter), so the bytes depend on the rows and the options only, never on how a reader chunked
+  // them (thread count, block size). 0 writes each input batch as it comes.
+  int64_t batch_rows = int64_t{64} << 10;
 };
 
 class IpcWriter final : public stream::BatchWriter {
@@ -44,6 +48,10 @@ class IpcWriter final : public stream::BatchWriter {
  private:
   IpcWriter() = default;
   Status Start();
+  // One record batch message.
+  Status WriteBatch(const RecordBatch& batch);
+  // The rows held back for the next batch_rows-row batch, as one batch.
+  Status FlushPending();
   // Writes one message (framing, metadata, body pieces), noting its block for the footer.
   Status WriteMessage(const std::vector<uint8_t>& metadata, const std::vector<Piece>& body, int64_t body_length,
                       bool record_block);
@@ -54,6 +62,8 @@ class IpcWriter final : public stream::BatchWriter {
   IpcWriteOptions options_;
   struct BlockOut { int64_t offset; int32_t meta_length; int64_t body_length; };
   std::vector<BlockOut> blocks_;
+  std::vector<std::shared_ptr<RecordBatch>> pending_;  // slices, fewer than batch_rows rows in all
+  int64_t pending_rows_ = 0;
   int64_t bytes_ = -1;  // once finished or aborted
   bool finished_ = false;
 };
