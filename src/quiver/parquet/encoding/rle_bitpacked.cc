@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "quiver/parquet/encoding/bit_pack_internal.h"
+
 namespace quiver::parquet::encoding {
 
 Status RleBitPackedDecoder::ErrorStatus(int64_t got, int64_t wanted) const {
@@ -92,25 +94,8 @@ void RleBitPackedEncoder::FlushLiteralRun(bool close) {
     out_.UnsafeAppendValue(uint8_t{0});
   }
   if (num_buffered_ > 0) {
-    // Eight values of W bits are exactly W bytes: pack through a 64-bit accumulator that
-    // spills 4 bytes at a time (W <= 32 keeps it from overflowing).
-    for (int i = num_buffered_; i < 8; ++i) buffered_[i] = 0;
     uint8_t* dst = out_.mutable_data() + out_.size();
-    const uint64_t mask = bit_width_ == 32 ? 0xffffffffull : (uint64_t{1} << bit_width_) - 1;
-    uint64_t acc = 0;
-    int bits = 0;
-    for (int i = 0; i < 8; ++i) {
-      acc |= (buffered_[i] & mask) << bits;
-      bits += bit_width_;
-      if (bits >= 32) {
-        const uint32_t word = static_cast<uint32_t>(acc);
-        std::memcpy(dst, &word, 4);
-        dst += 4;
-        acc >>= 32;
-        bits -= 32;
-      }
-    }
-    for (; bits > 0; bits -= 8, acc >>= 8) *dst++ = static_cast<uint8_t>(acc);
+    PackBitsLsb(buffered_, 0, 8, num_buffered_, bit_width_, dst);
     out_.UnsafeSetSize(out_.size() + bit_width_);
     num_buffered_ = 0;
   }
