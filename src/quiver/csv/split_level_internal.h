@@ -14,5 +14,7 @@ namespace quiver::csv {
 void SetSplitLevelForTesting(std::optional<SimdLevel> level);
 std::optional<SimdLevel> SplitLevelForTesting();
 void SetQuoteGuessForTesting(bool guess);
+// What the last SetQuoteGuessForTesting set (true unless a test turned guessing off).
+bool QuoteGuessForTesting();
 
 }  // namespace quiver::csv
