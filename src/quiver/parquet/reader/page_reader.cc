@@ -47,13 +47,11 @@ Status PageReader::DecryptBody(const PageHeader& h, std::span<const uint8_t> mod
   const bool dict = h.type == PageType::DICTIONARY_PAGE;
   const crypto::Module kind = dict ? crypto::Module::kDictionaryPage : crypto::Module::kDataPage;
   const bool ctr = d.file->gcm_ctr;
+  // `module` is exactly the length its prefix gives (NextRead cut it so); this checks it holds
+  // a nonce and a tag.
   QUIVER_ASSIGN_OR_RETURN(int64_t len, crypto::Cipher::ModuleLength(module, ctr ? crypto::kCtrOverhead
                                                                                  : crypto::kGcmOverhead,
                                                                     crypto::ModuleName(kind)));
-  if (len != static_cast<int64_t>(module.size())) {
-    return Status::Corrupt(fmt::format("{}: encrypted module of {} bytes, the header says {}", crypto::ModuleName(kind),
-                                       len, module.size()));
-  }
   if (!body_plain_ || body_plain_->capacity() < len) {
     body_plain_.reset();
     QUIVER_ASSIGN_OR_RETURN(body_plain_, Buffer::Allocate(len, options_.pool));
@@ -187,14 +185,27 @@ Result<bool> PageReader::NextRead(Page* page) {
       if (!st.ok()) return fail(std::move(st));
       pos_ += static_cast<int64_t>(header_len);
     }
-    if (h.compressed_page_size < 0 || h.compressed_page_size > size - pos_) {
-      return fail(Status::Corrupt(fmt::format("compressed page size {} exceeds the {} bytes left in the column chunk",
-                                              h.compressed_page_size, size - pos_)));
+    const bool encrypted = cipher_ && (h.type == PageType::DICTIONARY_PAGE || h.type == PageType::DATA_PAGE ||
+                                       h.type == PageType::DATA_PAGE_V2);
+    int64_t stored = h.compressed_page_size;
+    if (encrypted) {
+      // The specification makes compressed_page_size the encrypted module's size; DuckDB (1.5)
+      // writes the size before encryption there. The module's own length prefix decides: a
+      // wrong one fails the module's tag (GCM) or its length check below.
+      auto module = crypto::Cipher::ModuleLength({base + pos_, static_cast<size_t>(size - pos_)}, 0,
+                                                 crypto::ModuleName(h.type == PageType::DICTIONARY_PAGE
+                                                                        ? crypto::Module::kDictionaryPage
+                                                                        : crypto::Module::kDataPage));
+      if (!module.ok()) return fail(module.status());
+      stored = *module;
     }
-    std::span<const uint8_t> body(base + pos_, static_cast<size_t>(h.compressed_page_size));
-    pos_ += h.compressed_page_size;
-    if (cipher_ && (h.type == PageType::DICTIONARY_PAGE || h.type == PageType::DATA_PAGE ||
-                    h.type == PageType::DATA_PAGE_V2)) {
+    if (stored < 0 || stored > size - pos_) {
+      return fail(Status::Corrupt(fmt::format("compressed page size {} exceeds the {} bytes left in the column chunk",
+                                              stored, size - pos_)));
+    }
+    std::span<const uint8_t> body(base + pos_, static_cast<size_t>(stored));
+    pos_ += stored;
+    if (encrypted) {
       st = DecryptBody(h, body, &body);
       if (!st.ok()) return fail(std::move(st));
     } else if (options_.verify_crc && h.crc) {
