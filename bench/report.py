@@ -60,7 +60,8 @@ lines = ['# quiver benchmarks', '',
          'Data: `quiver gen lineitem` (comma-delimited, header) at ' + ', '.join(fmt_rows(s) for s in sizes) +
          ' rows, and a quote-heavy 1M variant (`--messy`: quoted comments with quotes, delimiters and newlines). '
          'The read jobs use the Parquet file DuckDB writes from the same CSV (snappy, its default row groups).', '',
-         'Commands (per round, 2 threads): `quiver convert IN.csv OUT.parquet`; `quiver cat IN.csv --format none`; '
+         'Commands (per round, 2 threads): `quiver convert IN.csv OUT.parquet`; `quiver cat IN.csv --format none` '
+         '(both also with `--threads 1`, engine `quiver-1t`); '
          '`quiver cat FILE.parquet --format none --materialize` (every row group kept: `ReadAll`); '
          '`quiver cat FILE.parquet --format none` (streamed scan, each row group released); '
          '`bench/lineitem_queries q1|q6 FILE.parquet` (the library\'s scan with every condition pushed down as '
@@ -126,6 +127,24 @@ def same_result(q):
                         return False
     return True
 
+
+# The second thread (quiver's default is every core; quiver-1t is --threads 1): speed-up of the
+# median wall time, and CPU (user + sys) per row at each thread count.
+def threads(size, job):
+    one, two = stat(size, job, 'quiver-1t'), stat(size, job, 'quiver')
+    if not (one and two):
+        return None
+    cpu = lambda s: (s['user'] + s['sys']) / size * 1e9  # ns per row
+    return dict(one=one, two=two, speedup=one['median'] / two['median'], cpu1=cpu(one), cpu2=cpu(two))
+
+
+for job, want, name in (('csvread', 1.8, 'CSV parse'), ('csv2pq', 1.6, 'convert')):
+    t = threads(big, job)
+    if t:
+        checks.append((f'{name}: 2 threads ≥ {want}× 1 thread', f'{t["speedup"]:.2f}× ({t["one"]["median"]:.2f} s → '
+                       f'{t["two"]["median"]:.2f} s)', t['speedup'] >= want))
+        checks.append((f'{name}: CPU per row at 2 threads ≤ 1.15× 1 thread', f'{t["cpu2"] / t["cpu1"]:.2f}× '
+                       f'({t["cpu1"]:.0f} → {t["cpu2"]:.0f} ns/row)', t['cpu2'] <= 1.15 * t['cpu1']))
 
 for q in ('q6', 'q1'):
     ok = same_result(q)
@@ -194,6 +213,30 @@ def orc_section():
     return out_lines
 
 
+def threads_section():
+    """quiver at 1 and 2 threads on the CSV jobs, with a warning where the second thread does not pay."""
+    out_lines = ['## One thread and two', '',
+                 '`--threads 1` beside the default (every core). CPU is user + sys per row; a second thread that '
+                 'makes a job slower is flagged: the figures then depend on the host, not only on the code.', '',
+                 '| rows | job | 1 thread s | 2 threads s | speed-up | CPU 1 thread ns/row | CPU 2 threads ns/row |',
+                 '|---|---|---|---|---|---|---|']
+    warnings = []
+    for size in sizes:
+        for job, title in JOBS:
+            t = threads(size, job)
+            if not t:
+                continue
+            out_lines.append(f'| {fmt_rows(size)} | {title} | {t["one"]["median"]:.3f} | {t["two"]["median"]:.3f} | '
+                             f'{t["speedup"]:.2f}× | {t["cpu1"]:.0f} | {t["cpu2"]:.0f} |')
+            if t['speedup'] <= 1.0:
+                warnings.append(f'**Warning:** {title} at {fmt_rows(size)} rows is not faster on 2 threads than on 1 '
+                                f'({t["one"]["median"]:.2f} s → {t["two"]["median"]:.2f} s) on this host.')
+    if len(out_lines) == 5:
+        return []
+    return out_lines + [''] + [w + '\n' for w in warnings]
+
+
+lines += threads_section()
 lines += orc_section()
 open(f'{out}/index.md', 'w').write('\n'.join(lines))
 

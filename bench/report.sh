@@ -95,6 +95,10 @@ measure() {
       run "$size" csv2pq polars "$r" $P polars csv2pq "$csv" "$TMP/p.parquet"
       rm -f "$TMP"/*.parquet
       run "$size" csvread quiver "$r" "$Q" cat "$csv" --format none
+      # The same two jobs on one thread: the page gives the second thread's speed-up and CPU.
+      run "$size" csv2pq quiver-1t "$r" "$Q" convert "$csv" "$TMP/q.parquet" --threads 1
+      rm -f "$TMP"/*.parquet
+      run "$size" csvread quiver-1t "$r" "$Q" cat "$csv" --format none --threads 1
       run "$size" csvread duckdb "$r" $P duckdb csvread "$csv"
       run "$size" csvread polars "$r" $P polars csvread "$csv"
       if [ -n "$messy" ]; then
