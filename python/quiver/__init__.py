@@ -65,6 +65,8 @@ _CSV_OPTIONS_DOC = """
         replace_invalid_utf8: put U+FFFD for invalid UTF-8 instead of failing.
         on_error: "fail" (default: InvalidInputError naming line and column), "skip" (drop the
             row) or "null" (a value that does not convert becomes null).
+        rejects: with on_error="skip", a CSV file of the dropped rows (line, reason, record),
+            written once the input has been read to its end (as `--rejects`).
         lenient: read messy files (short rows padded, extra fields dropped, stray quotes literal).
         batch_rows: rows per record batch (default 65536).
         block_size: bytes read and split per round and thread (default 4 MiB).
@@ -153,6 +155,9 @@ def open_json(path: Union[str, "os.PathLike[str]"], **options: Any) -> BatchRead
     types: declared types by dotted key path, "a.b=int64,ts=timestamp" or {"a.b": "int64"}
         (string keeps any value as its JSON text; dates and timestamps are parsed from strings).
     columns: top-level columns to keep, in order. threads: parser threads (default: all cores).
+    on_error: "fail" (default) or "skip" (JSON Lines only: a malformed line, or one whose values
+        do not convert, is left out and counted); rejects: with "skip", a CSV file of the lines
+        left out (line, reason, text), written once the input has been read to its end.
     Errors: InvalidInputError naming file:line:column and byte for malformed JSON, or the key
     path, line and value for a value of the wrong type.
     """
@@ -213,14 +218,14 @@ def convert(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[st
 
     input_format: "csv", "tsv", "parquet", "arrow" or "arrows" (default: by extension, then
         by the file's first bytes; CSV otherwise).
-    CSV input takes the CSV options of read_csv; Parquet or Arrow input takes columns=; an
+    CSV input takes the CSV options of read_csv, JSON input those of open_json; Parquet or Arrow input takes columns=; an
     encrypted Parquet input takes decryption_keys= (as read_parquet).
     encryption: for Parquet output, as `quiver convert --footer-key ...`: {"footer_key": KEY,
         "column_keys": {path: KEY}, "plaintext_footer": bool, "aad_prefix": TEXT,
         "store_aad_prefix": bool, "algorithm": "gcm" | "gcm-ctr"}, KEY as in read_parquet.
     """
     src, dst = os.fspath(src), os.fspath(dst)
-    read_keys = _CSV_KEYS | {"columns", "input_format", "decryption_keys"}
+    read_keys = _CSV_KEYS | _JSON_KEYS | {"columns", "input_format", "decryption_keys"}
     read_opts = {k: v for k, v in options.items() if k in read_keys}
     write_opts = {k: v for k, v in options.items() if k not in read_keys}
     if "threads" in options:
@@ -246,7 +251,7 @@ def load(src: Union[str, "os.PathLike[str]"], conninfo: str = "", *, table: str,
     input_format and the CSV options as for convert; Parquet or Arrow input takes columns=.
     """
     src = os.fspath(src)
-    read_opts = {k: v for k, v in options.items() if k in _CSV_KEYS | {"columns", "input_format", "threads"}}
+    read_opts = {k: v for k, v in options.items() if k in _CSV_KEYS | _JSON_KEYS | {"columns", "input_format", "threads"}}
     unknown = set(options) - set(read_opts)
     if unknown:
         raise InvalidInputError(f"load: unknown options: {', '.join(sorted(unknown))}")
@@ -261,8 +266,10 @@ _CSV_KEYS = frozenset({
     "delimiter", "quote", "escape", "header", "skip_rows", "comment", "null_values", "true_values",
     "false_values", "trim_whitespace", "encoding", "replace_invalid_utf8", "on_error", "lenient",
     "infer_types", "infer_rows", "infer_all", "column_types", "two_digit_years_from",
-    "column_names", "batch_rows", "block_size",
+    "column_names", "batch_rows", "block_size", "rejects",
 })
+# JSON input's options beyond those CSV shares (infer_rows, on_error, rejects, threads).
+_JSON_KEYS = frozenset({"types"})
 
 
 def write(data: Any, dst: Union[str, "os.PathLike[str]"], **options: Any) -> int:

@@ -15,6 +15,7 @@
 #include "quiver/core/utf8.h"
 #include "quiver/stream/csv_stream.h"
 #include "quiver/stream/file_format.h"
+#include "quiver/stream/rejects_file.h"
 
 namespace quiver::python {
 
@@ -82,7 +83,11 @@ struct PyReader {
   std::unique_ptr<stream::BatchReader> reader;
   std::shared_ptr<ThreadPool> pool;
   const csv::CsvReader* csv = nullptr;  // the CSV reader inside, for its counters
+  // The rejects= file of an on_error="skip" read, renamed into place once the input is read
+  // to its end (by Next, or by a writer the reader was handed to).
+  std::shared_ptr<stream::RejectsFile> rejects;
   bool done = false;
+  void CommitRejects();
   // The next batch (the GIL released while it is read), or nullptr at the end.
   std::shared_ptr<RecordBatch> Next();
   // Every remaining batch; Ctrl-C is checked between batches.

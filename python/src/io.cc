@@ -142,10 +142,31 @@ parquet::EncryptionOptions EncryptionFrom(const py::dict& spec, const std::strin
 
 // read_json's options (and sniff's for JSON): threads, infer_rows, types ("a.b=int64,ts=timestamp"
 // or {path: type name}).
-json::JsonReadOptions JsonOptionsFrom(Options& o) {
+// `rejects`, where the caller can commit one: a rejects= path opened and wired to the reader.
+std::shared_ptr<stream::RejectsFile> RejectsFrom(Options& o, bool skip) {
+  std::string path;
+  if (!o.Take("rejects", &path)) return nullptr;
+  if (!skip) RaiseInvalid(o.what() + ": rejects needs on_error='skip'");
+  return Check(stream::RejectsFile::Open(path));
+}
+
+json::JsonReadOptions JsonOptionsFrom(Options& o, std::shared_ptr<stream::RejectsFile>* rejects = nullptr) {
   json::JsonReadOptions jo;
   o.Take("threads", &jo.threads);
   o.Take("infer_rows", &jo.infer_rows);
+  std::string on_error;
+  if (o.Take("on_error", &on_error)) {
+    if (on_error == "skip") jo.on_error = json::OnError::kSkip;
+    else if (on_error != "fail") RaiseInvalid(o.what() + ": on_error must be 'fail' or 'skip' for JSON, got '" + EscapeForMessage(on_error) + "'");
+  }
+  if (rejects) {
+    *rejects = RejectsFrom(o, jo.on_error == json::OnError::kSkip);
+    if (*rejects) {
+      jo.on_reject = [file = *rejects](int64_t line, std::string_view reason, std::string_view text) {
+        return file->Add(line, reason, text);
+      };
+    }
+  }
   py::object types;
   if (o.Take("types", &types)) {
     if (py::isinstance<py::dict>(types)) {
@@ -159,7 +180,7 @@ json::JsonReadOptions JsonOptionsFrom(Options& o) {
   return jo;
 }
 
-csv::CsvOptions CsvOptionsFrom(Options& o) {
+csv::CsvOptions CsvOptionsFrom(Options& o, std::shared_ptr<stream::RejectsFile>* rejects = nullptr) {
   csv::CsvOptions c;
   std::string delimiter;
   if (o.Take("delimiter", &delimiter)) Check(csv::SetDelimiterFromName(delimiter, &c, o.what() + ": delimiter"));
@@ -218,6 +239,10 @@ csv::CsvOptions CsvOptionsFrom(Options& o) {
   o.Take("block_size", &c.block_size);
   if (c.batch_rows < 1) RaiseInvalid(o.what() + ": batch_rows must be at least 1");
   if (c.threads < 0) RaiseInvalid(o.what() + ": threads must be 0 (all cores) or more");
+  if (rejects) {
+    *rejects = RejectsFrom(o, c.on_error == csv::OnError::kSkip);
+    if (*rejects) c.on_reject = [file = *rejects](const csv::RejectedRow& row) { return file->Add(row); };
+  }
   return c;
 }
 
@@ -348,9 +373,9 @@ py::dict StatsOf(const PyReader& r) {
 
 PyReader OpenCsv(const py::object& source, const py::dict& kwargs) {
   Options o(kwargs, "read_csv");
-  csv::CsvOptions c = CsvOptionsFrom(o);
-  o.Done();
   PyReader r;
+  csv::CsvOptions c = CsvOptionsFrom(o, &r.rejects);
+  o.Done();
   std::unique_ptr<csv::CsvReader> reader;
   if (py::isinstance<py::bytes>(source)) {
     std::string_view bytes = source.cast<std::string_view>();
@@ -423,10 +448,10 @@ PyReader OpenAny(const std::string& path, const py::dict& kwargs) {
     o.Take("format", &ignored);
     stream::ReadOptions ro;
     ro.format = format;
-    ro.json = JsonOptionsFrom(o);
+    PyReader r;
+    ro.json = JsonOptionsFrom(o, &r.rejects);
     ro.columns = NamesOf(o, "columns");
     o.Done();
-    PyReader r;
     r.reader = WithoutGil([&] { return stream::OpenReader(path, std::move(ro)); });
     return r;
   }
@@ -477,7 +502,9 @@ int64_t WriteTo(PyReader& r, const std::string& dst, const py::dict& kwargs) {
   // The input is read on its own thread while the writer encodes, as `quiver convert` does.
   stream::ReadAhead ahead(std::move(r.reader));
   r.done = true;
-  return CopyAll(ahead, *writer);
+  const int64_t rows = CopyAll(ahead, *writer);
+  r.CommitRejects();
+  return rows;
 }
 
 // quiver.load: the reader's batches into a PostgreSQL table (postgres/load.h), all or nothing;
@@ -497,7 +524,9 @@ int64_t LoadInto(PyReader& r, const std::string& conninfo, const py::dict& kwarg
       WithoutGil([&] { return postgres::PostgresWriter::Open(conninfo, schema, lo); });
   stream::ReadAhead ahead(std::move(r.reader));
   r.done = true;
-  return CopyAll(ahead, *writer);
+  const int64_t rows = CopyAll(ahead, *writer);
+  r.CommitRejects();
+  return rows;
 }
 
 py::dict Sniff(const std::string& path, const py::dict& kwargs) {
@@ -568,8 +597,17 @@ std::shared_ptr<RecordBatch> PyReader::Next() {
   }
   if (!next->ok()) done = true;
   std::shared_ptr<RecordBatch> batch = Check(std::move(*next));
-  if (batch == nullptr) done = true;
+  if (batch == nullptr) {
+    done = true;
+    CommitRejects();
+  }
   return batch;
+}
+
+void PyReader::CommitRejects() {
+  if (!rejects) return;
+  std::shared_ptr<stream::RejectsFile> file = std::move(rejects);
+  WithoutGil([&] { return file->Commit(); });
 }
 
 PyTable PyReader::ReadAll() {

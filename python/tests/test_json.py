@@ -84,3 +84,41 @@ def test_convert_writes_and_reads_orc(tmp_path):
     back = tmp_path / "back.jsonl"
     assert quiver.convert(orc, back) == 2
     assert back.read_text() == '{"a":1,"s":"x"}\n{"a":2,"s":null}\n'
+
+
+def test_skip_and_rejects_match_the_cli(tmp_path):
+    from conftest import run_cli
+    p = write(tmp_path, "s.jsonl", '{"a":1,"b":"x"}\n{"a":"bad","b":"z"}\n{"a":4,"b"\n\n{"a":5,"b":"w"}\n')
+    rejects = tmp_path / "py-rejects.csv"
+    t = quiver.read_json(p, types="a=int64", on_error="skip", rejects=str(rejects))
+    assert (t.column("a").to_pylist(), t.column("b").to_pylist()) == ([1, 5], ["x", "w"])
+    cli_rejects = tmp_path / "cli-rejects.csv"
+    r = run_cli("cat", str(p), "--types", "a=int64", "--on-error", "skip", "--rejects", str(cli_rejects),
+                "--format", "none")
+    assert r.returncode == 0, r.stderr
+    assert rejects.read_bytes() == cli_rejects.read_bytes()
+    assert rejects.read_text().splitlines()[1].startswith("2,\"'a' is int64, got a string: bad\"")
+    # convert writes the rejects as well, once the whole input is read.
+    rejects.unlink()
+    assert quiver.convert(p, tmp_path / "s.parquet", types="a=int64", on_error="skip", rejects=str(rejects)) == 2
+    assert rejects.read_bytes() == cli_rejects.read_bytes()
+    with pytest.raises(quiver.InvalidInputError) as e:
+        quiver.read_json(p, types="a=int64", rejects=str(rejects))
+    assert str(e.value) == "read_json: rejects needs on_error='skip'"
+    with pytest.raises(quiver.InvalidInputError) as e:
+        quiver.read_json(p, on_error="null")
+    assert str(e.value) == "read_json: on_error must be 'fail' or 'skip' for JSON, got 'null'"
+
+
+def test_csv_rejects_match_the_cli(tmp_path):
+    from conftest import run_cli
+    p = tmp_path / "r.csv"
+    p.write_text("id,v\n1,10\n2,x\n3,30\n4,4.5.6\n")
+    rejects, cli_rejects = tmp_path / "py.csv", tmp_path / "cli.csv"
+    t = quiver.read_csv(p, column_types={"id": "int64", "v": "int64"}, on_error="skip", rejects=str(rejects))
+    assert (t.column("id").to_pylist(), t.column("v").to_pylist()) == ([1, 3], [10, 30])
+    r = run_cli("cat", str(p), "--types", "id=int64,v=int64", "--on-error", "skip", "--rejects", str(cli_rejects),
+                "--format", "none")
+    assert r.returncode == 0, r.stderr
+    assert rejects.read_bytes() == cli_rejects.read_bytes()
+    assert len(rejects.read_text().splitlines()) == 3

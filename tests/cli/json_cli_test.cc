@@ -101,6 +101,29 @@ TEST_F(JsonCli, JsonFlagsAndErrors) {
   auto csv_flag = RunCli("cat " + in + " --delimiter ';'");
   EXPECT_EQ(csv_flag.exit_code, 1);
   EXPECT_EQ(csv_flag.err, "quiver: --delimiter applies to CSV input, not JSON\n");
+  auto null_flag = RunCli("cat " + in + " --on-error null");
+  EXPECT_EQ(null_flag.err, "quiver: --on-error null applies to CSV input, not JSON\n");
+}
+
+// --on-error skip leaves out malformed lines and lines that do not convert, reports how many,
+// and --rejects lists them (line, reason, text) as it does for CSV; the output has the others.
+TEST_F(JsonCli, SkipAndRejects) {
+  const std::string in = Write("s.jsonl", "{\"a\":1,\"b\":\"x\"}\n{\"a\":\"bad\",\"b\":\"z\"}\n{\"a\":4,\"b\"\n\n{\"a\":5,\"b\":\"w\"}\n");
+  const std::string out = Path("s.parquet"), rejects = Path("rejects.csv");
+  auto r = RunCli("convert " + in + " " + out + " --types a=int64 --on-error skip --rejects " + rejects);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(": 2 rows, 2 rejected,"), std::string::npos) << r.err;
+  std::ifstream f(rejects);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(f), {}),
+            "line,reason,record\n2,\"'a' is int64, got a string: bad\",\"{\"\"a\"\":\"\"bad\"\",\"\"b\"\":\"\"z\"\"}\"\n"
+            "3,\"column 11: malformed JSON: the text ends inside a value, found the end of the line\",\"{\"\"a\"\":4,\"\"b\"\"\"\n");
+  auto cat = RunCli("cat " + out + " --format csv");
+  EXPECT_EQ(cat.out, "a,b\n1,x\n5,w\n");
+  auto shown = RunCli("cat " + in + " --types a=int64 --on-error skip --format csv");
+  EXPECT_EQ(shown.out, "a,b\n1,x\n5,w\n");
+  EXPECT_EQ(shown.err, "quiver: " + in + ": 2 rows read, 2 rejected\n");
+  auto no_skip = RunCli("cat " + in + " --types a=int64 --rejects " + Path("r2.csv"));
+  EXPECT_EQ(no_skip.err, "quiver: --rejects needs --on-error skip\n");
 }
 
 }  // namespace

@@ -198,6 +198,53 @@ TEST(JsonReader, BlocksAndPiecesKeepOrderAndLines) {
   EXPECT_EQ(AsJsonl(*z.batch), in);
 }
 
+// on_error = skip: malformed lines and lines whose values do not convert (one failing inside a
+// struct, after some of its columns took the row's values) are left out and handed to
+// on_reject in input order with their line, reason and text; the rows around them keep their
+// values, across small blocks and pieces parsed on two threads.
+TEST(JsonReader, SkipLeavesOutBadLinesAndReportsThemInOrder) {
+  std::string in, want;
+  std::vector<std::string> want_rejects;
+  for (int i = 1; i <= 6000; ++i) {
+    const std::string good = "{\"i\":" + std::to_string(i) + ",\"s\":{\"x\":" + std::to_string(i) + ",\"y\":\"v" +
+                             std::to_string(i) + "\"}}\n";
+    if (i % 997 == 0) {
+      const std::string bad = "{\"i\":" + std::to_string(i) + ",\"s\":{\"x\":\"no\",\"y\":\"v\"}}";
+      in += bad + "\n";
+      want_rejects.push_back(std::to_string(i) + "|'s.x' is int64, got a string: no|" + bad);
+    } else if (i % 1499 == 0) {
+      const std::string bad = "{\"i\":" + std::to_string(i) + ",\"s\":";
+      in += bad + "\n";
+      want_rejects.push_back(std::to_string(i) + "|column " + std::to_string(bad.size() + 1) +
+                             ": malformed JSON: the text ends inside a value, found the end of the line|" + bad);
+    } else {
+      in += good;
+      want += good;
+    }
+  }
+  ThreadPool pool(2);
+  JsonReadOptions o;
+  o.block_bytes = 4096;
+  o.thread_pool = &pool;
+  o.types = {{"s.x", int64()}};
+  o.on_error = OnError::kSkip;
+  std::vector<std::string> got_rejects;
+  o.on_reject = [&](int64_t line, std::string_view reason, std::string_view text) {
+    got_rejects.push_back(std::to_string(line) + "|" + std::string(reason) + "|" + std::string(text));
+    return Status::OK();
+  };
+  Read r = ReadAll(in, o);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(AsJsonl(*r.batch), want);
+  EXPECT_EQ(got_rejects, want_rejects);
+  // Without skip the first bad line stops the read.
+  o.on_error = OnError::kFail;
+  EXPECT_EQ(Error(in, o), "t.jsonl:997: 's.x' is int64, got a string: no");
+  // A top-level array has no lines to leave out.
+  o.on_error = OnError::kSkip;
+  EXPECT_EQ(Error("[{\"a\":1}]", o), "t.jsonl: on_error skip applies to JSON Lines, and this input is a top-level array");
+}
+
 // quiver's JSON Lines writer, read back with the types declared that JSON cannot tell (int32,
 // dates, timestamps): equal to the source, nulls, NaN and infinities, escapes and nesting
 // included.

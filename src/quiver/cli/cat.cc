@@ -168,6 +168,8 @@ Status RunCat(const CatArgs& a) {
                  a.path, st.rows_read, st.rows_written, st.rows_rejected, st.cells_nulled, st.rows_repaired,
                  st.fields_dropped, st.blank_lines, FooterNote(st));
     }
+  } else if (const stream::ReadStats st = reader->stats(); st.rows_rejected > 0) {
+    fmt::print(stderr, "quiver: {}: {} rows read, {} rejected\n", a.path, st.rows_read, st.rows_rejected);
   }
   return Status::OK();
 }

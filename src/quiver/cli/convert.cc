@@ -153,7 +153,7 @@ Status RunConvert(const ConvertArgs& a) {
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int64_t bytes_in = in_size >= 0 ? in_size : read_ahead.stats().bytes_read;
-  const int64_t rejected = csv_reader ? csv_reader->stats().rows_rejected : 0;
+  const int64_t rejected = read_ahead.stats().rows_rejected;
   fmt::print(stderr, "quiver: {} -> {}: {} rows, {} rejected, {:.1f} MB in, {:.1f} MB out, {:.2f} s, {:.1f} MB/s\n", a.in,
              a.out, rows, rejected, bytes_in / 1e6, out_size / 1e6, seconds,
              seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);

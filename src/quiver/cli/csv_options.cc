@@ -92,7 +92,7 @@ Result<csv::CsvOptions> CsvCliOptions::ToOptions() const {
   else return Status::Invalid(fmt::format("--on-error must be fail, skip or null, got '{}'", on_error));
   if (!rejects.empty()) {
     if (o.on_error != csv::OnError::kSkip) return Status::Invalid("--rejects needs --on-error skip");
-    QUIVER_ASSIGN_OR_RETURN(rejects_file, RejectsFile::Open(rejects));
+    QUIVER_ASSIGN_OR_RETURN(rejects_file, stream::RejectsFile::Open(rejects));
     o.on_reject = [file = rejects_file](const csv::RejectedRow& row) { return file->Add(row); };
   }
   o.on_failure = [](const csv::Problem& p) { NoteCsvFailure(p); };
@@ -114,9 +114,9 @@ Result<json::JsonReadOptions> CsvCliOptions::ToJsonOptions() const {
   const std::pair<bool, const char*> csv_only[] = {
       {!delimiter.empty(), "--delimiter"}, {!quote.empty(), "--quote"},   {!escape.empty(), "--escape"},
       {!header.empty(), "--header"},       {!comment.empty(), "--comment"}, {skip >= 0, "--skip"},
-      {lenient, "--lenient"},              {trim, "--trim"},              {!null_values.empty(), "--null-values"},
-      {!column_names.empty(), "--column-names"}, {infer_all, "--infer-all"}, {all_strings, "--all-strings"},
-      {on_error != "fail", "--on-error"},  {!rejects.empty(), "--rejects"}, {encoding != "utf8", "--encoding"},
+      {lenient, "--lenient"},              {trim, "--trim"},              {!null_values.empty(), "--null"},
+      {!column_names.empty(), "--names"}, {infer_all, "--infer-all"}, {all_strings, "--all-strings"},
+      {on_error == "null", "--on-error null"}, {encoding != "utf8", "--encoding"},
       {two_digit_years_from >= 0, "--two-digit-years-from"}, {replace_utf8, "--replace-invalid-utf8"},
       {block_size != csv::CsvOptions{}.block_size, "--block-size"},
   };
@@ -130,6 +130,15 @@ Result<json::JsonReadOptions> CsvCliOptions::ToJsonOptions() const {
   if (infer_rows < 1) return Status::Invalid(fmt::format("--infer-rows must be at least 1, got {}", infer_rows));
   o.infer_rows = infer_rows;
   o.threads = threads;
+  if (on_error == "skip") o.on_error = json::OnError::kSkip;
+  else if (on_error != "fail") return Status::Invalid(fmt::format("--on-error must be fail or skip for JSON input, got '{}'", on_error));
+  if (!rejects.empty()) {
+    if (o.on_error != json::OnError::kSkip) return Status::Invalid("--rejects needs --on-error skip");
+    QUIVER_ASSIGN_OR_RETURN(rejects_file, stream::RejectsFile::Open(rejects));
+    o.on_reject = [file = rejects_file](int64_t line, std::string_view reason, std::string_view text) {
+      return file->Add(line, reason, text);
+    };
+  }
   return o;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "quiver/cli/rejects.h"
+#include "quiver/stream/rejects_file.h"
 #include "quiver/csv/options.h"
 #include "quiver/json/options.h"
 #include "quiver/csv/reader.h"
@@ -31,8 +31,9 @@ struct CsvCliOptions {
 
   // Also opens the --rejects file, which the reader's reject handler fills.
   Result<csv::CsvOptions> ToOptions() const;
-  // The flags that apply to JSON input (--types, --infer-rows, --threads) as the JSON reader's
-  // options; a CSV-only flag given is refused by name.
+  // The flags that apply to JSON input (--types, --infer-rows, --threads, --on-error fail|skip,
+  // --rejects) as the JSON reader's options; a CSV-only flag given is refused by name. Also opens
+  // the --rejects file.
   Result<json::JsonReadOptions> ToJsonOptions() const;
   // These flags into `ro` for an input of `format` (stream::ResolveInputFormat's name): the CSV
   // reader's options for csv and tsv, the JSON reader's for json and jsonl, none for the others.
@@ -40,7 +41,7 @@ struct CsvCliOptions {
   // After a read that succeeded: the --rejects file renamed into place (no-op without one).
   Status CommitRejects() const;
 
-  mutable std::shared_ptr<RejectsFile> rejects_file;
+  mutable std::shared_ptr<stream::RejectsFile> rejects_file;
 };
 
 void AddCsvOptions(CLI::App* app, const std::shared_ptr<CsvCliOptions>& o);

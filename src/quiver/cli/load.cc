@@ -107,7 +107,7 @@ Status RunLoad(const LoadArgs& a) {
   QUIVER_RETURN_NOT_OK(copts.CommitRejects());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int64_t bytes_in = in_size >= 0 ? in_size : read_ahead.stats().bytes_read;
-  const int64_t rejected = csv_reader ? csv_reader->stats().rows_rejected : 0;
+  const int64_t rejected = read_ahead.stats().rows_rejected;
   fmt::print(stderr, "quiver: {} -> {} ({}): {} rows, {} rejected, {:.1f} MB in, {:.1f} MB sent, {:.2f} s, {:.1f} MB/s\n",
              a.in, writer->plan().target, postgres::RedactConninfo(a.conninfo), *rows, rejected, bytes_in / 1e6,
              writer->bytes_written() / 1e6, seconds, seconds > 0 ? bytes_in / 1e6 / seconds : 0.0);

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,6 +13,9 @@
 #include "quiver/core/thread_pool.h"
 
 namespace quiver::json {
+
+// What a line that is not valid JSON, or whose values do not convert to the schema, does.
+enum class OnError { kFail, kSkip };
 
 struct JsonReadOptions {
   // Rows (JSON Lines) or elements (a top-level array) of the first block the schema is inferred
@@ -27,6 +32,10 @@ struct JsonReadOptions {
   // Parse threads: 0 takes `thread_pool`; otherwise the reader parses on a pool of this many of
   // its own (unless `thread_pool` has as many), as the CSV reader's `threads` does.
   int threads = 0;
+  // kSkip (JSON Lines only): such a line is left out, counted in the stats' rows_rejected and
+  // passed to on_reject with its line number, the reason and its text, in input order.
+  OnError on_error = OnError::kFail;
+  std::function<Status(int64_t line, std::string_view reason, std::string_view text)> on_reject;
   ThreadPool* thread_pool = nullptr;  // null: ThreadPool::Default()
   MemoryPool* pool = nullptr;         // null: default_memory_pool()
 };

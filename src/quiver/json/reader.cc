@@ -40,16 +40,24 @@ struct Block {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-// "file:line:column: malformed JSON: ..." for a document simdjson refused.
-std::string SyntaxMessage(const std::string& name, int64_t line, std::string_view doc, int64_t doc_offset,
-                          simdjson::error_code code) {
+// Where and why simdjson refused a document: the plain scan's first problem, else simdjson's
+// own limits (a number past float64's range, an integer past uint64's), with what was found.
+SyntaxProblem Diagnose(std::string_view doc, simdjson::error_code code, std::string* found) {
   SyntaxProblem p = FindSyntaxProblem(doc, simdjson::DEFAULT_MAX_DEPTH);
   if (p.what.empty()) {
-    // The plain scan finds the text well formed: simdjson's own limits (a number past
-    // float64's range, an integer past uint64's).
     p.what = fmt::format("{} (simdjson)", simdjson::error_message(code));
     p.offset = 0;
   }
+  *found = p.offset < doc.size() ? fmt::format(", found '{}'", EscapeForMessage(doc.substr(p.offset, 1)))
+                                 : std::string(", found the end of the line");
+  return p;
+}
+
+// "file:line:column: malformed JSON: ..." for a document simdjson refused.
+std::string SyntaxMessage(const std::string& name, int64_t line, std::string_view doc, int64_t doc_offset,
+                          simdjson::error_code code) {
+  std::string found;
+  const SyntaxProblem p = Diagnose(doc, code, &found);
   // Line and column of the offset when the document spans lines (a top-level array).
   int64_t col = 1;
   for (size_t i = 0; i < p.offset && i < doc.size(); ++i) {
@@ -60,10 +68,15 @@ std::string SyntaxMessage(const std::string& name, int64_t line, std::string_vie
       ++col;
     }
   }
-  std::string found = p.offset < doc.size() ? fmt::format(", found '{}'", EscapeForMessage(doc.substr(p.offset, 1)))
-                                            : std::string(", found the end of the line");
   return fmt::format("{}:{}:{}: malformed JSON: {}{} (byte {} of the input)", name, line, col, p.what, found,
                      doc_offset + static_cast<int64_t>(p.offset));
+}
+
+// The same for one line left out by on_error = skip, whose line the rejects already give.
+std::string SyntaxReason(std::string_view line, simdjson::error_code code) {
+  std::string found;
+  const SyntaxProblem p = Diagnose(line, code, &found);
+  return fmt::format("column {}: malformed JSON: {}{}", p.offset + 1, p.what, found);
 }
 
 class JsonReaderImpl final : public JsonReader {
@@ -87,6 +100,10 @@ class JsonReaderImpl final : public JsonReader {
     while (i < v.size() && IsSpace(v[i])) ++i;
     array_ = i < v.size() && v[i] == '[';
     SchemaInferrer inferrer(options_.types);
+    if (array_ && skip()) {
+      return Status::Invalid(fmt::format("{}: on_error skip applies to JSON Lines, and this input is a top-level array",
+                                         name_));
+    }
     if (array_) {
       carry_ = std::string(first_.view()) + carry_;
       QUIVER_RETURN_NOT_OK(FillBlock(&first_, std::numeric_limits<int64_t>::max()));
@@ -113,6 +130,11 @@ class JsonReaderImpl final : public JsonReader {
         auto r = parser.parse(p, static_cast<size_t>(line_end - p), false);
         if (r.error() != simdjson::EMPTY) {
           if (r.error()) {
+            if (skip()) {  // rejected when the block is parsed
+              ++line;
+              p = line_end + 1;
+              continue;
+            }
             return Status::Invalid(SyntaxMessage(name_, line, {p, static_cast<size_t>(line_end - p)},
                                                  p - first_.data.get(), r.error()));
           }
@@ -138,6 +160,7 @@ class JsonReaderImpl final : public JsonReader {
     s.bytes_read = bytes_done_;
     s.input_position = src_->raw_position();
     s.input_size = src_->raw_size();
+    s.rows_rejected = rows_rejected_;
     return s;
   }
 
@@ -162,6 +185,7 @@ class JsonReaderImpl final : public JsonReader {
   }
 
  private:
+  bool skip() const { return options_.on_error == OnError::kSkip; }
   int Pieces() const { return std::max(1, 2 * options_.thread_pool->num_threads()); }
 
   // The carried-over bytes, then input until `want` bytes or the end; cut after the last line
@@ -206,14 +230,37 @@ class JsonReaderImpl final : public JsonReader {
   struct Piece {
     size_t begin = 0, end = 0;
     int64_t lines = 0;
-    std::shared_ptr<RecordBatch> batch;
+    std::vector<std::shared_ptr<RecordBatch>> batches;
     int64_t error_line = -1;  // within the piece, 0-based
     std::string error;        // with the place filled in once the piece's first line is known
     bool syntax = false;
     size_t error_begin = 0, error_end = 0;
     simdjson::error_code code = simdjson::SUCCESS;
     Status status;
+    // on_error = skip: the lines left out, in order (line within the piece, reason, bytes).
+    struct Reject {
+      int64_t line;
+      std::string reason;
+      size_t begin, end;
+    };
+    std::vector<Reject> rejects;
   };
+
+  // The rows of [from, to) of the block, lines that do not parse left out (they were rejected
+  // already): the rows before a line whose conversion failed, whose converter holds part of it.
+  Result<std::shared_ptr<RecordBatch>> ConvertAgain(const char* from, const char* to, simdjson::dom::parser* parser) {
+    QUIVER_ASSIGN_OR_RETURN(auto conv, RowConverter::Make(schema_, declared_, options_.pool));
+    while (from < to) {
+      const char* nl = static_cast<const char*>(std::memchr(from, '\n', static_cast<size_t>(to - from)));
+      const char* line_end = nl != nullptr ? nl : to;
+      auto r = parser->parse(from, static_cast<size_t>(line_end - from), false);
+      if (!r.error() && !conv->Append(r.value_unsafe())) {
+        return Status::Invalid(fmt::format("{}: a row converted once did not convert again: {}", name_, conv->error()));
+      }
+      from = line_end + 1;
+    }
+    return conv->Finish();
+  }
 
   void ParsePiece(Piece* piece, const Block& b, simdjson::dom::parser* parser) {
     auto made = RowConverter::Make(schema_, declared_, options_.pool);
@@ -221,40 +268,62 @@ class JsonReaderImpl final : public JsonReader {
       piece->status = made.status();
       return;
     }
-    RowConverter& conv = **made;
+    std::unique_ptr<RowConverter> conv = std::move(*made);
     const char* base = b.data.get();
     const char* p = base + piece->begin;
     const char* end = base + piece->end;
+    const char* segment = p;  // where the converter's rows begin
     int64_t line = 0;
     while (p < end) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
       const char* line_end = nl != nullptr ? nl : end;
-      auto r = parser->parse(p, static_cast<size_t>(line_end - p), false);
+      const std::string_view text(p, static_cast<size_t>(line_end - p));
+      auto r = parser->parse(p, text.size(), false);
       if (r.error() != simdjson::EMPTY) {
         if (r.error()) {
-          piece->error_line = line;
-          piece->syntax = true;
-          piece->code = r.error();
-          piece->error_begin = static_cast<size_t>(p - base);
-          piece->error_end = static_cast<size_t>(line_end - base);
-          return;
-        }
-        if (!conv.Append(r.value_unsafe())) {
-          piece->error_line = line;
-          piece->error = conv.error();
-          return;
+          if (skip()) {
+            piece->rejects.push_back({line, SyntaxReason(text, r.error()), static_cast<size_t>(p - base),
+                                      static_cast<size_t>(line_end - base)});
+          } else {
+            piece->error_line = line;
+            piece->syntax = true;
+            piece->code = r.error();
+            piece->error_begin = static_cast<size_t>(p - base);
+            piece->error_end = static_cast<size_t>(line_end - base);
+            return;
+          }
+        } else if (!conv->Append(r.value_unsafe())) {
+          if (!skip()) {
+            piece->error_line = line;
+            piece->error = conv->error();
+            return;
+          }
+          piece->rejects.push_back({line, conv->error(), static_cast<size_t>(p - base), static_cast<size_t>(line_end - base)});
+          auto before = ConvertAgain(segment, p, parser);
+          if (!before.ok()) {
+            piece->status = before.status();
+            return;
+          }
+          if ((*before)->num_rows() > 0) piece->batches.push_back(std::move(*before));
+          made = RowConverter::Make(schema_, declared_, options_.pool);
+          if (!made.ok()) {
+            piece->status = made.status();
+            return;
+          }
+          conv = std::move(*made);
+          segment = line_end + 1;
         }
       }
       ++line;
       p = line_end + 1;
     }
     piece->lines = line;
-    auto batch = conv.Finish();
+    auto batch = conv->Finish();
     if (!batch.ok()) {
       piece->status = batch.status();
       return;
     }
-    piece->batch = std::move(*batch);
+    piece->batches.push_back(std::move(*batch));
   }
 
   Status ParseBlock(const Block& b) {
@@ -298,8 +367,16 @@ class JsonReaderImpl final : public JsonReader {
         }
         return Status::Invalid(fmt::format("{}:{}: {}", name_, at, piece.error));
       }
+      for (const Piece::Reject& r : piece.rejects) {
+        ++rows_rejected_;
+        if (options_.on_reject) {
+          QUIVER_RETURN_NOT_OK(options_.on_reject(line + r.line, r.reason, {b.data.get() + r.begin, r.end - r.begin}));
+        }
+      }
       line += piece.lines;
-      if (piece.batch->num_rows() > 0) ready_.push_back(std::move(piece.batch));
+      for (auto& batch : piece.batches) {
+        if (batch->num_rows() > 0) ready_.push_back(std::move(batch));
+      }
     }
     next_line_ = line;
     bytes_done_ += static_cast<int64_t>(size);
@@ -338,6 +415,7 @@ class JsonReaderImpl final : public JsonReader {
   int64_t next_line_ = 1;
   int64_t bytes_done_ = 0;
   int64_t rows_read_ = 0;
+  int64_t rows_rejected_ = 0;
   std::deque<std::shared_ptr<RecordBatch>> ready_;
   std::vector<std::unique_ptr<simdjson::dom::parser>> parsers_;
   // A top-level array: its document, and the next element.

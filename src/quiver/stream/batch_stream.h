@@ -17,6 +17,7 @@ struct ReadStats {
   int64_t bytes_read = 0;       // input bytes consumed (decoded bytes for compressed text)
   int64_t input_position = 0;   // raw input bytes consumed, comparable to input_size
   int64_t input_size = -1;      // raw input bytes in all; -1 when unknown (stdin, a pipe)
+  int64_t rows_rejected = 0;    // rows left out by an on_error = skip read
 };
 
 class BatchReader {

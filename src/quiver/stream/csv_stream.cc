@@ -9,7 +9,7 @@ Result<std::unique_ptr<CsvStreamReader>> CsvStreamReader::Open(const std::string
 
 ReadStats CsvStreamReader::stats() const {
   const csv::CsvReadStats& s = reader_->stats();
-  return ReadStats{s.rows_written, s.bytes_read, reader_->input_position(), reader_->input_size()};
+  return ReadStats{s.rows_written, s.bytes_read, reader_->input_position(), reader_->input_size(), s.rows_rejected};
 }
 
 Result<std::unique_ptr<CsvStreamWriter>> CsvStreamWriter::Open(const std::string& path, SchemaPtr schema,

@@ -1,10 +1,10 @@
-#include "quiver/cli/rejects.h"
+#include "quiver/stream/rejects_file.h"
 
 #include <fmt/format.h>
 
 #include "quiver/columnar/record_batch.h"
 
-namespace quiver::cli {
+namespace quiver::stream {
 
 namespace {
 // Rows buffered before they go through the writer: rejects are rare, but a messy file can
@@ -24,14 +24,18 @@ Result<std::shared_ptr<RejectsFile>> RejectsFile::Open(const std::string& path) 
   return r;
 }
 
-Status RejectsFile::Add(const csv::RejectedRow& row) {
-  const csv::Problem& p = row.problem;
-  QUIVER_RETURN_NOT_OK(line_->Append(p.line));
-  QUIVER_RETURN_NOT_OK(reason_->Append(
-      p.column >= 0 ? fmt::format("column {} '{}': {}", p.column + 1, p.column_name, p.reason) : p.reason));
-  QUIVER_RETURN_NOT_OK(record_->Append(row.record));
+Status RejectsFile::Add(int64_t line, std::string_view reason, std::string_view record) {
+  QUIVER_RETURN_NOT_OK(line_->Append(line));
+  QUIVER_RETURN_NOT_OK(reason_->Append(reason));
+  QUIVER_RETURN_NOT_OK(record_->Append(record));
   if (++pending_ >= kFlushRows) return Flush();
   return Status::OK();
+}
+
+Status RejectsFile::Add(const csv::RejectedRow& row) {
+  const csv::Problem& p = row.problem;
+  return Add(p.line, p.column >= 0 ? fmt::format("column {} '{}': {}", p.column + 1, p.column_name, p.reason) : p.reason,
+             row.record);
 }
 
 Status RejectsFile::Flush() {
@@ -53,4 +57,4 @@ Status RejectsFile::Commit() {
   return file_->Commit();
 }
 
-}  // namespace quiver::cli
+}  // namespace quiver::stream

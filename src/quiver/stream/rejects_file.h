@@ -1,9 +1,11 @@
-// The --rejects file: rows dropped by --on-error skip, written as CSV (line, reason, record)
-// through the CSV writer from the reader's reject handler, committed when the read succeeds.
+// A rejects file: the rows a read with on_error = skip left out, written as CSV (line, reason,
+// record) from the reader's reject handler (CSV or JSON), renamed into place when the read
+// succeeds, so a failed read leaves none.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "quiver/columnar/builder.h"
 #include "quiver/core/result.h"
@@ -11,12 +13,14 @@
 #include "quiver/csv/writer.h"
 #include "quiver/io/atomic_file.h"
 
-namespace quiver::cli {
+namespace quiver::stream {
 
 class RejectsFile {
  public:
   static Result<std::shared_ptr<RejectsFile>> Open(const std::string& path);
-  // The reader's handler: one row of the file per rejected row.
+  // One row of the file per rejected row or line.
+  Status Add(int64_t line, std::string_view reason, std::string_view record);
+  // A CSV reader's rejected row, its reason naming the column when there is one.
   Status Add(const csv::RejectedRow& row);
   // Writes what is buffered and renames the file into place.
   Status Commit();
@@ -33,4 +37,4 @@ class RejectsFile {
   int64_t pending_ = 0;
 };
 
-}  // namespace quiver::cli
+}  // namespace quiver::stream
