@@ -14,6 +14,7 @@
 #include "quiver/parquet/footer.h"
 #include "quiver/parquet/schema.h"
 #include "quiver/stream/scan_literal.h"
+#include "testing/node_script.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
@@ -46,25 +47,9 @@ if (mode === 'write') {
 }
 )JS";
 
-class InteropBloom : public ::testing::Test {
+class InteropBloom : public testing::NodeScriptTest {
  protected:
-  void SetUp() override {
-    auto setup = testing::SetUpInteropEngines(&node_dir_);
-    if (setup.code != 0) GTEST_SKIP() << "DuckDB unavailable, bloom filter interop not checked: " << setup.out;
-    dir_ = fs::path("/tmp") / ("quiver-interop-bloom-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-    // Beside the engines (node finds the packages from the script's folder). Every test of the
-    // suite writes it while others, in parallel processes, may be running it: a whole copy is
-    // renamed over it, so a reader never meets it half written.
-    script_ = node_dir_ + "/bloom_probe.mjs";
-    const std::string tmp = script_ + "." + std::to_string(getpid()) + ".tmp";
-    std::ofstream(tmp) << kScript;
-    fs::rename(tmp, script_);
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-  std::string Path(const std::string& n) const { return (dir_ / n).string(); }
+  void SetUp() override { SetUpScript("bloom filter interop", "bloom_probe", kScript); }
 
   // DuckDB's answers, one string of row-group flags per value.
   std::vector<std::string> DuckProbe(const std::string& file, const std::string& column, const std::string& type,
@@ -106,9 +91,6 @@ class InteropBloom : public ::testing::Test {
     }
     return out;
   }
-
-  std::string node_dir_, script_;
-  fs::path dir_;
 };
 
 TEST_F(InteropBloom, DuckDbProbesFindQuiversValues) {

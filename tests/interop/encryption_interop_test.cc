@@ -4,15 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
+#include <string>
 
+#include "testing/node_script.h"
 #include "testing/run_cli.h"
 
 namespace quiver {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::RunCli;
 using testing::RunShell;
 
@@ -53,32 +52,14 @@ if (mode === 'write') {
 
 constexpr char kKey[] = "0123456789abcdef";  // the raw 16-character form both engines take
 
-class InteropEncryption : public ::testing::Test {
+class InteropEncryption : public testing::NodeScriptTest {
  protected:
-  void SetUp() override {
-    auto setup = testing::SetUpInteropEngines(&node_dir_);
-    if (setup.code != 0) GTEST_SKIP() << "DuckDB unavailable, encryption interop not checked: " << setup.out;
-    dir_ = fs::path("/tmp") / ("quiver-interop-encryption-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-    // Beside the engines (node finds the packages from the script's folder), renamed into place
-    // whole because other test processes may be running it.
-    script_ = node_dir_ + "/encryption_probe.mjs";
-    const std::string tmp = script_ + "." + std::to_string(getpid()) + ".tmp";
-    std::ofstream(tmp) << kScript;
-    fs::rename(tmp, script_);
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-  std::string Path(const std::string& n) const { return (dir_ / n).string(); }
+  void SetUp() override { SetUpScript("encryption interop", "encryption_probe", kScript); }
   std::string DuckRead(const std::string& file, const std::string& key = "") {
     auto r = RunShell("node " + script_ + " read " + file + (key.empty() ? "" : " " + key) + " 2>&1");
     EXPECT_EQ(r.code, 0) << r.out;
     return r.out;
   }
-
-  std::string node_dir_, script_;
-  fs::path dir_;
 };
 
 TEST_F(InteropEncryption, DuckDbReadsQuiversFooterKeyFiles) {
