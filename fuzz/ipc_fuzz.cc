@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto reader = ipc::IpcReader::OpenBuffer(*bytes, "fuzz");
   if (!reader.ok()) return 0;
   io::BufferOutputStream out;
-  auto writer = ipc::IpcWriter::Make(&out, (*reader)->schema(), {.file_format = false});
+  // The batches as read (batch_rows 0), so that each reads back equal to its own.
+  auto writer = ipc::IpcWriter::Make(&out, (*reader)->schema(), {.file_format = false, .batch_rows = 0});
   if (!writer.ok()) __builtin_trap();
   std::vector<std::shared_ptr<RecordBatch>> batches;
   for (int i = 0; i < 64; ++i) {
